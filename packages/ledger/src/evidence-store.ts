@@ -1,0 +1,84 @@
+/**
+ * The EvidenceStore contract (DESIGN.md, STORES.md §1). Stores keep evidence; warrant is
+ * computed. Every implementation (memory, JSON files, SQLite, PostgreSQL) passes one shared suite.
+ */
+import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, VerificationCheck } from '@ewp/core';
+
+/** What a store can do; the shared suite switches checks on these flags. */
+export interface StoreCapabilities {
+  /** Survives a process restart. */
+  persistent: boolean;
+  /** Safe for several OS processes writing at once. */
+  multiProcess: boolean;
+  /** Keeps `adapter_meta` across a round trip. */
+  keepsAdapterMeta: boolean;
+}
+
+/** Outcome of a write: a new snapshot, or an identical re-put (a no-op). */
+export interface PutResult {
+  status: 'stored' | 'unchanged';
+  proposition_id: string;
+  view_id: string;
+}
+
+/** One record appended by {@link EvidenceStore.extend}. */
+export type LedgerRecord =
+  | { kind: 'assertion'; record: Assertion }
+  | { kind: 'evidence'; record: EvidenceItem }
+  | { kind: 'check'; record: VerificationCheck }
+  | { kind: 'conflict'; record: Conflict }
+  | { kind: 'lineage'; record: LineageEdge };
+
+export interface PropositionSummary {
+  proposition_id: string;
+  latest_view_id: string;
+  /** Up to five distinct assertion texts of the latest snapshot. */
+  assertions: string[];
+  snapshots: number;
+}
+
+export interface SnapshotSummary {
+  view_id: string;
+  /** Commit order, 0-based, per proposition. */
+  seq: number;
+}
+
+export interface ListPropositionsQuery {
+  /** Case-insensitive substring of the id or of an assertion text. */
+  query?: string;
+  /** Default 50. */
+  limit?: number;
+}
+
+/** Result of checking the hash-chained event log. */
+export type ChainVerification =
+  | { ok: true; length: number; head: string }
+  | { ok: false; length: number; firstBadIndex: number; reason: string };
+
+/**
+ * An append-only evidence ledger with immutable `(proposition_id, view_id)` snapshots.
+ * Every method that writes is one transaction; every write event is appended to a hash chain.
+ */
+export interface EvidenceStore {
+  readonly capabilities: StoreCapabilities;
+  /**
+   * Store a snapshot. The input is decoded and validated first (a JS value or a decoded view);
+   * a missing `view_id` becomes the derived id (SPEC §8). Identical re-put → `unchanged`;
+   * a different snapshot under an existing id, or a record id reused for other content →
+   * `ImmutableRecordError`.
+   */
+  put(view: unknown): Promise<PutResult>;
+  /** Latest committed snapshot, or exactly `viewId`; `undefined` when absent. */
+  get(propositionId: string, viewId?: string): Promise<EvidenceView | undefined>;
+  /**
+   * Append records to the latest snapshot and commit the result as a new snapshot, atomically
+   * (concurrent extenders never lose each other's records). Missing proposition → `MissingViewError`.
+   */
+  extend(propositionId: string, records: LedgerRecord[], options?: { newViewId?: string }): Promise<PutResult>;
+  listPropositions(query?: ListPropositionsQuery): Promise<PropositionSummary[]>;
+  /** Snapshots of one proposition, oldest first. */
+  listSnapshots(propositionId: string): Promise<SnapshotSummary[]>;
+  /** Verify the event log's hash chain from the genesis entry. */
+  verifyChain(): Promise<ChainVerification>;
+  close(): Promise<void>;
+}
