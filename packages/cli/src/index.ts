@@ -1,1 +1,6 @@
-export {};
+/**
+ * The `ewp` command as a library: every verb, callable with your own streams.
+ * @packageDocumentation
+ */
+export * from './cli-io.js';
+export { COMMANDS } from './commands.js';

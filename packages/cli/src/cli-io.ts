@@ -1,0 +1,22 @@
+/** The streams and environment a command runs against; tests pass their own. */
+export interface CliIO {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** A verb of the `ewp` command. Returns the process exit code. */
+export type Command = (args: string[], io: CliIO) => Promise<number>;
+
+/** Exit codes shared by every verb. */
+export const EXIT_OK = 0;
+/** Some inputs were refused (others may have succeeded). */
+export const EXIT_SOME_FAILED = 1;
+/** Unusable arguments, store or environment. */
+export const EXIT_USAGE = 2;
+
+export function processIO(): CliIO {
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}
