@@ -6,3 +6,15 @@
  */
 export * from './types.js';
 export * from './errors.js';
+export { JsonFloat, parseJson } from './json/parse-json.js';
+export { decodeView, decodeViewJson, namesProposition } from './decode/decode-view.js';
+export { canonicalViewText, deriveViewId } from './decode/view-id.js';
+export { compareCodePoints, sortedByCodePoint } from './decode/codepoint-order.js';
+export { pythonFloatRepr, pythonStr } from './decode/python-text.js';
+export { assertReferencePolicy, parseEvaluatedAt, warrantNow } from './evaluate/warrant-now.js';
+export { normalizeWarrantView, normativeWarrant } from './evaluate/normalize.js';
+export { bindsToView, classifyCheck, lowerSubjects } from './evaluate/classify-check.js';
+export { ENDOGENOUS_ORIGINS, EXTERNAL_METHODS, HUMAN_METHODS, INDIRECT_METHODS, TRUSTED_ORIGINS, isTrustedOrigin } from './evaluate/policy-tables.js';
+export { pythonLower } from './evaluate/python-lower.js';
+export { mayAct } from './may-act.js';
+export { compareInstants, epochMicros, type Instant, isStale, type ParsedTime, parseInstant } from './time/parse-instant.js';

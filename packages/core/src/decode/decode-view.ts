@@ -1,0 +1,382 @@
+import { type InvalidViewCode, InvalidEvidenceView } from '../errors.js';
+import { JsonFloat, parseJson } from '../json/parse-json.js';
+import {
+  type Assertion,
+  type CheckResult,
+  type Conflict,
+  type ConflictStatus,
+  DEFAULT_FRESHNESS_SECONDS,
+  type EvidenceItem,
+  type EvidenceView,
+  type LineageEdge,
+  type LineageKind,
+  MAX_FRESHNESS_SECONDS,
+  type Polarity,
+  type SourceRef,
+  type VerificationCheck,
+} from '../types.js';
+import { pythonStr } from './python-text.js';
+import { deriveViewId } from './view-id.js';
+
+type Json = unknown;
+type JsonObject = Record<string, Json>;
+
+const POLARITIES: ReadonlySet<string> = new Set<Polarity>(['supports', 'opposes']);
+const RESULTS: ReadonlySet<string> = new Set<CheckResult>(['supports', 'opposes', 'inconclusive']);
+const STATUSES: ReadonlySet<string> = new Set<ConflictStatus>(['open', 'resolved']);
+const KINDS: ReadonlySet<string> = new Set<LineageKind>(['derived_from', 'supersedes', 'superseded_by', 'parent_source']);
+
+const SOURCE_TEXT_FIELDS = ['source_id', 'lineage_id', 'origin_type', 'origin_locator', 'snapshot_id', 'content_hash', 'observed_at'] as const;
+
+function refuse(code: InvalidViewCode, rule: string, path: string, message: string): never {
+  throw new InvalidEvidenceView(code, rule, path, message);
+}
+
+function isObject(v: Json): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonFloat);
+}
+
+function describe(v: Json): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (v instanceof JsonFloat) return `the float ${v.value}`;
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === 'bigint') return `the integer ${v}`;
+  return `${typeof v} ${String(v)}`;
+}
+
+/** A field is missing when absent or null (SPEC §3.2). */
+function get(o: JsonObject, key: string): Json {
+  return Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
+function requiredText(o: JsonObject, key: string, base: string, rule = 'S5'): string {
+  const v = get(o, key);
+  if (v === undefined || v === null) refuse('MISSING_FIELD', rule, `${base}.${key}`, 'required field is missing');
+  const s = pythonStr(v);
+  if (s === undefined) {
+    refuse('UNSUPPORTED_TEXT_VALUE', '§4.3', `${base}.${key}`, `text field holds ${describe(v)}; only strings and scalars are accepted`);
+  }
+  return s;
+}
+
+function optionalText(o: JsonObject, key: string, base: string): string | null {
+  const v = get(o, key);
+  if (v === undefined || v === null) return null;
+  const s = pythonStr(v);
+  if (s === undefined) {
+    refuse('UNSUPPORTED_TEXT_VALUE', '§4.3', `${base}.${key}`, `text field holds ${describe(v)}; only strings and scalars are accepted`);
+  }
+  return s;
+}
+
+function enumValue(o: JsonObject, key: string, allowed: ReadonlySet<string>, base: string): string {
+  const v = get(o, key);
+  if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', `${base}.${key}`, 'required field is missing');
+  if (typeof v !== 'string' || !allowed.has(v)) {
+    refuse('UNKNOWN_ENUM_VALUE', '§4.4', `${base}.${key}`, `${describe(v)} is not one of ${[...allowed].join(', ')}`);
+  }
+  return v;
+}
+
+function idList(v: Json, path: string, rule: string): string[] {
+  if (!Array.isArray(v)) refuse('NOT_AN_ID_LIST', rule, path, `expected a list of non-empty strings, got ${describe(v)}`);
+  for (let i = 0; i < v.length; i++) {
+    const e = v[i];
+    if (typeof e !== 'string' || e === '') {
+      refuse('NOT_AN_ID_LIST', rule, `${path}[${i}]`, `expected a non-empty string, got ${describe(e)}`);
+    }
+  }
+  return v.slice() as string[];
+}
+
+function optionalIdList(o: JsonObject, key: string, path: string, rule: string): string[] {
+  const v = get(o, key);
+  return v === undefined || v === null ? [] : idList(v, path, rule);
+}
+
+function recordArray(view: JsonObject, key: string): JsonObject[] {
+  const v = get(view, key);
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) refuse('WRONG_TYPE', 'S4', `$.${key}`, `expected an array, got ${describe(v)}`);
+  for (let i = 0; i < v.length; i++) {
+    if (!isObject(v[i])) refuse('NOT_AN_OBJECT', 'S4', `$.${key}[${i}]`, `expected an object, got ${describe(v[i])}`);
+  }
+  return v as JsonObject[];
+}
+
+/** `x` names P when x = P or x starts with `P:` (SPEC §4.5). */
+export function namesProposition(x: string, p: string): boolean {
+  return x === p || (x.length > p.length && x.charCodeAt(p.length) === 0x3a && x.startsWith(p));
+}
+
+function source(o: JsonObject, base: string): SourceRef {
+  const v = get(o, 'source');
+  const path = `${base}.source`;
+  if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', path, 'required field is missing');
+  if (!isObject(v)) refuse('NOT_AN_OBJECT', 'S5', path, `expected an object, got ${describe(v)}`);
+  return {
+    source_id: requiredText(v, 'source_id', path),
+    lineage_id: requiredText(v, 'lineage_id', path),
+    origin_type: requiredText(v, 'origin_type', path),
+    origin_locator: requiredText(v, 'origin_locator', path),
+    snapshot_id: requiredText(v, 'snapshot_id', path),
+    content_hash: requiredText(v, 'content_hash', path),
+    observed_at: requiredText(v, 'observed_at', path),
+    extractor_id: optionalText(v, 'extractor_id', path),
+    parent_source_id: optionalText(v, 'parent_source_id', path),
+  };
+}
+
+function recordProposition(o: JsonObject, p: string, base: string, rule: string): string {
+  const v = get(o, 'proposition_id');
+  if (v === undefined || v === null) return p;
+  const s = requiredText(o, 'proposition_id', base);
+  if (!namesProposition(s, p)) {
+    refuse('UNBOUND_PROPOSITION', rule, `${base}.proposition_id`, `${JSON.stringify(s)} does not name ${JSON.stringify(p)} or a variant ${JSON.stringify(`${p}:…`)}`);
+  }
+  return s;
+}
+
+function confidence(o: JsonObject, base: string): number {
+  const v = get(o, 'assertion_confidence');
+  const path = `${base}.assertion_confidence`;
+  if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', path, 'required field is missing');
+  let n: number;
+  if (typeof v === 'number') n = v;
+  else if (typeof v === 'bigint') n = Number(v);
+  else if (v instanceof JsonFloat) n = v.value;
+  else refuse('WRONG_TYPE', 'T9', path, `expected a number, got ${describe(v)}`);
+  if (!Number.isFinite(n)) refuse('NOT_FINITE', 'T9', path, `expected a finite number, got ${describe(v)}`);
+  return n;
+}
+
+/** Python truthiness of a decoded JSON value (for `Conflict.note`, SPEC §3.7). */
+function isFalsy(v: Json): boolean {
+  if (v === undefined || v === null || v === false || v === '' || v === 0 || v === 0n) return true;
+  if (v instanceof JsonFloat) return v.value === 0;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') return Object.keys(v).length === 0;
+  return false;
+}
+
+/** Deep copy of adapter_meta into plain JSON values (no JsonFloat, no bigint). */
+function plainJson(v: Json): Json {
+  if (v instanceof JsonFloat) return v.value;
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map(plainJson);
+  if (typeof v === 'object' && v !== null) {
+    const out: JsonObject = {};
+    for (const k of Object.keys(v)) {
+      Object.defineProperty(out, k, { value: plainJson((v as JsonObject)[k]), writable: true, enumerable: true, configurable: true });
+    }
+    return out;
+  }
+  return v;
+}
+
+function viewIdOf(v: Json): string | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number' && Number.isInteger(v)) return Number.isSafeInteger(v) ? String(v === 0 ? 0 : v) : BigInt(v).toString();
+  return refuse('WRONG_TYPE', 'S3', '$.view_id', `expected a string or an integer, got ${describe(v)}`);
+}
+
+function freshness(v: Json): number {
+  if (v === undefined || v === null) return DEFAULT_FRESHNESS_SECONDS;
+  const path = '$.freshness_policy_seconds';
+  let n: number;
+  if (typeof v === 'number' && Number.isInteger(v)) n = v;
+  else if (typeof v === 'bigint') {
+    refuse('OUT_OF_RANGE', 'T6', path, `${v} is outside 0 … ${MAX_FRESHNESS_SECONDS}`);
+  } else refuse('WRONG_TYPE', 'T6', path, `expected an integer number of seconds, got ${describe(v)}`);
+  if (n < 0 || n > MAX_FRESHNESS_SECONDS) refuse('OUT_OF_RANGE', 'T6', path, `${n} is outside 0 … ${MAX_FRESHNESS_SECONDS}`);
+  return n === 0 ? 0 : n;
+}
+
+function checkUnique(ids: string[], kind: string, rule: string): void {
+  if (ids.length < 2) return;
+  const seen = new Set<string>();
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (seen.has(id)) refuse('DUPLICATE_ID', rule, `$.${kind}[${i}]`, `id ${JSON.stringify(id)} is used twice`);
+    seen.add(id);
+  }
+}
+
+function sameSource(a: SourceRef, b: SourceRef): boolean {
+  return (
+    a.source_id === b.source_id &&
+    a.lineage_id === b.lineage_id &&
+    a.origin_type === b.origin_type &&
+    a.origin_locator === b.origin_locator &&
+    a.snapshot_id === b.snapshot_id &&
+    a.content_hash === b.content_hash &&
+    a.observed_at === b.observed_at &&
+    a.extractor_id === b.extractor_id &&
+    a.parent_source_id === b.parent_source_id
+  );
+}
+
+/**
+ * Decode and validate an EvidenceView given as a JavaScript value (SPEC §3–§4). Every rule of
+ * the spec refuses the whole view with an {@link InvalidEvidenceView} naming the JSON path; no
+ * record is filtered and no field repaired. A missing, `null` or `""` `view_id` becomes the
+ * derived id (SPEC §8).
+ *
+ * Values from {@link parseJson} keep Python's number distinctions; for plain JS values an
+ * integral number counts as an integer token.
+ */
+export function decodeView(input: unknown): EvidenceView {
+  if (!isObject(input)) refuse('NOT_AN_OBJECT', 'S1', '$', `an EvidenceView must be a JSON object, got ${describe(input)}`);
+  const view = input;
+
+  const pv = get(view, 'proposition_id');
+  if (pv === undefined || pv === null) refuse('MISSING_FIELD', 'S2', '$.proposition_id', 'required field is missing');
+  if (typeof pv !== 'string') refuse('WRONG_TYPE', 'S2', '$.proposition_id', `expected a string, got ${describe(pv)}`);
+  if (pv === '') refuse('EMPTY_STRING', 'S2', '$.proposition_id', 'must not be empty');
+  const p = pv;
+
+  const viewId = viewIdOf(get(view, 'view_id'));
+
+  const rawAssertions = recordArray(view, 'assertions');
+  const rawEvidence = recordArray(view, 'evidence');
+  const rawLineage = recordArray(view, 'lineage');
+  const rawConflicts = recordArray(view, 'conflicts');
+  const rawChecks = recordArray(view, 'checks');
+
+  const sources = new Map<string, SourceRef>();
+  const bindSource = (s: SourceRef, path: string): SourceRef => {
+    const prior = sources.get(s.source_id);
+    if (prior === undefined) sources.set(s.source_id, s);
+    else if (!sameSource(prior, s)) {
+      refuse('SOURCE_REF_MISMATCH', 'I5', `${path}.source`, `source_id ${JSON.stringify(s.source_id)} is used with two different SourceRefs`);
+    }
+    return s;
+  };
+
+  const assertions: Assertion[] = new Array(rawAssertions.length);
+  for (let i = 0; i < rawAssertions.length; i++) {
+    const r = rawAssertions[i]!;
+    const base = `$.assertions[${i}]`;
+    assertions[i] = {
+      assertion_id: requiredText(r, 'assertion_id', base),
+      proposition_id: recordProposition(r, p, base, 'B1'),
+      text: requiredText(r, 'text', base),
+      asserted_by: requiredText(r, 'asserted_by', base),
+      assertion_confidence: confidence(r, base),
+      source: bindSource(source(r, base), base),
+      asserted_at: requiredText(r, 'asserted_at', base),
+    };
+  }
+
+  const evidence: EvidenceItem[] = new Array(rawEvidence.length);
+  for (let i = 0; i < rawEvidence.length; i++) {
+    const r = rawEvidence[i]!;
+    const base = `$.evidence[${i}]`;
+    evidence[i] = {
+      evidence_id: requiredText(r, 'evidence_id', base),
+      proposition_id: recordProposition(r, p, base, 'B2'),
+      polarity: enumValue(r, 'polarity', POLARITIES, base) as Polarity,
+      source: bindSource(source(r, base), base),
+      content: requiredText(r, 'content', base),
+      observed_at: requiredText(r, 'observed_at', base),
+    };
+  }
+
+  const checks: VerificationCheck[] = new Array(rawChecks.length);
+  for (let i = 0; i < rawChecks.length; i++) {
+    const r = rawChecks[i]!;
+    const base = `$.checks[${i}]`;
+    checks[i] = {
+      check_id: requiredText(r, 'check_id', base),
+      method: requiredText(r, 'method', base),
+      scope: requiredText(r, 'scope', base),
+      source: bindSource(source(r, base), base),
+      observed_at: requiredText(r, 'observed_at', base),
+      result: enumValue(r, 'result', RESULTS, base) as CheckResult,
+      subjects: optionalIdList(r, 'subjects', `${base}.subjects`, 'T2'),
+    };
+  }
+
+  const conflicts: Conflict[] = new Array(rawConflicts.length);
+  for (let i = 0; i < rawConflicts.length; i++) {
+    const r = rawConflicts[i]!;
+    const base = `$.conflicts[${i}]`;
+    const ids = optionalIdList(r, 'proposition_ids', `${base}.proposition_ids`, 'T4');
+    if (ids.length === 0) refuse('NOT_AN_ID_LIST', 'T4', `${base}.proposition_ids`, 'a conflict must name at least one proposition');
+    if (!ids.some((x) => namesProposition(x, p))) {
+      refuse('UNBOUND_PROPOSITION', 'B3', `${base}.proposition_ids`, `no participant names ${JSON.stringify(p)}`);
+    }
+    const note = get(r, 'note');
+    conflicts[i] = {
+      conflict_id: requiredText(r, 'conflict_id', base),
+      proposition_ids: ids,
+      status: enumValue(r, 'status', STATUSES, base) as ConflictStatus,
+      note: isFalsy(note) ? '' : requiredText(r, 'note', base),
+    };
+  }
+
+  const lineage: LineageEdge[] = new Array(rawLineage.length);
+  for (let i = 0; i < rawLineage.length; i++) {
+    const r = rawLineage[i]!;
+    const base = `$.lineage[${i}]`;
+    lineage[i] = {
+      from_id: endpoint(r, 'from_id', base),
+      to_id: endpoint(r, 'to_id', base),
+      kind: enumValue(r, 'kind', KINDS, base) as LineageKind,
+    };
+  }
+
+  checkUnique(assertions.map((a) => a.assertion_id), 'assertions', 'I1');
+  checkUnique(evidence.map((e) => e.evidence_id), 'evidence', 'I2');
+  checkUnique(checks.map((c) => c.check_id), 'checks', 'I3');
+  checkUnique(conflicts.map((c) => c.conflict_id), 'conflicts', 'I4');
+
+  const omitted = optionalIdList(view, 'omitted_sources', '$.omitted_sources', 'T3');
+  const scope = get(view, 'retrieval_scope');
+  if (scope !== undefined && scope !== null && typeof scope !== 'string') {
+    refuse('WRONG_TYPE', 'T8', '$.retrieval_scope', `expected a string, got ${describe(scope)}`);
+  }
+  const degraded = get(view, 'degraded');
+  if (degraded !== undefined && degraded !== null && typeof degraded !== 'boolean') {
+    refuse('WRONG_TYPE', 'T7', '$.degraded', `expected true or false, got ${describe(degraded)}`);
+  }
+  const meta = get(view, 'adapter_meta');
+  if (meta !== undefined && meta !== null && !isObject(meta)) {
+    refuse('WRONG_TYPE', 'S6', '$.adapter_meta', `expected an object, got ${describe(meta)}`);
+  }
+
+  const decoded: EvidenceView = {
+    proposition_id: p,
+    view_id: '',
+    assertions,
+    evidence,
+    lineage,
+    conflicts,
+    checks,
+    omitted_sources: omitted,
+    retrieval_scope: typeof scope === 'string' ? scope : 'complete',
+    degraded: degraded === true,
+    freshness_policy_seconds: freshness(get(view, 'freshness_policy_seconds')),
+    adapter_meta: meta === undefined || meta === null ? {} : (plainJson(meta) as Record<string, unknown>),
+    subjects: optionalIdList(view, 'subjects', '$.subjects', 'T1'),
+  };
+  decoded.view_id = viewId ?? deriveViewId(decoded);
+  return decoded;
+}
+
+function endpoint(o: JsonObject, key: string, base: string): string {
+  const v = get(o, key);
+  if (v === undefined || v === null) refuse('MISSING_FIELD', 'T5', `${base}.${key}`, 'required field is missing');
+  if (typeof v !== 'string') refuse('WRONG_TYPE', 'T5', `${base}.${key}`, `expected a non-empty string, got ${describe(v)}`);
+  if (v === '') refuse('EMPTY_STRING', 'T5', `${base}.${key}`, 'must not be empty');
+  return v;
+}
+
+/** {@link decodeView} on JSON text, parsed with Python's number semantics ({@link parseJson}). */
+export function decodeViewJson(text: string): EvidenceView {
+  return decodeView(parseJson(text));
+}

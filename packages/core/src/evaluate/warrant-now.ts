@@ -1,0 +1,250 @@
+import { InvalidEvaluatedAt, TimestampOutOfRange, UnknownPolicy } from '../errors.js';
+import { namesProposition } from '../decode/decode-view.js';
+import { type Instant, isStale, parseInstant } from '../time/parse-instant.js';
+import {
+  type Acceptance,
+  type ConflictAxis,
+  type Currency,
+  type EvidenceView,
+  POLICY_ID,
+  POLICY_VERSION,
+  type Policy,
+  PROTOCOL_VERSION,
+  type Sufficiency,
+  type Verification,
+  type VerificationCheck,
+  type WarrantView,
+} from '../types.js';
+import { classifyCheck, lowerSubjects } from './classify-check.js';
+import { ENDOGENOUS_ORIGINS, EXTERNAL_METHODS } from './policy-tables.js';
+
+const RANK: Record<Verification, number> = { NONE: 0, INDIRECT: 1, EXTERNAL: 2, HUMAN: 3 };
+const BY_RANK: readonly Verification[] = ['NONE', 'INDIRECT', 'EXTERNAL', 'HUMAN'];
+
+/** Refuse any policy identity other than `reference-v2` / `reference-v2` (SPEC §1). */
+export function assertReferencePolicy(policy: Policy): void {
+  if (typeof policy !== 'object' || policy === null || policy.policy_id !== POLICY_ID || policy.version !== POLICY_VERSION) {
+    const shown = typeof policy === 'object' && policy !== null ? `${String(policy.policy_id)}/${String(policy.version)}` : String(policy);
+    throw new UnknownPolicy(`this evaluator implements only ${POLICY_ID}/${POLICY_VERSION}, not ${shown}`);
+  }
+}
+
+/**
+ * Parse T (SPEC §5). A non-string or unparsable T is refused; an instant outside years
+ * 1–9999 after UTC conversion is {@link TimestampOutOfRange}.
+ */
+export function parseEvaluatedAt(evaluatedAt: unknown): Instant {
+  if (typeof evaluatedAt !== 'string') throw new InvalidEvaluatedAt(`evaluated_at must be a string, got ${evaluatedAt === null ? 'null' : typeof evaluatedAt}`);
+  const t = parseInstant(evaluatedAt);
+  if (t === 'unparsable') throw new InvalidEvaluatedAt(`${JSON.stringify(evaluatedAt)} is not an instant`);
+  if (t === 'out_of_range') throw new TimestampOutOfRange('$.evaluated_at', evaluatedAt);
+  return t;
+}
+
+/** A record time: `undefined` when empty, unparsable or later than T (unavailable). */
+function availableAt(time: string, t: Instant, path: string): Instant | undefined {
+  if (time === '') return undefined;
+  const at = parseInstant(time);
+  if (at === 'unparsable') return undefined;
+  if (at === 'out_of_range') throw new TimestampOutOfRange(path, time);
+  return at.seconds < t.seconds || (at.seconds === t.seconds && at.micros <= t.micros) ? at : undefined;
+}
+
+function later(a: Instant, b: Instant): boolean {
+  return a.seconds > b.seconds || (a.seconds === b.seconds && a.micros > b.micros);
+}
+
+/**
+ * Evaluate a decoded view at T under policy `reference-v2` (SPEC §6–§7). Pure and
+ * deterministic: no clock, no I/O. Returns the full WarrantView in raw order (id lists in view
+ * order, codes in emission order); {@link normalizeWarrantView} gives the goldens' form.
+ *
+ * @param evaluatedAt T, echoed verbatim in the result.
+ * @throws UnknownPolicy, InvalidEvaluatedAt, TimestampOutOfRange
+ */
+export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: string): WarrantView {
+  assertReferencePolicy(policy);
+  const t = parseEvaluatedAt(evaluatedAt);
+  const p = view.proposition_id;
+
+  // Availability (§6.1). Every non-empty record time is parsed, so an out-of-range one fails
+  // the whole evaluation even when another rule would decide first (§5.4).
+  const lineages = new Set<string>();
+  let anyAssertion = false;
+  let futureAssertion = false;
+  for (let i = 0; i < view.assertions.length; i++) {
+    const a = view.assertions[i]!;
+    if (availableAt(a.asserted_at, t, `$.assertions[${i}].asserted_at`)) {
+      anyAssertion = true;
+      lineages.add(a.source.lineage_id);
+    } else futureAssertion = true;
+  }
+  const supporting: string[] = [];
+  const opposing: string[] = [];
+  let futureEvidence = false;
+  for (let i = 0; i < view.evidence.length; i++) {
+    const e = view.evidence[i]!;
+    if (availableAt(e.observed_at, t, `$.evidence[${i}].observed_at`)) {
+      (e.polarity === 'supports' ? supporting : opposing).push(e.evidence_id);
+      lineages.add(e.source.lineage_id);
+    } else futureEvidence = true;
+  }
+
+  // Checks (§6.2–§6.4).
+  const viewSubjects = lowerSubjects(view.subjects);
+  const n = view.checks.length;
+  const classes: Verification[] = new Array(n);
+  const times: (Instant | undefined)[] = new Array(n);
+  let verificationRank = 0;
+  let anyAvailableCheck = false;
+  let checkSupports = false;
+  let checkOpposes = false;
+  let unavailableCheck = false;
+  let laundered = false;
+  let inconclusive = false;
+  let opposingCheck = false;
+  let opposingHigh = false;
+  for (let i = 0; i < n; i++) {
+    const c = view.checks[i]!;
+    const at = availableAt(c.observed_at, t, `$.checks[${i}].observed_at`);
+    times[i] = at;
+    const cls = at === undefined ? 'NONE' : classifyCheck(c, viewSubjects);
+    classes[i] = cls;
+    if (RANK[cls] > verificationRank) verificationRank = RANK[cls];
+    if (at === undefined) unavailableCheck = true;
+    else {
+      anyAvailableCheck = true;
+      lineages.add(c.source.lineage_id);
+      if (c.result === 'supports') checkSupports = true;
+      else if (c.result === 'opposes') checkOpposes = true;
+    }
+    if (c.result === 'inconclusive') inconclusive = true;
+    else if (c.result === 'opposes') {
+      opposingCheck = true;
+      if (cls === 'EXTERNAL' || cls === 'HUMAN') opposingHigh = true;
+    }
+    if (!laundered && isLaunderedEndogenous(c)) laundered = true;
+  }
+  const verification = BY_RANK[verificationRank]!;
+
+  // Conflict (§6.5).
+  const openConflicts: string[] = [];
+  const resolvedConflicts: string[] = [];
+  for (const c of view.conflicts) (c.status === 'open' ? openConflicts : resolvedConflicts).push(c.conflict_id);
+  const implied = (supporting.length > 0 || checkSupports) && (opposing.length > 0 || checkOpposes);
+  const conflict: ConflictAxis = openConflicts.length > 0 || implied ? 'OPEN' : resolvedConflicts.length > 0 ? 'RESOLVED' : 'NONE';
+
+  // Currency (§6.6) and the lineage diagnostics (§7.2, quirk 1).
+  let superseded = false;
+  const derivedFrom: string[] = [];
+  const supersedes: string[] = [];
+  const supersededBy: string[] = [];
+  for (const edge of view.lineage) {
+    if (edge.kind === 'derived_from') derivedFrom.push(edge.to_id);
+    else if (edge.kind === 'supersedes') supersedes.push(edge.to_id);
+    else if (edge.kind === 'superseded_by' && namesProposition(edge.from_id, p)) {
+      superseded = true;
+      supersededBy.push(edge.to_id);
+    }
+  }
+  let newestConferring = -1;
+  let newestAvailable = -1;
+  for (let i = 0; i < n; i++) {
+    const at = times[i];
+    if (at === undefined) continue;
+    if (newestAvailable < 0 || later(at, times[newestAvailable]!)) newestAvailable = i;
+    if (verificationRank > 0 && classes[i] === verification && (newestConferring < 0 || later(at, times[newestConferring]!))) {
+      newestConferring = i;
+    }
+  }
+  const stale = newestConferring >= 0 && isStale(times[newestConferring]!, t, view.freshness_policy_seconds);
+  const currency: Currency = superseded ? 'SUPERSEDED' : stale ? 'STALE' : 'CURRENT';
+
+  // Sufficiency (§6.7) and acceptance (§6.8).
+  const degraded = view.degraded || view.omitted_sources.length > 0 || view.retrieval_scope !== 'complete';
+  const anything = anyAssertion || supporting.length > 0 || opposing.length > 0 || anyAvailableCheck;
+  const sufficiency: Sufficiency = degraded ? 'DEGRADED' : anything ? 'SUFFICIENT' : 'INSUFFICIENT';
+  const acceptance: Acceptance =
+    !anyAssertion && supporting.length === 0
+      ? 'UNACCEPTED'
+      : verificationRank >= RANK.EXTERNAL && conflict !== 'OPEN' && currency === 'CURRENT' && sufficiency === 'SUFFICIENT' && !opposingHigh
+        ? 'ACCEPTED'
+        : 'TENTATIVE';
+
+  // Rationale codes, in emission order (§7.5).
+  const codes: string[] = [];
+  if (futureAssertion) codes.push('availability.future_assertion');
+  if (futureEvidence) codes.push('availability.future_evidence');
+  if (openConflicts.length > 0) codes.push('conflict.open');
+  else if (implied) codes.push('conflict.implied_polarity');
+  else if (conflict === 'RESOLVED') codes.push('conflict.resolved');
+  if (laundered) codes.push('verification.laundered_endogenous');
+  if (unavailableCheck) codes.push('verification.not_available_at_t');
+  codes.push(`verification.${verification.toLowerCase()}`);
+  if (inconclusive) codes.push('verification.inconclusive_present');
+  if (opposingCheck) codes.push('verification.opposing_check');
+  if (stale) codes.push('currency.stale_check');
+  if (superseded) codes.push('currency.superseded');
+  if (sufficiency === 'DEGRADED') codes.push('sufficiency.degraded');
+  else if (sufficiency === 'INSUFFICIENT') codes.push('sufficiency.none');
+  codes.push(acceptance === 'ACCEPTED' ? 'acceptance.accepted' : acceptance === 'TENTATIVE' ? 'acceptance.tentative' : 'acceptance.none');
+
+  const lineageCount = lineages.size;
+  const freshest = newestConferring >= 0 ? newestConferring : newestAvailable;
+  return {
+    protocol_version: PROTOCOL_VERSION,
+    proposition_id: p,
+    view_id: view.view_id,
+    policy_id: policy.policy_id,
+    policy_version: policy.version,
+    evaluated_at: evaluatedAt,
+    warrant: {
+      acceptance,
+      conflict,
+      verification,
+      currency,
+      sufficiency,
+      strength: strength(acceptance, verification, lineageCount, conflict, currency, sufficiency),
+      rationale_codes: codes,
+    },
+    supporting_evidence_ids: supporting,
+    opposing_evidence_ids: opposing,
+    independent_lineage_count: lineageCount,
+    checks: view.checks.map((c) => c.check_id),
+    freshest_check: freshest >= 0 ? view.checks[freshest]!.check_id : null,
+    stale,
+    open_conflicts: openConflicts,
+    resolved_conflicts: resolvedConflicts,
+    omitted_sources: view.omitted_sources.slice(),
+    derived_from: derivedFrom,
+    supersedes,
+    superseded_by: supersededBy,
+    falsification_conditions: [],
+  };
+}
+
+/** An endogenous source dressed up with an external method (human methods do not count). */
+function isLaunderedEndogenous(c: VerificationCheck): boolean {
+  return ENDOGENOUS_ORIGINS.has(c.source.origin_type) && EXTERNAL_METHODS.has(c.method);
+}
+
+const ACCEPTANCE_POINTS: Record<Acceptance, number> = { ACCEPTED: 45, TENTATIVE: 15, UNACCEPTED: 0 };
+const VERIFICATION_POINTS: Record<Verification, number> = { HUMAN: 25, EXTERNAL: 20, INDIRECT: 5, NONE: 0 };
+
+/** Non-normative strength in whole hundredths (SPEC §7.4). */
+function strength(
+  acceptance: Acceptance,
+  verification: Verification,
+  lineages: number,
+  conflict: ConflictAxis,
+  currency: Currency,
+  sufficiency: Sufficiency,
+): number {
+  let k = 15 + ACCEPTANCE_POINTS[acceptance] + VERIFICATION_POINTS[verification] + 5 * Math.min(lineages, 2);
+  if (conflict === 'OPEN') k -= 20;
+  if (currency === 'STALE') k -= 15;
+  if (currency === 'SUPERSEDED') k -= 35;
+  if (sufficiency === 'DEGRADED') k -= 15;
+  if (sufficiency === 'INSUFFICIENT') k = Math.min(k, 10);
+  return Math.min(Math.max(k, 0), 100) / 100;
+}
