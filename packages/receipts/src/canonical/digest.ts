@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { ebcj1String } from './ebcj1.js';
+
+/** The five domains the reference hashes under (SPEC §1.4). */
+export const REFERENCE_DOMAINS = ['evidence', 'checkpoint', 'verification', 'operation', 'checkpoint-id'] as const;
+export type ReferenceDomain = (typeof REFERENCE_DOMAINS)[number];
+
+/** Domains of the warrant layer (SPEC §12); never reuse a reference domain for a new use. */
+export const EWP_DOMAINS = ['ewp-view', 'ewp-warrant', 'ewp-warrant-receipt'] as const;
+export type EwpDomain = (typeof EWP_DOMAINS)[number];
+
+const prefixes = new Map<string, Buffer>();
+
+/** `UTF8("evidencebound:" + domain + ":EBCJ-1") || 0x00`, cached per domain. */
+export function domainPrefix(domain: string): Buffer {
+  let prefix = prefixes.get(domain);
+  if (prefix === undefined) {
+    prefix = Buffer.concat([Buffer.from(`evidencebound:${domain}:EBCJ-1`, 'utf8'), Buffer.from([0])]);
+    prefixes.set(domain, prefix);
+  }
+  return prefix;
+}
+
+/** Lowercase hex SHA-256 of some bytes. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * The EBCJ-1 domain digest of SPEC §1.4:
+ * `hex(SHA-256(UTF8("evidencebound:" + domain + ":EBCJ-1") || 0x00 || EBCJ-1(value)))`.
+ * @throws {CanonicalizationError} when the value is not EBCJ-1 canonicalizable.
+ */
+export function ebcj1Digest(value: unknown, domain: string): string {
+  return digestCanonicalText(ebcj1String(value), domain);
+}
+
+/** Same as {@link ebcj1Digest}, argument order `(domain, value)`. */
+export function domainDigest(domain: string, value: unknown): string {
+  return digestCanonicalText(ebcj1String(value), domain);
+}
+
+/** Domain digest of text that already is the EBCJ-1 form of some value. */
+export function digestCanonicalText(canonical: string, domain: string): string {
+  return createHash('sha256').update(domainPrefix(domain)).update(canonical, 'utf8').digest('hex');
+}
+
+const LOWER_HEX_64 = /^[0-9a-f]{64}$/;
+
+/** True when `s` is exactly 64 lowercase hex characters (the form of every digest here). */
+export function isDigestHex(s: unknown): s is string {
+  return typeof s === 'string' && LOWER_HEX_64.test(s);
+}

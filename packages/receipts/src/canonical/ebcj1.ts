@@ -1,0 +1,154 @@
+import { type CanonicalizationCode, CanonicalizationError, indexPath, memberPath } from './canonicalization-error.js';
+import { sortByCodePoint } from './code-point-order.js';
+
+/** The canonicalization version string bound into every receipt. */
+export const EBCJ1_VERSION = 'EBCJ-1' as const;
+
+/**
+ * Deepest container nesting EBCJ-1 accepts here. The reference manages about 997 levels (Python's
+ * recursion limit); SPEC §1.1 asks for at least 500. Deeper values are refused with `TOO_DEEP`.
+ */
+export const EBCJ1_MAX_DEPTH = 990;
+
+/** CPython's int/str conversion limit: the reference cannot print longer integers (SPEC §1.1). */
+export const EBCJ1_MAX_INTEGER_DIGITS = 4300;
+
+// Lone surrogates only: with the `u` flag a well-formed pair is one code point and does not match.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+const utf8 = new TextEncoder();
+
+/**
+ * The EBCJ-1 canonical text of a value (SPEC §1.2): no whitespace, members sorted by code point,
+ * integers in plain decimal, strings with exactly JSON's short escapes and lowercase `\u00xx`.
+ *
+ * Accepted values: `null`, booleans, safe-integer numbers (`-0` is `0`), bigints, well-formed strings,
+ * dense arrays and plain objects (prototype `Object.prototype` or `null`) of those.
+ * @throws {CanonicalizationError} on anything else, with the JSON path of the first problem.
+ */
+export function ebcj1String(value: unknown): string {
+  try {
+    // Fast pass without path bookkeeping; paths are rebuilt only when something is refused.
+    return write(value, null, 0, []);
+  } catch (error) {
+    if (error instanceof CanonicalizationError && error.path === UNKNOWN_PATH) write(value, '$', 0, []);
+    throw error;
+  }
+}
+
+/** The EBCJ-1 canonical bytes (UTF-8, no BOM) of a value. @throws {CanonicalizationError} */
+export function ebcj1Bytes(value: unknown): Uint8Array {
+  return utf8.encode(ebcj1String(value));
+}
+
+const UNKNOWN_PATH = '$?';
+
+function refuse(code: CanonicalizationCode, path: string | null, message: string): never {
+  throw new CanonicalizationError(code, path ?? UNKNOWN_PATH, message);
+}
+
+/** Validates a string for EBCJ-1 and returns its quoted, escaped form. */
+function writeString(s: string, path: string | null): string {
+  if (LONE_SURROGATE.test(s)) refuse('LONE_SURROGATE', path, 'string contains a lone surrogate');
+  // For well-formed strings JSON.stringify escapes exactly the set of SPEC §1.2 (checked by the vectors).
+  return JSON.stringify(s);
+}
+
+function write(value: unknown, path: string | null, depth: number, stack: object[]): string {
+  switch (typeof value) {
+    case 'string':
+      return writeString(value, path);
+    case 'number':
+      if (Number.isSafeInteger(value)) return value === 0 ? '0' : String(value);
+      if (Number.isInteger(value)) {
+        refuse('UNSAFE_NUMBER', path, 'integer number beyond 2^53-1 may have lost digits; pass a bigint');
+      }
+      return refuse('FLOAT', path, 'floats are not supported by EBCJ-1');
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint': {
+      const text = value.toString();
+      const digits = value < 0n ? text.length - 1 : text.length;
+      if (digits > EBCJ1_MAX_INTEGER_DIGITS) {
+        refuse('INTEGER_TOO_LONG', path, `integer has more than ${EBCJ1_MAX_INTEGER_DIGITS} digits`);
+      }
+      return text;
+    }
+    case 'object':
+      if (value === null) return 'null';
+      return writeContainer(value, path, depth + 1, stack);
+    default:
+      return refuse('UNSUPPORTED_TYPE', path, `unsupported type ${typeof value}`);
+  }
+}
+
+function writeContainer(value: object, path: string | null, depth: number, stack: object[]): string {
+  if (depth > EBCJ1_MAX_DEPTH) {
+    // A cycle always ends up here; tell the two apart only on this rare path.
+    if (stack.includes(value)) refuse('CYCLE', path, 'value contains a cycle');
+    refuse('TOO_DEEP', path, `nesting deeper than ${EBCJ1_MAX_DEPTH} levels`);
+  }
+  stack.push(value);
+  let out: string;
+  if (Array.isArray(value)) {
+    out = writeArray(value, path, depth, stack);
+  } else {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+      // @ewp/core's reader marks `1.0`-style tokens as JsonFloat: still a float to EBCJ-1.
+      if (name === 'JsonFloat') refuse('FLOAT', path, 'floats are not supported by EBCJ-1');
+      if (value instanceof Map && [...value.keys()].some((k) => typeof k !== 'string')) {
+        refuse('NON_STRING_KEY', path, 'mapping key is not a string');
+      }
+      refuse('UNSUPPORTED_TYPE', path, `unsupported type ${name}`);
+    }
+    out = writeObject(value as Record<string, unknown>, path, depth, stack);
+  }
+  stack.pop();
+  return out;
+}
+
+function writeArray(array: unknown[], path: string | null, depth: number, stack: object[]): string {
+  const n = array.length;
+  if (n === 0) return '[]';
+  let out = '[';
+  for (let i = 0; i < n; i++) {
+    const item = array[i];
+    const at = path === null ? null : indexPath(path, i);
+    if (i > 0) out += ',';
+    if (typeof item === 'string') {
+      out += writeString(item, at);
+    } else {
+      if (item === undefined) {
+        if (!(i in array)) refuse('SPARSE_ARRAY', at, 'array has a hole');
+        refuse('UNSUPPORTED_TYPE', at, 'unsupported type undefined');
+      }
+      out += write(item, at, depth, stack);
+    }
+  }
+  return `${out}]`;
+}
+
+function writeObject(obj: Record<string, unknown>, path: string | null, depth: number, stack: object[]): string {
+  if (Object.getOwnPropertySymbols(obj).length > 0) refuse('NON_STRING_KEY', path, 'mapping key is not a string');
+  const keys = sortByCodePoint(Object.keys(obj));
+  const n = keys.length;
+  if (n === 0) return '{}';
+  let out = '{';
+  for (let i = 0; i < n; i++) {
+    const key = keys[i] as string;
+    const item = obj[key];
+    const at = path === null ? null : memberPath(path, key);
+    if (i > 0) out += ',';
+    if (LONE_SURROGATE.test(key)) refuse('LONE_SURROGATE', at, 'mapping key contains a lone surrogate');
+    out += JSON.stringify(key);
+    out += ':';
+    if (typeof item === 'string') {
+      out += writeString(item, at);
+    } else {
+      if (item === undefined) refuse('UNSUPPORTED_TYPE', at, 'unsupported type undefined');
+      out += write(item, at, depth, stack);
+    }
+  }
+  return `${out}}`;
+}
