@@ -75,7 +75,7 @@ class Parser {
   }
 
   literal<T>(word: string, result: T): T {
-    if (!this.text.startsWith(word, this.pos)) this.fail(`expected ${word}`);
+    if (!this.text.startsWith(word, this.pos)) this.fail(`unexpected token (expected ${word})`);
     this.pos += word.length;
     return result;
   }

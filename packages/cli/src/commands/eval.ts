@@ -1,0 +1,154 @@
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import {
+  decodeView,
+  EwpError,
+  normalizeWarrantView,
+  parseJson,
+  REFERENCE_V2,
+  type WarrantView,
+  warrantNow,
+} from '@ewp/core';
+import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { renderWarrantTable } from '../render/warrant-table.js';
+
+const HELP = `usage: ewp eval <view.json> [--at T] [--json]
+       ewp eval --jsonl < in.jsonl > out.jsonl
+
+Evaluate EvidenceViews under EWP-0.2.0 / reference-v2.
+
+  <view.json>   a file holding one view, a list of views, or {"views": [...]}
+  --at T        the instant to evaluate at (default: each view's own "evaluated_at" key)
+  --json        print the normalized WarrantViews as JSON instead of a table
+  --jsonl       batch mode: one {"view": {...}, "evaluated_at": "..."} per stdin line; one
+                {"ok": true, "warrant": {...}} or {"ok": false, "error": {"code", "message", "path"}}
+                per stdout line, in input order. Blank lines are skipped; bad lines never stop the run.
+`;
+
+/** One JSONL result line (the public batch contract, docs/cli.md). */
+export type EvalLineResult =
+  | { ok: true; warrant: WarrantView }
+  | { ok: false; error: { code: string; message: string; path: string | null } };
+
+function refusal(error: unknown, pathPrefix: string): EvalLineResult {
+  if (error instanceof EwpError) {
+    const path = error.path === undefined ? null : error.path.startsWith('$.evaluated_at') ? error.path : pathPrefix + error.path.slice(1);
+    const message = error.path !== undefined && error.message.startsWith(`${error.path}: `) ? error.message.slice(error.path.length + 2) : error.message;
+    return { ok: false, error: { code: error.code, message, path } };
+  }
+  throw error;
+}
+
+/**
+ * Evaluate one batch line: `{"view": ..., "evaluated_at": ...}`; without an `evaluated_at`
+ * key, the view's own `evaluated_at` is used (a present `null` is used as null and refused).
+ */
+export function evaluateLine(line: string): EvalLineResult {
+  let input: unknown;
+  try {
+    input = parseJson(line);
+  } catch (error) {
+    return refusal(error, '$');
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { ok: false, error: { code: 'NOT_AN_OBJECT', message: 'each line must be a JSON object {"view": ..., "evaluated_at": ...}', path: '$' } };
+  }
+  const record = input as Record<string, unknown>;
+  try {
+    const view = decodeView(record.view);
+    const rawView = record.view as Record<string, unknown>;
+    const at = Object.hasOwn(record, 'evaluated_at') ? record.evaluated_at : rawView.evaluated_at;
+    return { ok: true, warrant: normalizeWarrantView(warrantNow(view, REFERENCE_V2, at as string)) };
+  } catch (error) {
+    return refusal(error, '$.view');
+  }
+}
+
+async function runJsonl(io: CliIO): Promise<number> {
+  const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  let failed = 0;
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    const result = evaluateLine(line);
+    if (!result.ok) failed++;
+    if (!io.stdout.write(`${JSON.stringify(result)}\n`)) await new Promise((resolve) => io.stdout.once('drain', resolve));
+  }
+  return failed > 0 ? EXIT_SOME_FAILED : EXIT_OK;
+}
+
+function viewsIn(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'object' && value !== null && Array.isArray((value as { views?: unknown }).views)) return (value as { views: unknown[] }).views;
+  return [value];
+}
+
+/** `ewp eval`: a readable table of the five axes and the reasons, or `--jsonl` batch mode. */
+export const evalCommand: Command = async (args, io) => {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(args);
+  } catch (error) {
+    io.stderr.write(`ewp eval: ${(error as Error).message}\n\n${HELP}`);
+    return EXIT_USAGE;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  if (values.jsonl) {
+    if (positionals.length > 0) {
+      io.stderr.write('ewp eval: --jsonl reads stdin; do not pass files\n');
+      return EXIT_USAGE;
+    }
+    return runJsonl(io);
+  }
+  if (positionals.length === 0) {
+    io.stderr.write(`ewp eval: which view? give a file\n\n${HELP}`);
+    return EXIT_USAGE;
+  }
+  let failed = 0;
+  const results: WarrantView[] = [];
+  for (const file of positionals) {
+    let value: unknown;
+    try {
+      value = parseJson(await readFile(file, 'utf8'));
+    } catch (error) {
+      io.stderr.write(`ewp eval: ${file}: ${(error as Error).message}\n`);
+      failed++;
+      continue;
+    }
+    const views = viewsIn(value);
+    views.forEach((raw, index) => {
+      const where = views.length > 1 ? `${file}[${index}]` : file;
+      try {
+        const view = decodeView(raw);
+        const at = values.at ?? (raw as Record<string, unknown>).evaluated_at;
+        if (at === undefined) throw new EwpError('BAD_EVALUATED_AT', 'no instant to evaluate at: pass --at T or put "evaluated_at" in the view', '$.evaluated_at');
+        const warrant = normalizeWarrantView(warrantNow(view, REFERENCE_V2, at as string));
+        results.push(warrant);
+        if (!values.json) io.stdout.write(`${renderWarrantTable(warrant)}\n`);
+      } catch (error) {
+        if (!(error instanceof EwpError)) throw error;
+        failed++;
+        io.stderr.write(`ewp eval: ${where}: refused [${error.code}] ${error.message}\n`);
+      }
+    });
+  }
+  if (values.json) io.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
+  return failed > 0 ? EXIT_SOME_FAILED : EXIT_OK;
+};
+
+function parseOptions(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      at: { type: 'string' },
+      json: { type: 'boolean' },
+      jsonl: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
