@@ -1,0 +1,78 @@
+import { Mem0AdapterError } from './mem0-adapter-error.js';
+import { entityFilters, type Mem0Backend, type Mem0Entity, type StoredMemory } from './mem0-backend.js';
+
+/** The subset of the hosted `MemoryClient` (mem0ai 3.x) the adapter calls. */
+export interface HostedClientLike {
+  add(messages: { role: 'user' | 'assistant'; content: string }[], options?: Record<string, unknown>): Promise<unknown>;
+  getAll(options?: Record<string, unknown>): Promise<{ count: number; next: string | null; results: Record<string, unknown>[] }>;
+  search(query: string, options?: Record<string, unknown>): Promise<{ results: Record<string, unknown>[] } | Record<string, unknown>[]>;
+}
+
+function iso(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value instanceof Date) return value.toISOString();
+  return undefined;
+}
+
+function toStored(item: Record<string, unknown>): StoredMemory {
+  return {
+    id: String(item.id),
+    text: String(item.memory ?? ''),
+    metadata: { ...((item.metadata as Record<string, unknown> | null | undefined) ?? {}) },
+    hash: typeof item.hash === 'string' ? item.hash : undefined,
+    createdAt: iso(item.createdAt),
+    updatedAt: iso(item.updatedAt),
+    expirationDate: typeof item.expirationDate === 'string' ? item.expirationDate : null,
+    score: typeof item.score === 'number' ? item.score : undefined,
+  };
+}
+
+/**
+ * Backend over the hosted `MemoryClient`. Reads page through `POST /v3/memories/` (100 per
+ * page) until there is no `next`; a total that disagrees with the reported `count` is refused.
+ */
+export function hostedBackend(client: HostedClientLike, entity: Mem0Entity, options: { pageSize?: number; readLimit?: number } = {}): Mem0Backend {
+  const scope = entityFilters(entity);
+  const pageSize = options.pageSize ?? 100;
+  const readLimit = options.readLimit ?? 10_000;
+  const conditions = (metadata: Record<string, string>) => [
+    ...Object.entries(scope).map(([k, v]) => ({ [k]: v })),
+    ...(Object.keys(metadata).length > 0 ? [{ metadata }] : []),
+  ];
+  const list = async (metadata: Record<string, string>): Promise<StoredMemory[]> => {
+    const out: StoredMemory[] = [];
+    let reported: number | undefined;
+    for (let page = 1; ; page++) {
+      const res = await client.getAll({ filters: { AND: conditions(metadata) }, page, pageSize, showExpired: true });
+      reported ??= res.count;
+      out.push(...res.results.map(toStored));
+      if (out.length > readLimit) throw new Mem0AdapterError('READ_LIMIT', `more than ${readLimit} memories`, { readLimit });
+      if (!res.next || res.results.length === 0) break;
+    }
+    if (reported !== undefined && reported !== out.length) {
+      throw new Mem0AdapterError('SNAPSHOT_INTEGRITY', `mem0 reported ${reported} memories but pages held ${out.length}`, {
+        reported,
+        read: out.length,
+      });
+    }
+    return out;
+  };
+  return {
+    kind: 'hosted',
+    async add(text, metadata, addOptions) {
+      await client.add([{ role: 'user', content: text }], {
+        ...entity,
+        metadata,
+        infer: false,
+        ...(addOptions?.expirationDate ? { expirationDate: addOptions.expirationDate } : {}),
+      });
+    },
+    listByMetadata: (key, value) => list({ [key]: value }),
+    listAll: () => list({}),
+    async search(query, metadata, limit) {
+      const res = await client.search(query, { filters: { AND: conditions(metadata) }, topK: limit, showExpired: true });
+      const results = Array.isArray(res) ? res : res.results;
+      return results.map(toStored);
+    },
+  };
+}
