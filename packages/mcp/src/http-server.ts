@@ -1,0 +1,197 @@
+/**
+ * MCP Streamable HTTP on `node:http` (path `/mcp`), stateless: every POST gets a fresh SDK server
+ * and transport whose ingest role comes from that request's token, decided from the headers
+ * before the body is read. Replies are JSON (no SSE stream is needed: no tool streams progress).
+ * Plain JSON-RPC clients of the reference (`POST /mcp` with JSON and no `Accept`) are served too.
+ */
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PROTOCOL_VERSION } from '@ewp/core';
+import type { EvidenceStore } from '@ewp/ledger';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { holdsIngestRole } from './ingest-token.js';
+import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
+import { createEwpMcpServer } from './server.js';
+
+/** Largest accepted request body (1 MiB). */
+export const MAX_HTTP_BODY_BYTES = 1024 * 1024;
+const MCP_PATHS = new Set(['/mcp', '/mcp/', '/']);
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export interface EwpHttpServerOptions {
+  store: EvidenceStore;
+  /** Default `127.0.0.1`: loopback only unless told otherwise. */
+  host?: string;
+  /** Default 8765; 0 picks a free port. */
+  port?: number;
+  /** Requests presenting this token hold the ingest role; without a token the server is read-only. */
+  ingestToken?: string;
+  maxBodyBytes?: number;
+  clock?: () => Date;
+}
+
+export interface EwpHttpServer {
+  /** `http://host:port/mcp` */
+  url: string;
+  host: string;
+  port: number;
+  http: HttpServer;
+  close(): Promise<void>;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Refuse a body before (or while) reading it, and close the connection so the rest is never read. */
+function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  sendJson(res, 413, errorReply(null, INVALID_REQUEST, `request body larger than ${limit} bytes`), { connection: 'close' });
+  res.on('finish', () => req.destroy());
+}
+
+function isJsonMediaType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const type = value.split(';')[0]?.trim().toLowerCase();
+  return type === 'application/json' || (type !== undefined && /^application\/[\w.+-]+\+json$/.test(type));
+}
+
+function hostnameOf(hostHeader: string): string {
+  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
+  return hostHeader.split(':')[0] ?? '';
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Start the HTTP server. Resolves once it listens. */
+export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise<EwpHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const limit = options.maxBodyBytes ?? MAX_HTTP_BODY_BYTES;
+  const loopbackOnly = LOOPBACK_HOSTS.has(host);
+
+  async function handleMcpPost(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    // The role comes from the headers alone, before a byte of the body is read.
+    const ingest = holdsIngestRole(req.headers, options.ingestToken);
+    const declared = req.headers['content-length'];
+    if (declared !== undefined) {
+      if (!/^\d+$/.test(declared.trim())) return sendJson(res, 400, errorReply(null, INVALID_REQUEST, 'bad Content-Length'));
+      if (Number(declared) > limit) return tooLarge(req, res, limit);
+    }
+    if (!isJsonMediaType(req.headers['content-type'])) {
+      return sendJson(res, 415, errorReply(null, INVALID_REQUEST, 'unsupported media type: Content-Type must be application/json'));
+    }
+    const body = await readBody(req, limit);
+    if (body === 'too-large') return tooLarge(req, res, limit);
+    if (body.length === 0) return sendJson(res, 400, errorReply(null, INVALID_REQUEST, 'invalid request: empty body'));
+    const parsed = parseJsonBytes(body);
+    if (!parsed.ok) return sendJson(res, 400, errorReply(null, PARSE_ERROR, parsed.reason));
+    const guarded = guardMessage(parsed.value);
+    if (!guarded.ok) {
+      if (guarded.reply === undefined) {
+        res.writeHead(202).end();
+        return;
+      }
+      return sendJson(res, 400, guarded.reply);
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    // Replies are always JSON, so a plain JSON-RPC client that never asked for SSE is served as well.
+    headers.set('accept', 'application/json, text/event-stream');
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+    const server = createEwpMcpServer({ store: options.store, roles: { ingest }, ...(options.clock ? { clock: options.clock } : {}) });
+    try {
+      await server.connect(transport);
+      const request = new Request(`http://127.0.0.1${path}`, { method: 'POST', headers });
+      const response = await transport.handleRequest(request, { parsedBody: guarded.message });
+      const text = response.body === null ? '' : await response.text();
+      const out: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        out[name] = value;
+      });
+      if (text !== '') out['content-length'] = String(Buffer.byteLength(text));
+      res.writeHead(response.status, out);
+      res.end(text);
+    } finally {
+      await server.close();
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] as string;
+    if (loopbackOnly) {
+      // DNS-rebinding defence: a loopback server only answers loopback Host and Origin names.
+      const hostHeader = req.headers.host;
+      if (hostHeader !== undefined && !LOOPBACK_HOSTS.has(hostnameOf(hostHeader))) {
+        return sendJson(res, 403, { error: 'forbidden host' });
+      }
+      const origin = req.headers.origin;
+      if (origin !== undefined && origin !== 'null') {
+        let originHost = '';
+        try {
+          originHost = new URL(origin).hostname;
+        } catch {}
+        if (!LOOPBACK_HOSTS.has(originHost)) return sendJson(res, 403, { error: 'forbidden origin' });
+      }
+    }
+    if (req.method === 'GET') {
+      if (path === '/health' || path === '/') return sendJson(res, 200, { server: 'ewp-mcp', protocol: PROTOCOL_VERSION });
+      if (MCP_PATHS.has(path)) {
+        return sendJson(res, 405, errorReply(null, INVALID_REQUEST, 'this server has no SSE stream: POST JSON-RPC messages to /mcp'), {
+          allow: 'POST',
+        });
+      }
+      return sendJson(res, 404, { error: 'not found' });
+    }
+    if (req.method === 'POST') {
+      if (!MCP_PATHS.has(path)) return sendJson(res, 404, { error: 'not found' });
+      return handleMcpPost(req, res, path);
+    }
+    return sendJson(res, 405, { error: 'method not allowed' }, { allow: 'GET, POST' });
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        sendJson(res, 500, errorReply(null, -32603, `internal error: ${error instanceof Error ? error.message : String(error)}`));
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  http.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 8765, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}/mcp`,
+    host: address.address,
+    port: address.port,
+    http,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        http.close((error) => (error ? reject(error) : resolve()));
+        http.closeAllConnections();
+      }),
+  };
+}

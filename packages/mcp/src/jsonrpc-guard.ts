@@ -1,0 +1,91 @@
+/**
+ * JSON-RPC 2.0 framing checks applied before a message reaches the SDK, so every malformed
+ * message gets a specific error reply (the SDK transports drop some silently).
+ */
+import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const INVALID_PARAMS = -32602;
+
+/** A JSON-RPC error reply. */
+export interface JsonRpcErrorReply {
+  jsonrpc: '2.0';
+  id: string | number | null;
+  error: { code: number; message: string };
+}
+
+export function errorReply(id: string | number | null, code: number, message: string): JsonRpcErrorReply {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** Ids the server echoes: strings and integers. `null`, booleans, floats and structures are never echoed. */
+function echoableId(value: unknown): string | number | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  return null;
+}
+
+/** Either a message fit for the SDK, or the error reply to send instead (`undefined` for a bad notification). */
+export type GuardResult = { ok: true; message: JSONRPCMessage } | { ok: false; reply: JsonRpcErrorReply | undefined };
+
+/** Check one decoded JSON value as a single JSON-RPC message. */
+export function guardMessage(value: unknown): GuardResult {
+  if (typeof value !== 'object' || value === null) {
+    return { ok: false, reply: errorReply(null, INVALID_REQUEST, 'invalid request: a JSON-RPC message must be an object') };
+  }
+  if (Array.isArray(value)) {
+    return { ok: false, reply: errorReply(null, INVALID_REQUEST, 'invalid request: batches are not supported; send one message at a time') };
+  }
+  const message = value as Record<string, unknown>;
+  const hasId = Object.hasOwn(message, 'id');
+  const id = echoableId(message.id);
+  if (hasId && id === null) {
+    return { ok: false, reply: errorReply(null, INVALID_REQUEST, 'invalid request: id must be a string or an integer') };
+  }
+  if (message.jsonrpc !== '2.0') {
+    return { ok: false, reply: errorReply(id, INVALID_REQUEST, 'invalid request: jsonrpc must be "2.0"') };
+  }
+  const isResponse = !Object.hasOwn(message, 'method') && hasId && (Object.hasOwn(message, 'result') || Object.hasOwn(message, 'error'));
+  if (!isResponse) {
+    if (typeof message.method !== 'string' || message.method === '') {
+      return { ok: false, reply: errorReply(id, INVALID_REQUEST, 'invalid request: method must be a non-empty string') };
+    }
+    if (message.params === null) {
+      const { params: _params, ...rest } = message;
+      return guardMessage(rest);
+    }
+    if (Object.hasOwn(message, 'params') && (typeof message.params !== 'object' || Array.isArray(message.params))) {
+      // A notification is never answered, even when malformed.
+      return { ok: false, reply: hasId ? errorReply(id, INVALID_PARAMS, 'invalid params: params must be an object') : undefined };
+    }
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    for (const key of ['name', 'uri', 'protocolVersion']) {
+      if (Object.hasOwn(params, key) && typeof params[key] !== 'string') {
+        return { ok: false, reply: hasId ? errorReply(id, INVALID_PARAMS, `invalid params: ${key} must be a string`) : undefined };
+      }
+    }
+  }
+  const parsed = JSONRPCMessageSchema.safeParse(message);
+  if (!parsed.success) {
+    return { ok: false, reply: hasId ? errorReply(id, INVALID_REQUEST, 'invalid request: not a JSON-RPC 2.0 message') : undefined };
+  }
+  return { ok: true, message: parsed.data };
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Decode bytes as strict UTF-8 JSON; `undefined` when they are not. */
+export function parseJsonBytes(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; reason: string } {
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(bytes);
+  } catch {
+    return { ok: false, reason: 'parse error: not UTF-8' };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, reason: 'parse error: not JSON' };
+  }
+}
