@@ -3,6 +3,7 @@
  * computed. Every implementation (memory, JSON files, SQLite, PostgreSQL) passes one shared suite.
  */
 import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, VerificationCheck } from '@ewp/core';
+import type { ChainVerification } from './hash-chain.js';
 
 /** What a store can do; the shared suite switches checks on these flags. */
 export interface StoreCapabilities {
@@ -50,10 +51,8 @@ export interface ListPropositionsQuery {
   limit?: number;
 }
 
-/** Result of checking the hash-chained event log. */
-export type ChainVerification =
-  | { ok: true; length: number; head: string }
-  | { ok: false; length: number; firstBadIndex: number; reason: string };
+/** Result of checking the hash-chained event log (and, for table stores, every row against its event). */
+export type { ChainVerification } from './hash-chain.js';
 
 /**
  * An append-only evidence ledger with immutable `(proposition_id, view_id)` snapshots.

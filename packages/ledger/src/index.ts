@@ -3,4 +3,39 @@
  * hash-chained event log.
  * @packageDocumentation
  */
+
+export {
+  ImmutableRecordError,
+  type ImmutableRecordKind,
+  LedgerError,
+  type LedgerErrorCode,
+  MissingViewError,
+  StoreUnavailableError,
+  type StoreUnavailableReason,
+} from './errors.js';
 export type * from './evidence-store.js';
+export {
+  buildChainEntries,
+  type ChainAnchor,
+  type ChainEntry,
+  type ChainFailureReason,
+  ChainVerifier,
+  chainHash,
+  EMPTY_ANCHOR,
+  GENESIS_HASH,
+  type StoredChainEntry,
+  verifyChain,
+} from './hash-chain.js';
+export type {
+  BindingRequest,
+  LedgerBackend,
+  LedgerReader,
+  LedgerWriter,
+  MaybePromise,
+  NewSnapshotRow,
+  SnapshotRow,
+  StoredBinding,
+} from './ledger-backend.js';
+export { LedgerEngineStore, MAX_DELTA_DEPTH } from './ledger-engine.js';
+export { MemoryEvidenceStore, type MemoryEvidenceStoreOptions } from './memory-store.js';
+export { type Binding, type BindingKind, bindingKey, type MemberRef } from './snapshot-layout.js';

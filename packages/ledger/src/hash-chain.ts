@@ -1,0 +1,214 @@
+/**
+ * The hash-chained event log of receipts SPEC §11: `hash_i = SHA-256(raw(prev_hash_i) || EBCJ-1(event_i))`,
+ * genesis `prev_hash` = 64 zeros, an anchor `{length, head_hash}` kept beside the log and updated in the
+ * same transaction. Verification walks entries in stored order; the first failure wins; nothing is
+ * repaired, skipped or restarted.
+ */
+import { createHash } from 'node:crypto';
+import { ebcj1String } from '@ewp/receipts';
+
+/** `prev_hash` of entry 0. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** The anchor of SPEC §11: commits to the prefix of `length` entries. */
+export interface ChainAnchor {
+  length: number;
+  head_hash: string;
+}
+
+/** The anchor of an empty log. */
+export const EMPTY_ANCHOR: ChainAnchor = Object.freeze({ length: 0, head_hash: GENESIS_HASH });
+
+/** One log entry as stores keep it: the event as its EBCJ-1 text (the exact bytes that were hashed). */
+export interface StoredChainEntry {
+  prev_hash: string;
+  /** EBCJ-1 text of the event. */
+  event: string;
+  hash: string;
+}
+
+/** One log entry as the SPEC's vectors spell it: the event as a JSON value. */
+export interface ChainEntry {
+  prev_hash: unknown;
+  event: unknown;
+  hash: unknown;
+}
+
+/** Why verification stopped (SPEC §11). */
+export type ChainFailureReason =
+  | 'malformed_entry'
+  | 'seq_mismatch'
+  | 'prev_hash_mismatch'
+  | 'hash_mismatch'
+  | 'truncated'
+  | 'head_mismatch';
+
+/** Result of verifying a log. */
+export type ChainVerification =
+  | { ok: true; length: number; head: string }
+  | { ok: false; length: number; firstBadIndex: number; reason: ChainFailureReason | string; detail?: string };
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** `hex(SHA-256(raw(prevHash) || eventText as UTF-8))`. `prevHash` must be 64 lowercase hex. */
+export function chainHash(prevHash: string, eventText: string): string {
+  return createHash('sha256').update(Buffer.from(prevHash, 'hex')).update(eventText, 'utf8').digest('hex');
+}
+
+/**
+ * Build the entries that append `events` after `anchor`. Each event gets `seq` = its position;
+ * the caller stores the entries and the returned anchor in one transaction.
+ * @throws {import('@ewp/receipts').CanonicalizationError} when an event is not EBCJ-1 (a float, a lone surrogate…).
+ */
+export function buildChainEntries(
+  anchor: ChainAnchor,
+  events: readonly Record<string, unknown>[],
+): { entries: StoredChainEntry[]; anchor: ChainAnchor } {
+  let prev = anchor.length === 0 ? GENESIS_HASH : anchor.head_hash;
+  let seq = anchor.length;
+  const entries: StoredChainEntry[] = [];
+  for (const event of events) {
+    const text = ebcj1String({ ...event, seq });
+    const hash = chainHash(prev, text);
+    entries.push({ prev_hash: prev, event: text, hash });
+    prev = hash;
+    seq += 1;
+  }
+  return { entries, anchor: { length: seq, head_hash: prev } };
+}
+
+/**
+ * Incremental verifier: feed stored entries in order, then `finish(anchor)`. Stores stream their log
+ * through it so a million-entry log never sits in memory.
+ */
+export class ChainVerifier {
+  private index = 0;
+  private prev = GENESIS_HASH;
+  private failure: ChainVerification | undefined;
+
+  /** Whether a failure has been found (further entries are ignored). */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Check one entry whose event is held as EBCJ-1 text (what stores keep). */
+  pushStored(entry: StoredChainEntry): void {
+    if (this.failure) return;
+    const i = this.index;
+    let seq: unknown;
+    try {
+      const event = JSON.parse(entry.event) as unknown;
+      if (typeof entry.prev_hash !== 'string' || typeof entry.hash !== 'string' || !isPlainObject(event)) {
+        throw new Error('entry shape');
+      }
+      seq = event.seq;
+      // The stored text must be exactly the canonical text of what it says, or two readers could disagree.
+      if (ebcj1String(event) !== entry.event) throw new Error('event text is not EBCJ-1 canonical');
+    } catch (error) {
+      this.fail(i, 'malformed_entry', error instanceof Error ? error.message : String(error));
+      return;
+    }
+    this.checkLinks(i, seq, entry.prev_hash, entry.hash, () => chainHash(entry.prev_hash, entry.event));
+  }
+
+  /** Check one entry whose event is a JSON value (the SPEC's vector form). */
+  push(entry: ChainEntry): void {
+    if (this.failure) return;
+    const i = this.index;
+    let text: string;
+    if (
+      !isPlainObject(entry) ||
+      typeof entry.prev_hash !== 'string' ||
+      typeof entry.hash !== 'string' ||
+      !isPlainObject(entry.event) ||
+      !Number.isInteger(entry.event.seq)
+    ) {
+      this.fail(i, 'malformed_entry', 'entry is not {prev_hash, event: {seq, ...}, hash}');
+      return;
+    }
+    try {
+      text = ebcj1String(entry.event);
+    } catch (error) {
+      this.fail(i, 'malformed_entry', error instanceof Error ? error.message : String(error));
+      return;
+    }
+    const prevHash = entry.prev_hash;
+    this.checkLinks(i, entry.event.seq, prevHash, entry.hash, () =>
+      HEX64.test(prevHash) ? chainHash(prevHash, text) : '',
+    );
+  }
+
+  /** Apply the anchor checks and return the verdict. */
+  finish(anchor?: ChainAnchor): ChainVerification {
+    if (this.failure) return this.failure;
+    const length = this.index;
+    if (anchor && anchor.length > 0) {
+      if (length < anchor.length) {
+        return { ok: false, length, firstBadIndex: length, reason: 'truncated', detail: `anchor says ${anchor.length} entries, log has ${length}` };
+      }
+      // The anchor commits to its prefix only; entries beyond it are checked by the chain links above.
+      if (this.hashAt(anchor.length - 1) !== anchor.head_hash) {
+        return { ok: false, length, firstBadIndex: anchor.length - 1, reason: 'head_mismatch', detail: 'entry hash differs from the anchor head' };
+      }
+    }
+    return { ok: true, length, head: length === 0 ? GENESIS_HASH : this.prev };
+  }
+
+  // Only the last hash and the anchor position are needed, so remember the hash at the anchor's index.
+  private anchorWatch: { index: number; hash: string | undefined } | undefined;
+
+  /** Tell the verifier which index the anchor points at, so it can remember that hash while streaming. */
+  watchAnchor(anchor: ChainAnchor | undefined): this {
+    if (anchor && anchor.length > 0) this.anchorWatch = { index: anchor.length - 1, hash: undefined };
+    return this;
+  }
+
+  private hashAt(i: number): string | undefined {
+    if (i === this.index - 1) return this.prev;
+    if (this.anchorWatch && this.anchorWatch.index === i) return this.anchorWatch.hash;
+    return undefined;
+  }
+
+  private checkLinks(i: number, seq: unknown, prevHash: string, hash: string, recompute: () => string): void {
+    if (seq !== i) {
+      this.fail(i, 'seq_mismatch', `event.seq is ${JSON.stringify(seq)}`);
+      return;
+    }
+    if (prevHash !== this.prev) {
+      this.fail(i, 'prev_hash_mismatch', i > 0 && prevHash === GENESIS_HASH ? 'chain restarts from the zero hash' : 'prev_hash does not link to the previous entry');
+      return;
+    }
+    if (hash !== recompute()) {
+      this.fail(i, 'hash_mismatch', 'stored hash differs from the recomputed hash');
+      return;
+    }
+    this.prev = hash;
+    if (this.anchorWatch && this.anchorWatch.index === i) this.anchorWatch.hash = hash;
+    this.index = i + 1;
+  }
+
+  private fail(i: number, reason: ChainFailureReason, detail: string): void {
+    this.failure = { ok: false, length: i, firstBadIndex: i, reason, detail };
+  }
+}
+
+/**
+ * Verify a whole log given as values (SPEC §11 vector form) or as stored entries.
+ * `length` in the result is the number of entries that verified before the first failure.
+ */
+export function verifyChain(
+  entries: Iterable<ChainEntry | StoredChainEntry>,
+  anchor?: ChainAnchor,
+): ChainVerification {
+  const verifier = new ChainVerifier().watchAnchor(anchor);
+  for (const entry of entries) {
+    if (typeof (entry as StoredChainEntry).event === 'string') verifier.pushStored(entry as StoredChainEntry);
+    else verifier.push(entry);
+    if (verifier.failed) break;
+  }
+  return verifier.finish(anchor);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,94 @@
+/**
+ * What a table-shaped store (memory, SQLite, PostgreSQL) provides to the shared ledger engine:
+ * snapshot rows, binding rows and the event log, behind one exclusive write transaction.
+ * The engine ({@link LedgerEngineStore}) owns every rule; a backend only stores and fetches rows.
+ */
+import type { PropositionSummary } from './evidence-store.js';
+import type { ChainAnchor, StoredChainEntry } from './hash-chain.js';
+import type { Binding, BindingKind } from './snapshot-layout.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** One stored snapshot. Immutable once inserted. */
+export interface SnapshotRow {
+  /** Global commit order (1-based, increasing); the latest snapshot of P is its highest `seq`. */
+  seq: number;
+  proposition_id: string;
+  view_id: string;
+  /** SHA-256 of the view's canonical text (SPEC §8 form): equal ⇔ same snapshot content. */
+  view_digest: string;
+  /** SHA-256 over the stored head, member refs and record bodies: detects a flipped byte on read. */
+  content_digest: string;
+  /** The snapshot this one extends (its members are a delta), or null (members are complete). */
+  parent_seq: number | null;
+  /** Number of delta steps to a complete member list. */
+  depth: number;
+  /** JSON text of the snapshot head. */
+  head: string;
+  /** JSON text of the MemberRef list (a delta when `parent_seq` is set). */
+  members: string;
+  /** Assertions + evidence + checks in the resolved snapshot. */
+  record_count: number;
+  /** JSON text: up to five distinct assertion texts. */
+  assertion_texts: string;
+  /** ISO-8601 UTC commit time. */
+  committed_at: string;
+}
+
+export type NewSnapshotRow = Omit<SnapshotRow, 'seq'>;
+
+/** A binding as stored. */
+export interface StoredBinding {
+  body: string;
+  digest: string;
+}
+
+export interface BindingRequest {
+  kind: BindingKind;
+  id: string;
+}
+
+/** Read access; safe without a transaction because committed rows never change. */
+export interface LedgerReader {
+  findSnapshot(propositionId: string, viewId: string): MaybePromise<SnapshotRow | undefined>;
+  latestSnapshot(propositionId: string): MaybePromise<SnapshotRow | undefined>;
+  snapshotBySeq(seq: number): MaybePromise<SnapshotRow | undefined>;
+  /** Stored bindings of one proposition, keyed by `bindingKey(kind, id)`. */
+  bindings(propositionId: string, keys: readonly BindingRequest[]): MaybePromise<Map<string, StoredBinding>>;
+  /** `(view_id, seq)` of one proposition, oldest first. */
+  snapshotIds(propositionId: string): MaybePromise<{ view_id: string; seq: number }[]>;
+  /** Latest row of every proposition, newest first, with its snapshot count. */
+  latestRows(): MaybePromise<Iterable<{ row: SnapshotRow; snapshots: number }> | AsyncIterable<{ row: SnapshotRow; snapshots: number }>>;
+  /** The stored anchor (`{0, zeros}` for a new ledger). */
+  chainAnchor(): MaybePromise<ChainAnchor>;
+  /** The last stored log entry and its index, if any. */
+  chainTail(): MaybePromise<{ index: number; hash: string } | undefined>;
+  /** Every log entry, in stored order. */
+  chainEntries(): Iterable<StoredChainEntry> | AsyncIterable<StoredChainEntry>;
+  /** Every snapshot row, in commit order. */
+  allSnapshots(): Iterable<SnapshotRow> | AsyncIterable<SnapshotRow>;
+  /** Every binding row. */
+  allBindings(): Iterable<{ proposition_id: string; kind: BindingKind; id: string; body: string; digest: string }> | AsyncIterable<{ proposition_id: string; kind: BindingKind; id: string; body: string; digest: string }>;
+}
+
+/** Write access inside one exclusive, atomic transaction. */
+export interface LedgerWriter extends LedgerReader {
+  insertBindings(propositionId: string, rows: readonly Binding[]): MaybePromise<void>;
+  /** Insert and return the new row's `seq`. */
+  insertSnapshot(row: NewSnapshotRow): MaybePromise<number>;
+  /** Append entries and replace the anchor. */
+  appendChain(entries: readonly StoredChainEntry[], anchor: ChainAnchor): MaybePromise<void>;
+}
+
+export interface LedgerBackend {
+  /** Run `fn` with read access. */
+  read<T>(fn: (reader: LedgerReader) => Promise<T>): Promise<T>;
+  /**
+   * Run `fn` inside one exclusive write transaction (other writers, in this process and others, wait);
+   * commit when it resolves, roll back when it throws.
+   */
+  write<T>(fn: (writer: LedgerWriter) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type { PropositionSummary };

@@ -1,0 +1,440 @@
+/**
+ * The one implementation of the EvidenceStore rules (STORES.md §1, issue 4) shared by the memory,
+ * SQLite and PostgreSQL stores. Backends store rows; this class decides what may be written, lays
+ * snapshots out (extends are stored as deltas over their parent), writes the event log in the same
+ * transaction, and checks digests on read.
+ */
+import {
+  type Assertion,
+  type Conflict,
+  canonicalViewText,
+  decodeView,
+  type EvidenceItem,
+  type EvidenceView,
+  type LineageEdge,
+  type VerificationCheck,
+} from '@ewp/core';
+import { ImmutableRecordError, MissingViewError, StoreUnavailableError } from './errors.js';
+import type {
+  EvidenceStore,
+  LedgerRecord,
+  ListPropositionsQuery,
+  PropositionSummary,
+  PutResult,
+  SnapshotSummary,
+  StoreCapabilities,
+} from './evidence-store.js';
+import { buildChainEntries, type ChainVerification, ChainVerifier } from './hash-chain.js';
+import type { LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding } from './ledger-backend.js';
+import {
+  assembleView,
+  assertionText,
+  assertionTexts,
+  type BindingKind,
+  bindingKey,
+  checkMember,
+  checkText,
+  contentDigest,
+  evidenceText,
+  identityDigest,
+  layoutView,
+  MEMBER_KIND,
+  type MemberRef,
+  sha256Hex,
+} from './snapshot-layout.js';
+
+/** Beyond this many delta steps a snapshot stores its complete member list (bounds read cost). */
+export const MAX_DELTA_DEPTH = 64;
+
+const DEFAULT_LIST_LIMIT = 50;
+
+interface Resolved {
+  view: EvidenceView;
+  members: MemberRef[];
+  bodies: Map<string, StoredBinding>;
+}
+
+interface ParentInfo {
+  row: SnapshotRow;
+  resolved: Resolved;
+}
+
+/** Key of a member in the bindings map. */
+function memberKey(m: MemberRef): string {
+  return bindingKey(MEMBER_KIND[m[0]], m[1]);
+}
+
+/**
+ * An EvidenceStore over a {@link LedgerBackend}. Subclasses pick the backend and capabilities.
+ */
+export class LedgerEngineStore implements EvidenceStore {
+  readonly capabilities: StoreCapabilities;
+  protected readonly backend: LedgerBackend;
+  private closed = false;
+
+  constructor(backend: LedgerBackend, capabilities: StoreCapabilities) {
+    this.backend = backend;
+    this.capabilities = capabilities;
+  }
+
+  async put(view: unknown): Promise<PutResult> {
+    this.ensureOpen();
+    const decoded = decodeView(view);
+    return this.backend.write((w) => this.commit(w, decoded, undefined));
+  }
+
+  /**
+   * Store several snapshots in one transaction: all or nothing. Every view is decoded before the
+   * transaction starts, so an invalid view refuses the batch without touching the ledger.
+   */
+  async putMany(views: readonly unknown[]): Promise<PutResult[]> {
+    this.ensureOpen();
+    const decoded = views.map((v) => decodeView(v));
+    return this.backend.write(async (w) => {
+      const out: PutResult[] = [];
+      for (const v of decoded) out.push(await this.commit(w, v, undefined));
+      return out;
+    });
+  }
+
+  async get(propositionId: string, viewId?: string): Promise<EvidenceView | undefined> {
+    this.ensureOpen();
+    return this.backend.read(async (r) => {
+      const row = viewId === undefined ? await r.latestSnapshot(propositionId) : await r.findSnapshot(propositionId, viewId);
+      return row === undefined ? undefined : (await this.resolve(r, row)).view;
+    });
+  }
+
+  async extend(propositionId: string, records: LedgerRecord[], options?: { newViewId?: string }): Promise<PutResult> {
+    this.ensureOpen();
+    if (!Array.isArray(records)) throw new TypeError('extend: records must be an array of {kind, record}');
+    const delta = decodeDelta(propositionId, records);
+    return this.backend.write(async (w) => {
+      const latest = await w.latestSnapshot(propositionId);
+      if (latest === undefined) throw new MissingViewError(propositionId);
+      const resolved = await this.resolve(w, latest);
+      const candidate = appendDelta(resolved.view, delta, options?.newViewId ?? '');
+      const view = decodeView(candidate);
+      return this.commit(w, view, { row: latest, resolved });
+    });
+  }
+
+  async listPropositions(query?: ListPropositionsQuery): Promise<PropositionSummary[]> {
+    this.ensureOpen();
+    const needle = query?.query?.toLowerCase();
+    const limit = query?.limit ?? DEFAULT_LIST_LIMIT;
+    if (!Number.isInteger(limit) || limit < 0) throw new TypeError('listPropositions: limit must be a non-negative integer');
+    return this.backend.read(async (r) => {
+      const out: PropositionSummary[] = [];
+      if (limit === 0) return out;
+      for await (const { row, snapshots } of await r.latestRows()) {
+        const texts = JSON.parse(row.assertion_texts) as string[];
+        if (
+          needle === undefined ||
+          needle === '' ||
+          row.proposition_id.toLowerCase().includes(needle) ||
+          texts.some((t) => t.toLowerCase().includes(needle))
+        ) {
+          out.push({ proposition_id: row.proposition_id, latest_view_id: row.view_id, assertions: texts, snapshots });
+          if (out.length >= limit) break;
+        }
+      }
+      return out;
+    });
+  }
+
+  async listSnapshots(propositionId: string): Promise<SnapshotSummary[]> {
+    this.ensureOpen();
+    return this.backend.read(async (r) => (await r.snapshotIds(propositionId)).map((s, i) => ({ view_id: s.view_id, seq: i })));
+  }
+
+  /**
+   * Verify the event log from its genesis entry against the stored anchor, then every stored row
+   * against the event that committed it (snapshot digests, record digests). A row that does not
+   * match fails at the index of its event.
+   */
+  async verifyChain(): Promise<ChainVerification> {
+    this.ensureOpen();
+    return this.backend.read(async (r) => {
+      const anchor = await r.chainAnchor();
+      const verifier = new ChainVerifier().watchAnchor(anchor);
+      const snapshotEvents = new Map<string, { index: number; view_digest: string; content_digest: string }>();
+      const recordEvents = new Map<string, { index: number; digest: string }>();
+      let index = 0;
+      for await (const entry of r.chainEntries()) {
+        verifier.pushStored(entry);
+        if (verifier.failed) break;
+        const event = JSON.parse(entry.event) as Record<string, unknown>;
+        if (event.type === 'snapshot_committed') {
+          snapshotEvents.set(`${event.proposition_id}\u0000${event.view_id}`, {
+            index,
+            view_digest: String(event.view_digest),
+            content_digest: String(event.content_digest),
+          });
+        } else if (event.type === 'record_appended') {
+          for (const [kind, id, digest] of event.records as [string, string, string][]) {
+            recordEvents.set(`${event.proposition_id}\u0000${kind}\u0000${id}`, { index, digest });
+          }
+        }
+        index += 1;
+      }
+      const chain = verifier.finish(anchor);
+      if (!chain.ok) return chain;
+      const fail = (firstBadIndex: number, detail: string): ChainVerification => ({
+        ok: false,
+        length: chain.length,
+        firstBadIndex,
+        reason: 'row_mismatch',
+        detail,
+      });
+      let rows = 0;
+      for await (const row of r.allSnapshots()) {
+        rows += 1;
+        const event = snapshotEvents.get(`${row.proposition_id}\u0000${row.view_id}`);
+        const label = `snapshot ${JSON.stringify(row.view_id)} of ${JSON.stringify(row.proposition_id)}`;
+        if (event === undefined) return fail(chain.length, `${label} has no snapshot_committed event`);
+        if (event.content_digest !== row.content_digest || event.view_digest !== row.view_digest) {
+          return fail(event.index, `${label}: stored digests differ from its event`);
+        }
+        try {
+          const resolved = await this.resolve(r, row);
+          if (sha256Hex(canonicalViewText(resolved.view)) !== row.view_digest) return fail(event.index, `${label}: content differs from its digest`);
+        } catch (error) {
+          return fail(event.index, `${label}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      if (rows !== snapshotEvents.size) return fail(chain.length, `${snapshotEvents.size - rows} committed snapshot(s) missing from the tables`);
+      let bindingRows = 0;
+      for await (const b of r.allBindings()) {
+        bindingRows += 1;
+        const event = recordEvents.get(`${b.proposition_id}\u0000${b.kind}\u0000${b.id}`);
+        const label = `${b.kind} ${JSON.stringify(b.id)} of ${JSON.stringify(b.proposition_id)}`;
+        if (event === undefined) return fail(chain.length, `${label} has no record_appended event`);
+        let digest: string;
+        try {
+          digest = identityDigest(b.kind, b.body);
+        } catch {
+          digest = '';
+        }
+        if (digest !== b.digest || b.digest !== event.digest) return fail(event.index, `${label}: stored record differs from its event`);
+      }
+      if (bindingRows !== recordEvents.size) return fail(chain.length, `${recordEvents.size - bindingRows} appended record(s) missing from the tables`);
+      return chain;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.backend.close();
+  }
+
+  protected ensureOpen(): void {
+    if (this.closed) throw new StoreUnavailableError('closed', 'the store is closed');
+  }
+
+  /** Rebuild a snapshot from its row (walking delta parents) and check every row's digest. */
+  private async resolve(r: LedgerReader, row: SnapshotRow): Promise<Resolved> {
+    const rows: SnapshotRow[] = [row];
+    let cursor = row;
+    while (cursor.parent_seq !== null) {
+      const parent = await r.snapshotBySeq(cursor.parent_seq);
+      if (parent === undefined || parent.proposition_id !== row.proposition_id) {
+        throw damaged(row, `its parent snapshot #${cursor.parent_seq} is missing`);
+      }
+      rows.push(parent);
+      cursor = parent;
+    }
+    const own: MemberRef[][] = rows.map((x) => {
+      try {
+        return JSON.parse(x.members) as MemberRef[];
+      } catch {
+        throw damaged(x, 'unreadable member list');
+      }
+    });
+    const members = [...own].reverse().flat();
+    const keys = new Map<string, { kind: BindingKind; id: string }>();
+    for (const m of members) keys.set(memberKey(m), { kind: MEMBER_KIND[m[0]], id: m[1] });
+    const bodies = await r.bindings(row.proposition_id, [...keys.values()]);
+    const bodyOf = (m: MemberRef): string => {
+      const b = bodies.get(memberKey(m));
+      if (b === undefined) throw damaged(row, `record ${JSON.stringify(m[1])} is missing`);
+      return b.body;
+    };
+    rows.forEach((x, i) => {
+      const ownMembers = own[i] as MemberRef[];
+      if (contentDigest(x.head, ownMembers, bodyOf) !== x.content_digest) throw damaged(x, 'stored content differs from its digest');
+    });
+    const view = assembleView(row.proposition_id, row.view_id, row.head, members, bodyOf);
+    return { view, members, bodies };
+  }
+
+  /** Write one decoded view as a snapshot inside the caller's transaction. */
+  private async commit(w: LedgerWriter, view: EvidenceView, parent: ParentInfo | undefined): Promise<PutResult> {
+    const pid = view.proposition_id;
+    const vid = view.view_id;
+    const viewDigest = sha256Hex(canonicalViewText(view));
+    const existing = await w.findSnapshot(pid, vid);
+    if (existing !== undefined) {
+      if (existing.view_digest === viewDigest) return { status: 'unchanged', proposition_id: pid, view_id: vid };
+      throw new ImmutableRecordError(pid, 'snapshot', vid);
+    }
+    const layout = layoutView(view);
+    const stored = await w.bindings(pid, layout.bindings);
+    const fresh = [];
+    for (const b of layout.bindings) {
+      const s = stored.get(bindingKey(b.kind, b.id));
+      if (s === undefined) fresh.push(b);
+      else if (s.digest !== b.digest) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
+    }
+    // Member refs point at the stored body; a check keeps its own subject order as an override.
+    const checksById = new Map(view.checks.map((c) => [c.check_id, c]));
+    const bodyOf = (m: MemberRef): string => {
+      const key = memberKey(m);
+      return stored.get(key)?.body ?? (layout.bodies.get(key) as string);
+    };
+    const allMembers: MemberRef[] = layout.members.map((m) => {
+      if (m[0] !== 'c') return m;
+      const s = stored.get(memberKey(m));
+      return s === undefined ? m : checkMember(checksById.get(m[1]) as VerificationCheck, s.body);
+    });
+    let ownMembers = allMembers;
+    let parentSeq: number | null = null;
+    let depth = 0;
+    if (parent !== undefined && parent.row.depth + 1 <= MAX_DELTA_DEPTH) {
+      const inParent = new Set(parent.resolved.members.map(memberKey));
+      ownMembers = allMembers.filter((m) => !inParent.has(memberKey(m)));
+      parentSeq = parent.row.seq;
+      depth = parent.row.depth + 1;
+    }
+    const at = new Date().toISOString();
+    const content = contentDigest(layout.headText, ownMembers, bodyOf);
+    const recordCount = view.assertions.length + view.evidence.length + view.checks.length;
+    const events: Record<string, unknown>[] = [];
+    if (fresh.length > 0) {
+      events.push({
+        type: 'record_appended',
+        at,
+        proposition_id: pid,
+        view_id: vid,
+        records: fresh.map((b) => [b.kind, b.id, b.digest]),
+      });
+    }
+    events.push({
+      type: 'snapshot_committed',
+      at,
+      proposition_id: pid,
+      view_id: vid,
+      view_digest: viewDigest,
+      content_digest: content,
+      parent_view_id: parent?.row.view_id ?? null,
+      records: recordCount,
+    });
+    const anchor = await w.chainAnchor();
+    const tail = await w.chainTail();
+    const consistent =
+      anchor.length === 0 ? tail === undefined : tail !== undefined && tail.index === anchor.length - 1 && tail.hash === anchor.head_hash;
+    if (!consistent) {
+      throw new StoreUnavailableError(
+        'damaged',
+        `the event log (${tail === undefined ? 0 : tail.index + 1} entries) disagrees with its anchor (${anchor.length}); refusing to append — run \`ewp audit verify\``,
+      );
+    }
+    const chain = buildChainEntries(anchor, events);
+    await w.insertBindings(pid, fresh);
+    await w.insertSnapshot({
+      proposition_id: pid,
+      view_id: vid,
+      view_digest: viewDigest,
+      content_digest: content,
+      parent_seq: parentSeq,
+      depth,
+      head: layout.headText,
+      members: JSON.stringify(ownMembers),
+      record_count: recordCount,
+      assertion_texts: JSON.stringify(assertionTexts(view)),
+      committed_at: at,
+    });
+    await w.appendChain(chain.entries, chain.anchor);
+    return { status: 'stored', proposition_id: pid, view_id: vid };
+  }
+}
+
+function damaged(row: SnapshotRow, what: string): StoreUnavailableError {
+  return new StoreUnavailableError(
+    'damaged',
+    `snapshot ${JSON.stringify(row.view_id)} of ${JSON.stringify(row.proposition_id)}: ${what}`,
+  );
+}
+
+/** Records given to `extend`, decoded and grouped by kind. */
+interface Delta {
+  assertions: Assertion[];
+  evidence: EvidenceItem[];
+  checks: VerificationCheck[];
+  conflicts: Conflict[];
+  lineage: LineageEdge[];
+}
+
+const RECORD_FIELD: Record<LedgerRecord['kind'], keyof Delta> = {
+  assertion: 'assertions',
+  evidence: 'evidence',
+  check: 'checks',
+  conflict: 'conflicts',
+  lineage: 'lineage',
+};
+
+/** Decode the appended records through the kernel (as a view of their own), so bad input is refused up front. */
+function decodeDelta(propositionId: string, records: readonly LedgerRecord[]): Delta {
+  const raw: Record<keyof Delta, unknown[]> = { assertions: [], evidence: [], checks: [], conflicts: [], lineage: [] };
+  records.forEach((r, i) => {
+    const field = typeof r === 'object' && r !== null ? RECORD_FIELD[(r as LedgerRecord).kind] : undefined;
+    if (field === undefined) throw new TypeError(`extend: records[${i}].kind must be assertion, evidence, check, conflict or lineage`);
+    raw[field].push((r as LedgerRecord).record);
+  });
+  const view = decodeView({ proposition_id: propositionId, view_id: 'extend', ...raw });
+  return { assertions: view.assertions, evidence: view.evidence, checks: view.checks, conflicts: view.conflicts, lineage: view.lineage };
+}
+
+/**
+ * Latest snapshot + appended records. A record whose id the snapshot already holds must be identical
+ * (a retried append) and is skipped; other content under that id is refused. A conflict with a known
+ * id replaces its status and note (participants are checked by the ledger binding).
+ */
+function appendDelta(base: EvidenceView, delta: Delta, viewId: string): Record<string, unknown> {
+  const pid = base.proposition_id;
+  const assertions = [...base.assertions];
+  const byA = new Map(base.assertions.map((a) => [a.assertion_id, a]));
+  for (const a of delta.assertions) {
+    const old = byA.get(a.assertion_id);
+    if (old === undefined) assertions.push(a);
+    else if (assertionText(old) !== assertionText(a)) throw new ImmutableRecordError(pid, 'assertion', a.assertion_id);
+  }
+  const evidence = [...base.evidence];
+  const byE = new Map(base.evidence.map((e) => [e.evidence_id, e]));
+  for (const e of delta.evidence) {
+    const old = byE.get(e.evidence_id);
+    if (old === undefined) evidence.push(e);
+    else if (evidenceText(old) !== evidenceText(e)) throw new ImmutableRecordError(pid, 'evidence', e.evidence_id);
+  }
+  const checks = [...base.checks];
+  const byC = new Map(base.checks.map((c) => [c.check_id, c]));
+  for (const c of delta.checks) {
+    const old = byC.get(c.check_id);
+    if (old === undefined) checks.push(c);
+    else if (checkText(old, [...old.subjects].sort()) !== checkText(c, [...c.subjects].sort())) {
+      throw new ImmutableRecordError(pid, 'check', c.check_id);
+    }
+  }
+  const conflicts = [...base.conflicts];
+  for (const c of delta.conflicts) {
+    const i = conflicts.findIndex((x) => x.conflict_id === c.conflict_id);
+    if (i === -1) conflicts.push(c);
+    else conflicts[i] = c;
+  }
+  const lineage = [...base.lineage];
+  for (const l of delta.lineage) {
+    if (!lineage.some((x) => x.from_id === l.from_id && x.to_id === l.to_id && x.kind === l.kind)) lineage.push(l);
+  }
+  return { ...base, view_id: viewId, assertions, evidence, checks, conflicts, lineage };
+}

@@ -1,0 +1,263 @@
+/**
+ * How every store lays a snapshot out: a *head* (the fields that belong to the snapshot: conflicts,
+ * lineage, completeness, freshness, subjects, adapter_meta), an ordered *member* list naming ledger
+ * records, and the ledger *bindings* (record id → content) that STORES.md §1.5 keeps stable per
+ * proposition. Texts are deterministic JSON built in a fixed field order, so equal content is equal text.
+ */
+import { createHash } from 'node:crypto';
+import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, SourceRef, VerificationCheck } from '@ewp/core';
+import { sortedByCodePoint } from '@ewp/core';
+import { StoreUnavailableError } from './errors.js';
+
+/** Kinds of ledger bindings. */
+export type BindingKind = 'source' | 'assertion' | 'evidence' | 'check' | 'conflict';
+
+/** One id bound to one content within a proposition. */
+export interface Binding {
+  kind: BindingKind;
+  id: string;
+  /** Stored text of the record (for a conflict: its sorted participant list). */
+  body: string;
+  /** SHA-256 hex of the record's identity text (check subjects and conflict participants as sets). */
+  digest: string;
+  /** JSON path of the first record in the view that carries this binding. */
+  path: string;
+}
+
+/** Member kinds: assertion, evidence, check. */
+export type MemberKind = 'a' | 'e' | 'c';
+/** A member: `[kind, id]`, or for a check whose subjects are ordered differently from its body, `[kind, id, subjects]`. */
+export type MemberRef = [MemberKind, string] | [MemberKind, string, string[]];
+
+/** The fields that belong to a snapshot rather than to the ledger. */
+export interface SnapshotHead {
+  conflicts: Conflict[];
+  lineage: LineageEdge[];
+  omitted_sources: string[];
+  retrieval_scope: string;
+  degraded: boolean;
+  freshness_policy_seconds: number;
+  subjects: string[];
+  adapter_meta: Record<string, unknown>;
+}
+
+/** A view split into what a store writes. */
+export interface SnapshotLayout {
+  headText: string;
+  members: MemberRef[];
+  /** Every binding the view needs (deduplicated by kind and id; first occurrence wins). */
+  bindings: Binding[];
+  /** Bodies by member key, to compute the content digest without a store round trip. */
+  bodies: Map<string, string>;
+}
+
+export const MEMBER_KIND: Record<MemberKind, 'assertion' | 'evidence' | 'check'> = { a: 'assertion', e: 'evidence', c: 'check' };
+
+/** `kind\0id`: the key of a binding in maps. */
+export function bindingKey(kind: BindingKind, id: string): string {
+  return `${kind}\u0000${id}`;
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function sourceObject(s: SourceRef): SourceRef {
+  return {
+    source_id: s.source_id,
+    lineage_id: s.lineage_id,
+    origin_type: s.origin_type,
+    origin_locator: s.origin_locator,
+    snapshot_id: s.snapshot_id,
+    content_hash: s.content_hash,
+    observed_at: s.observed_at,
+    extractor_id: s.extractor_id,
+    parent_source_id: s.parent_source_id,
+  };
+}
+
+export function assertionText(a: Assertion): string {
+  return JSON.stringify({
+    assertion_id: a.assertion_id,
+    proposition_id: a.proposition_id,
+    text: a.text,
+    asserted_by: a.asserted_by,
+    assertion_confidence: a.assertion_confidence,
+    source: sourceObject(a.source),
+    asserted_at: a.asserted_at,
+  });
+}
+
+export function evidenceText(e: EvidenceItem): string {
+  return JSON.stringify({
+    evidence_id: e.evidence_id,
+    proposition_id: e.proposition_id,
+    polarity: e.polarity,
+    source: sourceObject(e.source),
+    content: e.content,
+    observed_at: e.observed_at,
+  });
+}
+
+export function checkText(c: VerificationCheck, subjects: readonly string[] = c.subjects): string {
+  return JSON.stringify({
+    check_id: c.check_id,
+    method: c.method,
+    scope: c.scope,
+    source: sourceObject(c.source),
+    observed_at: c.observed_at,
+    result: c.result,
+    subjects,
+  });
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+export function headText(view: EvidenceView): string {
+  const head: SnapshotHead = {
+    conflicts: view.conflicts.map((c) => ({ conflict_id: c.conflict_id, proposition_ids: c.proposition_ids, status: c.status, note: c.note })),
+    lineage: view.lineage.map((l) => ({ from_id: l.from_id, to_id: l.to_id, kind: l.kind })),
+    omitted_sources: view.omitted_sources,
+    retrieval_scope: view.retrieval_scope,
+    degraded: view.degraded,
+    freshness_policy_seconds: view.freshness_policy_seconds,
+    subjects: view.subjects,
+    adapter_meta: view.adapter_meta,
+  };
+  return JSON.stringify(head);
+}
+
+/** Split a decoded view into head, members and bindings. */
+export function layoutView(view: EvidenceView): SnapshotLayout {
+  const bindings = new Map<string, Binding>();
+  const bodies = new Map<string, string>();
+  const members: MemberRef[] = [];
+  const bind = (kind: BindingKind, id: string, body: string, identity: string, path: string) => {
+    const key = bindingKey(kind, id);
+    if (!bindings.has(key)) bindings.set(key, { kind, id, body, digest: sha256Hex(identity), path });
+  };
+  const bindSource = (s: SourceRef, path: string) => {
+    const text = JSON.stringify(sourceObject(s));
+    bind('source', s.source_id, text, text, `${path}.source`);
+  };
+  view.assertions.forEach((a, i) => {
+    const path = `$.assertions[${i}]`;
+    bindSource(a.source, path);
+    const body = assertionText(a);
+    bind('assertion', a.assertion_id, body, body, path);
+    bodies.set(bindingKey('assertion', a.assertion_id), body);
+    members.push(['a', a.assertion_id]);
+  });
+  view.evidence.forEach((e, i) => {
+    const path = `$.evidence[${i}]`;
+    bindSource(e.source, path);
+    const body = evidenceText(e);
+    bind('evidence', e.evidence_id, body, body, path);
+    bodies.set(bindingKey('evidence', e.evidence_id), body);
+    members.push(['e', e.evidence_id]);
+  });
+  view.checks.forEach((c, i) => {
+    const path = `$.checks[${i}]`;
+    bindSource(c.source, path);
+    const body = checkText(c);
+    bind('check', c.check_id, body, checkText(c, sortedByCodePoint(c.subjects)), path);
+    bodies.set(bindingKey('check', c.check_id), body);
+    members.push(['c', c.check_id]);
+  });
+  view.conflicts.forEach((c, i) => {
+    const text = JSON.stringify(sortedByCodePoint(c.proposition_ids));
+    bind('conflict', c.conflict_id, text, text, `$.conflicts[${i}]`);
+  });
+  return { headText: headText(view), members, bindings: [...bindings.values()], bodies };
+}
+
+/**
+ * The member ref a snapshot stores for a check whose ledger body may list subjects in another order:
+ * the snapshot keeps its own order (we go past the reference, which sorts them).
+ */
+export function checkMember(check: VerificationCheck, storedBody: string): MemberRef {
+  const stored = (JSON.parse(storedBody) as VerificationCheck).subjects;
+  return sameList(stored, check.subjects) ? ['c', check.check_id] : ['c', check.check_id, [...check.subjects]];
+}
+
+/**
+ * Digest of a snapshot's stored content: head text, then each member ref and its body, in order.
+ * Any flipped byte in any row that makes up the snapshot changes it.
+ */
+export function contentDigest(head: string, members: readonly MemberRef[], bodyOf: (m: MemberRef) => string): string {
+  const h = createHash('sha256').update(head, 'utf8');
+  for (const m of members) {
+    h.update('\n', 'utf8').update(JSON.stringify(m), 'utf8').update('\n', 'utf8').update(bodyOf(m), 'utf8');
+  }
+  return h.digest('hex');
+}
+
+/** Rebuild a view from its stored parts (no validation: the content digest vouches for it). */
+export function assembleView(
+  propositionId: string,
+  viewId: string,
+  head: string,
+  members: readonly MemberRef[],
+  bodyOf: (m: MemberRef) => string,
+): EvidenceView {
+  let h: SnapshotHead;
+  try {
+    h = JSON.parse(head) as SnapshotHead;
+  } catch (cause) {
+    throw new StoreUnavailableError('damaged', `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}: unreadable head`, { cause });
+  }
+  const assertions: Assertion[] = [];
+  const evidence: EvidenceItem[] = [];
+  const checks: VerificationCheck[] = [];
+  for (const m of members) {
+    let record: unknown;
+    try {
+      record = JSON.parse(bodyOf(m));
+    } catch (cause) {
+      throw new StoreUnavailableError('damaged', `record ${JSON.stringify(m[1])} of ${JSON.stringify(propositionId)}: unreadable`, { cause });
+    }
+    if (m[0] === 'a') assertions.push(record as Assertion);
+    else if (m[0] === 'e') evidence.push(record as EvidenceItem);
+    else {
+      const check = record as VerificationCheck;
+      if (m.length === 3) check.subjects = [...m[2]];
+      checks.push(check);
+    }
+  }
+  return {
+    proposition_id: propositionId,
+    view_id: viewId,
+    assertions,
+    evidence,
+    lineage: h.lineage,
+    conflicts: h.conflicts,
+    checks,
+    omitted_sources: h.omitted_sources,
+    retrieval_scope: h.retrieval_scope,
+    degraded: h.degraded,
+    freshness_policy_seconds: h.freshness_policy_seconds,
+    adapter_meta: h.adapter_meta,
+    subjects: h.subjects,
+  };
+}
+
+/** First five distinct assertion texts, in view order (for proposition listings). */
+export function assertionTexts(view: EvidenceView): string[] {
+  const out: string[] = [];
+  for (const a of view.assertions) {
+    if (!out.includes(a.text)) out.push(a.text);
+    if (out.length === 5) break;
+  }
+  return out;
+}
+
+/** Recompute a stored binding's identity digest from its body (for audits). */
+export function identityDigest(kind: BindingKind, body: string): string {
+  if (kind === 'check') {
+    const check = JSON.parse(body) as VerificationCheck;
+    return sha256Hex(checkText(check, sortedByCodePoint(check.subjects)));
+  }
+  return sha256Hex(body);
+}
