@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidEvidenceView } from '../errors.js';
+import { parseJson } from '../json/parse-json.js';
+import { decodeView, decodeViewJson, namesProposition } from './decode-view.js';
+
+const source = { source_id: 's', lineage_id: 'l', origin_type: 'tool', origin_locator: 'x', snapshot_id: 'n', content_hash: 'h', observed_at: 't' };
+const assertion = { assertion_id: 'a', text: 'P holds', asserted_by: 'me', assertion_confidence: 1, source, asserted_at: '2026-01-01T00:00:00Z' };
+
+function refusal(input: unknown): InvalidEvidenceView {
+  try {
+    typeof input === 'string' ? decodeViewJson(input) : decodeView(input);
+  } catch (error) {
+    if (error instanceof InvalidEvidenceView) return error;
+    throw error;
+  }
+  throw new Error('not refused');
+}
+
+describe('decodeView', () => {
+  it('applies every default', () => {
+    const v = decodeView({ proposition_id: 'P' });
+    expect(v).toMatchObject({
+      assertions: [],
+      evidence: [],
+      lineage: [],
+      conflicts: [],
+      checks: [],
+      omitted_sources: [],
+      retrieval_scope: 'complete',
+      degraded: false,
+      freshness_policy_seconds: 2_592_000,
+      adapter_meta: {},
+      subjects: [],
+    });
+    expect(v.view_id).toMatch(/^v-[0-9a-f]{20}$/);
+  });
+
+  it('converts text scalars like Python str() and defaults the record proposition', () => {
+    const v = decodeView({ proposition_id: 'P', assertions: [{ ...assertion, assertion_id: true, text: 1 }] });
+    expect(v.assertions[0]).toMatchObject({ assertion_id: 'True', text: '1', proposition_id: 'P', assertion_confidence: 1 });
+    expect(v.assertions[0]!.source.extractor_id).toBeNull();
+  });
+
+  it('keeps integer view ids exact and refuses float tokens', () => {
+    expect(decodeViewJson('{"proposition_id":"P","view_id":12345678901234567890}').view_id).toBe('12345678901234567890');
+    expect(refusal('{"proposition_id":"P","view_id":7.0}').rule).toBe('S3');
+    expect(refusal('{"proposition_id":"P","freshness_policy_seconds":5.0}').code).toBe('WRONG_TYPE');
+    expect(refusal('{"proposition_id":"P","freshness_policy_seconds":9007199254740992}').code).toBe('OUT_OF_RANGE');
+  });
+
+  it.each([
+    [{ proposition_id: 42 }, 'WRONG_TYPE', '$.proposition_id'],
+    [{ proposition_id: '' }, 'EMPTY_STRING', '$.proposition_id'],
+    [{ proposition_id: 'P', checks: false }, 'WRONG_TYPE', '$.checks'],
+    [{ proposition_id: 'P', assertions: [null] }, 'NOT_AN_OBJECT', '$.assertions[0]'],
+    [{ proposition_id: 'P', assertions: [{ ...assertion, assertion_confidence: '0.9' }] }, 'WRONG_TYPE', '$.assertions[0].assertion_confidence'],
+    [{ proposition_id: 'P', assertions: [{ ...assertion, text: ['a'] }] }, 'UNSUPPORTED_TEXT_VALUE', '$.assertions[0].text'],
+    [{ proposition_id: 'P', assertions: [{ ...assertion, proposition_id: 'Q' }] }, 'UNBOUND_PROPOSITION', '$.assertions[0].proposition_id'],
+    [{ proposition_id: 'P', assertions: [assertion, assertion] }, 'DUPLICATE_ID', '$.assertions[1]'],
+    [{ proposition_id: 'P', assertions: [assertion, { ...assertion, assertion_id: 'b', source: { ...source, lineage_id: 'other' } }] }, 'SOURCE_REF_MISMATCH', '$.assertions[1].source'],
+    [{ proposition_id: 'P', subjects: 'a' }, 'NOT_AN_ID_LIST', '$.subjects'],
+    [{ proposition_id: 'P', subjects: ['a', ''] }, 'NOT_AN_ID_LIST', '$.subjects[1]'],
+    [{ proposition_id: 'P', lineage: [{ from_id: 'P', to_id: 7, kind: 'derived_from' }] }, 'WRONG_TYPE', '$.lineage[0].to_id'],
+    [{ proposition_id: 'P', conflicts: [{ conflict_id: 'c', proposition_ids: ['Q'], status: 'open' }] }, 'UNBOUND_PROPOSITION', '$.conflicts[0].proposition_ids'],
+    [{ proposition_id: 'P', conflicts: [{ conflict_id: 'c', proposition_ids: ['P'], status: 'Open' }] }, 'UNKNOWN_ENUM_VALUE', '$.conflicts[0].status'],
+    [{ proposition_id: 'P', degraded: 'false' }, 'WRONG_TYPE', '$.degraded'],
+    [{ proposition_id: 'P', adapter_meta: [] }, 'WRONG_TYPE', '$.adapter_meta'],
+    [[], 'NOT_AN_OBJECT', '$'],
+  ])('refuses %j with %s at %s', (input, code, path) => {
+    const error = refusal(input);
+    expect(error.code).toBe(code);
+    expect(error.path).toBe(path);
+    expect(error.message).toContain(path);
+  });
+
+  it('never throws anything but InvalidEvidenceView on odd inputs', () => {
+    for (const odd of [undefined, null, 0, 'x', true, Symbol.iterator, () => 1, new Date(), new Map()]) {
+      expect(() => decodeView(odd)).toThrow(InvalidEvidenceView);
+    }
+  });
+
+  it('turns a falsy note into "" and keeps adapter_meta as plain JSON', () => {
+    const v = decodeView(parseJson('{"proposition_id":"P","adapter_meta":{"score":1.0,"n":12345678901234567890},"conflicts":[{"conflict_id":"c","proposition_ids":["P"],"status":"open","note":0}]}'));
+    expect(v.conflicts[0]!.note).toBe('');
+    expect(v.adapter_meta).toEqual({ score: 1, n: 12345678901234567890 });
+  });
+});
+
+describe('namesProposition (SPEC §4.5)', () => {
+  it.each([
+    ['P-x', true],
+    ['P-x:', true],
+    ['P-x:a:b', true],
+    ['P-xy', false],
+    ['p-x', false],
+    ['P-x ', false],
+    ['', false],
+  ])('%j names P-x: %s', (x, expected) => expect(namesProposition(x, 'P-x')).toBe(expected));
+});
