@@ -1,0 +1,151 @@
+/**
+ * LedgerBackend rows on one better-sqlite3 connection. Every write is one `BEGIN IMMEDIATE`
+ * transaction (the write lock is taken before the latest snapshot is read, so concurrent appenders
+ * from several processes serialize instead of losing each other); an in-process queue keeps the
+ * async engine from interleaving two transactions on the one connection.
+ */
+import {
+  type Binding,
+  type BindingKind,
+  type BindingRequest,
+  bindingKey,
+  type ChainAnchor,
+  type LedgerBackend,
+  type LedgerReader,
+  type LedgerWriter,
+  type NewSnapshotRow,
+  type SnapshotRow,
+  type StoredBinding,
+  type StoredChainEntry,
+  StoreUnavailableError,
+} from '@ewp/ledger';
+import type Database from 'better-sqlite3';
+
+const SNAPSHOT_COLUMNS =
+  'seq, owner AS proposition_id, view_id, view_digest, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
+
+function statements(db: Database.Database) {
+  return {
+    find: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE owner = ? AND view_id = ?`),
+    latest: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE owner = ? ORDER BY seq DESC LIMIT 1`),
+    bySeq: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE seq = ?`),
+    binding: db.prepare('SELECT body, digest FROM ewp_bindings WHERE owner = ? AND kind = ? AND id = ?'),
+    ids: db.prepare('SELECT view_id, seq FROM ewp_snapshots WHERE owner = ? ORDER BY seq'),
+    latestRows: db.prepare(
+      `SELECT ${SNAPSHOT_COLUMNS.replace('seq,', 's.seq,')}, c.n AS snapshots FROM ewp_snapshots s
+       JOIN (SELECT owner AS o, MAX(seq) AS m, COUNT(*) AS n FROM ewp_snapshots GROUP BY owner) c ON s.seq = c.m
+       ORDER BY s.seq DESC`,
+    ),
+    anchor: db.prepare("SELECT key, value FROM ewp_meta WHERE key IN ('anchor_length', 'anchor_head')"),
+    tail: db.prepare('SELECT idx, hash FROM ewp_chain ORDER BY idx DESC LIMIT 1'),
+    chain: db.prepare('SELECT prev_hash, event, hash FROM ewp_chain ORDER BY idx'),
+    all: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots ORDER BY seq`),
+    allBindings: db.prepare('SELECT owner AS proposition_id, kind, id, body, digest FROM ewp_bindings'),
+    insertBinding: db.prepare('INSERT INTO ewp_bindings (owner, kind, id, body, digest) VALUES (?, ?, ?, ?, ?)'),
+    insertSnapshot: db.prepare(
+      `INSERT INTO ewp_snapshots (owner, view_id, view_digest, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at)
+       VALUES (@proposition_id, @view_id, @view_digest, @content_digest, @parent_seq, @depth, @head, @members, @record_count, @assertion_texts, @committed_at)`,
+    ),
+    insertChain: db.prepare('INSERT INTO ewp_chain (idx, prev_hash, event, hash) VALUES (?, ?, ?, ?)'),
+    setMeta: db.prepare('UPDATE ewp_meta SET value = ? WHERE key = ?'),
+  };
+}
+
+export class SqliteLedgerBackend implements LedgerBackend {
+  private readonly db: Database.Database;
+  private readonly readOnly: boolean;
+  private readonly s: ReturnType<typeof statements>;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly reader: LedgerReader;
+
+  constructor(db: Database.Database, readOnly: boolean) {
+    this.db = db;
+    this.readOnly = readOnly;
+    this.s = statements(db);
+    const s = this.s;
+    this.reader = {
+      findSnapshot: (pid, vid) => s.find.get(pid, vid) as SnapshotRow | undefined,
+      latestSnapshot: (pid) => s.latest.get(pid) as SnapshotRow | undefined,
+      snapshotBySeq: (seq) => s.bySeq.get(seq) as SnapshotRow | undefined,
+      bindings: (pid, keys: readonly BindingRequest[]) => {
+        const out = new Map<string, StoredBinding>();
+        for (const { kind, id } of keys) {
+          const row = s.binding.get(pid, kind, id) as StoredBinding | undefined;
+          if (row !== undefined) out.set(bindingKey(kind, id), row);
+        }
+        return out;
+      },
+      snapshotIds: (pid) => s.ids.all(pid) as { view_id: string; seq: number }[],
+      latestRows: () =>
+        (s.latestRows.all() as (SnapshotRow & { snapshots: number })[]).map(({ snapshots, ...row }) => ({ row, snapshots })),
+      chainAnchor: (): ChainAnchor => {
+        const rows = s.anchor.all() as { key: string; value: string }[];
+        const length = Number(rows.find((r) => r.key === 'anchor_length')?.value);
+        const head = rows.find((r) => r.key === 'anchor_head')?.value;
+        if (!Number.isSafeInteger(length) || length < 0 || typeof head !== 'string') {
+          throw new StoreUnavailableError('damaged', 'the event-log anchor is missing or unreadable');
+        }
+        return { length, head_hash: head };
+      },
+      chainTail: () => {
+        const row = s.tail.get() as { idx: number; hash: string } | undefined;
+        return row === undefined ? undefined : { index: row.idx, hash: row.hash };
+      },
+      chainEntries: () => s.chain.iterate() as IterableIterator<StoredChainEntry>,
+      allSnapshots: () => s.all.all() as SnapshotRow[],
+      allBindings: () => s.allBindings.iterate() as IterableIterator<{ proposition_id: string; kind: BindingKind; id: string; body: string; digest: string }>,
+    };
+  }
+
+  async read<T>(fn: (reader: LedgerReader) => Promise<T>): Promise<T> {
+    // Reads queue behind this connection's writes so they never observe a half-written transaction.
+    return this.enqueue(() => fn(this.reader));
+  }
+
+  write<T>(fn: (writer: LedgerWriter) => Promise<T>): Promise<T> {
+    if (this.readOnly) return Promise.reject(new StoreUnavailableError('read_only', 'the SQLite ledger was opened read-only'));
+    return this.enqueue(async () => {
+      const s = this.s;
+      const writer: LedgerWriter = {
+        ...this.reader,
+        insertBindings: (pid: string, rows: readonly Binding[]) => {
+          for (const b of rows) s.insertBinding.run(pid, b.kind, b.id, b.body, b.digest);
+        },
+        insertSnapshot: (row: NewSnapshotRow) => Number(s.insertSnapshot.run(row).lastInsertRowid),
+        appendChain: (entries: readonly StoredChainEntry[], anchor: ChainAnchor) => {
+          let idx = anchor.length - entries.length;
+          for (const e of entries) {
+            s.insertChain.run(idx, e.prev_hash, e.event, e.hash);
+            idx += 1;
+          }
+          s.setMeta.run(String(anchor.length), 'anchor_length');
+          s.setMeta.run(anchor.head_hash, 'anchor_head');
+        },
+      };
+      try {
+        this.db.exec('BEGIN IMMEDIATE');
+      } catch (cause) {
+        throw new StoreUnavailableError('busy', `could not take the SQLite write lock: ${(cause as Error).message}`, { cause });
+      }
+      try {
+        const result = await fn(writer);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    this.db.close();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The SQLite EvidenceStore: the embedded default. One file, WAL journal, one `BEGIN IMMEDIATE`
+ * transaction per write, a versioned schema, and a read-only mode that creates nothing.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { LedgerEngineStore, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
+import Database from 'better-sqlite3';
+import { SqliteLedgerBackend } from './sqlite-backend.js';
+import { ensureSchema } from './sqlite-schema.js';
+
+export interface SqliteStoreOptions {
+  /**
+   * Open an existing ledger for reading only (SQLite `mode=ro`): a missing path is refused with
+   * `StoreUnavailableError` (`not_found`) and nothing is created; every write is refused.
+   */
+  readOnly?: boolean;
+  /** How long a write waits for another writer's lock, in ms (default 30 000). */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * An EvidenceStore in one SQLite file.
+ *
+ * @example
+ * const store = new SqliteEvidenceStore('./ewp.sqlite');
+ * await store.put(view);
+ * const latest = await store.get('P-prod-db-version');
+ * await store.close();
+ */
+export class SqliteEvidenceStore extends LedgerEngineStore {
+  static readonly CAPABILITIES: StoreCapabilities = Object.freeze({ persistent: true, multiProcess: true, keepsAdapterMeta: true });
+
+  /** Absolute path of the ledger file. */
+  readonly path: string;
+  readonly readOnly: boolean;
+  /** The better-sqlite3 handle (for inspection and tests; writing through it bypasses every guarantee). */
+  readonly db: Database.Database;
+
+  /**
+   * Open (or, unless read-only, create) the ledger at `path`; parent directories are created.
+   * @throws {StoreUnavailableError} `not_found`, `schema` or `damaged`.
+   */
+  constructor(path: string, options: SqliteStoreOptions = {}) {
+    const file = resolve(path);
+    const readOnly = options.readOnly ?? false;
+    const db = openDatabase(file, readOnly, options.busyTimeoutMs ?? 30_000);
+    super(new SqliteLedgerBackend(db, readOnly), SqliteEvidenceStore.CAPABILITIES);
+    this.path = file;
+    this.readOnly = readOnly;
+    this.db = db;
+  }
+}
+
+/** Open a SQLite ledger (same as the constructor; an async shape like the other stores). */
+export async function openSqliteStore(path: string, options?: SqliteStoreOptions): Promise<SqliteEvidenceStore> {
+  return new SqliteEvidenceStore(path, options);
+}
+
+function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number): Database.Database {
+  if (readOnly && !existsSync(file)) {
+    throw new StoreUnavailableError('not_found', `ledger not found: ${file} (read-only mode creates nothing)`);
+  }
+  if (!readOnly) mkdirSync(dirname(file), { recursive: true });
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: readOnly, fileMustExist: readOnly, timeout: busyTimeoutMs });
+  } catch (cause) {
+    throw new StoreUnavailableError(readOnly ? 'not_found' : 'connection', `cannot open ${file}: ${(cause as Error).message}`, { cause });
+  }
+  try {
+    if (!readOnly) {
+      db.pragma('journal_mode = WAL');
+      // WAL + NORMAL is durable against process crashes (the fault tests' SIGKILL); FULL adds power-loss durability.
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    ensureSchema(db, file, readOnly);
+  } catch (error) {
+    db.close();
+    if (error instanceof StoreUnavailableError) throw error;
+    throw new StoreUnavailableError('damaged', `cannot use ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  return db;
+}
