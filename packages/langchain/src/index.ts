@@ -3,12 +3,12 @@
  * history wrapper, a retriever wrapper and a consolidation gate.
  * @packageDocumentation
  */
-export { BaseStoreLedger, DEFAULT_EWP_NAMESPACE, type BaseStoreLedgerOptions } from './ledger/base-store-ledger.js';
+export { BaseStoreLedger, type BaseStoreLedgerOptions, DEFAULT_EWP_NAMESPACE } from './ledger/base-store-ledger.js';
 export { LedgerRefusal, type LedgerRefusalCode } from './ledger/ledger-errors.js';
 export { itemLocator, type MemoryOrigin } from './store/item-assertion.js';
 export {
-  WarrantedStore,
   type WarrantedItem,
   type WarrantedSearchItem,
+  WarrantedStore,
   type WarrantedStoreOptions,
 } from './store/warranted-store.js';

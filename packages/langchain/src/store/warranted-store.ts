@@ -100,6 +100,19 @@ export class WarrantedStore extends BaseStore {
     return view === undefined ? undefined : warrantNow(view, this.#policy, evaluatedAt ?? this.#now().toISOString());
   }
 
+  /** The item at `namespace`/`key` with its proposition's warrant now, or `null`. */
+  override async get(namespace: string[], key: string): Promise<WarrantedItem | null> {
+    return (await super.get(namespace, key)) as WarrantedItem | null;
+  }
+
+  /** Items under `namespacePrefix`, each with its proposition's warrant now (DEGRADED when `limit` cut the result). */
+  override async search(
+    namespacePrefix: string[],
+    options?: { filter?: Record<string, unknown>; limit?: number; offset?: number; query?: string },
+  ): Promise<WarrantedSearchItem[]> {
+    return (await super.search(namespacePrefix, options)) as WarrantedSearchItem[];
+  }
+
   override async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
     const results: unknown[] = [];
     for (const op of operations) {
