@@ -1,12 +1,14 @@
 /**
- * Reads the conformance pack and the vectors straight from /work/shared/ewp (or EWP_SHARED_DIR)
- * for the oracle's own tests, until `@ewp/conformance/pack` exports loaders.
+ * Reads the conformance pack and the vectors as raw files for the oracle's tests: from this
+ * package's own `pack/` and `vectors/` copies, or from EWP_SHARED_DIR when set. Raw text on
+ * purpose: the oracle reads it with its own JSON reader, not the kernel's.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 
-export const SHARED_DIR = process.env.EWP_SHARED_DIR ?? '/work/shared/ewp';
+export const SHARED_DIR = process.env.EWP_SHARED_DIR ?? fileURLToPath(new URL('..', import.meta.url));
 export const PACK_DIR = join(SHARED_DIR, 'pack');
 export const VECTORS_DIR = join(SHARED_DIR, 'vectors');
 export const SHARED_AVAILABLE = existsSync(join(PACK_DIR, 'fixtures'));
