@@ -61,4 +61,6 @@ export interface AdapterSubject {
   expectedLoss: import('./loss.js').ExpectedLossFile;
   /** Required when `capabilities.nativeRecords` is on. */
   plantNative?: NativeRecordPlanter;
+  /** Releases what the subject shares between adapters (a local server, a temp dir); called once after the run. */
+  dispose?(): Promise<void>;
 }

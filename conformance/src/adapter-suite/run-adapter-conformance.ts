@@ -35,11 +35,8 @@ const NATIVE_T = '2030-01-01T00:00:00Z';
 const NATIVE_FIXTURE = 'native-records';
 
 function normative(w: WarrantView): Record<string, string> {
-  return {
-    proposition_id: w.proposition_id,
-    view_id: w.view_id,
-    ...(w.warrant as unknown as Record<string, string>),
-  };
+  const { acceptance, conflict, verification, currency, sufficiency } = w.warrant;
+  return { proposition_id: w.proposition_id, view_id: w.view_id, acceptance, conflict, verification, currency, sufficiency };
 }
 
 function classifyDifference(diff: FieldDifference, raw: string | undefined): 'INGEST_LOSS' | 'ADAPTER_MAP_LOSS' {
@@ -196,6 +193,7 @@ export async function runAdapterConformanceReport(
       report.errors.push({ fixture: NATIVE_FIXTURE, message: error instanceof Error ? error.message : String(error) });
     }
   }
+  await subject.dispose?.();
   report.losses = sortLosses(all);
   report.unexpected = report.losses.filter(
     (loss) => !isObservation(loss) && !subject.expectedLoss.losses.some((e) => lossMatches(e, loss)),

@@ -4,8 +4,8 @@ import { entityFilters, type Mem0Backend, type Mem0Entity, type StoredMemory } f
 /** The subset of the hosted `MemoryClient` (mem0ai 3.x) the adapter calls. */
 export interface HostedClientLike {
   add(messages: { role: 'user' | 'assistant'; content: string }[], options?: Record<string, unknown>): Promise<unknown>;
-  getAll(options?: Record<string, unknown>): Promise<{ count: number; next: string | null; results: Record<string, unknown>[] }>;
-  search(query: string, options?: Record<string, unknown>): Promise<{ results: Record<string, unknown>[] } | Record<string, unknown>[]>;
+  getAll(options?: Record<string, unknown>): Promise<{ count: number; next: string | null; results: object[] }>;
+  search(query: string, options?: Record<string, unknown>): Promise<{ results: object[] } | object[]>;
 }
 
 function iso(value: unknown): string | undefined {
@@ -14,7 +14,8 @@ function iso(value: unknown): string | undefined {
   return undefined;
 }
 
-function toStored(item: Record<string, unknown>): StoredMemory {
+function toStored(value: object): StoredMemory {
+  const item = value as Record<string, unknown>;
   return {
     id: String(item.id),
     text: String(item.memory ?? ''),

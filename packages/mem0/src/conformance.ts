@@ -1,0 +1,79 @@
+/**
+ * The Mem0 adapters as subjects of the shared conformance suite (`@ewp/conformance/adapter-suite`),
+ * used by this package's tests and by `ewp conformance`. Both run offline: the open-source `Memory`
+ * on a temp dir, the hosted `MemoryClient` against the local REST server.
+ * @packageDocumentation
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AdapterSubject, ExpectedLossFile, MemoryAdapter } from '@ewp/conformance/adapter-suite';
+import { mem0Adapter, mem0HostedAdapter } from './index.js';
+import type { Mem0Adapter } from './mem0-adapter.js';
+import type { OssMemoryLike } from './oss-backend.js';
+import { type Mem0RestServer, startMem0RestServer } from './testing/mem0-rest-server.js';
+
+function expectedLoss(name: string): ExpectedLossFile {
+  return JSON.parse(readFileSync(new URL(`../expected-loss/${name}.json`, import.meta.url), 'utf8')) as ExpectedLossFile;
+}
+
+async function plantNative(adapter: MemoryAdapter): Promise<void> {
+  const backend = (adapter as Mem0Adapter).backend;
+  // What Mem0's own pipeline leaves behind: plain memories, no EWP metadata; one already expired.
+  await backend.add('The deploy pipeline uses blue-green releases', {});
+  await backend.add('The staging database was migrated', {}, { expirationDate: '2020-01-01' });
+  // Hosted adds are processed in the background: wait until both are listed.
+  for (let i = 0; i < 200 && (await backend.listAll()).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+const capabilities = { search: true, nativeRecords: true, metaNamespace: '@ewp/mem0' };
+
+/** The open-source `Memory` (mem0ai/oss), real and offline; one Memory per run, one user per fixture. */
+export function mem0OssSubject(): AdapterSubject {
+  let dir: string | undefined;
+  let memory: Promise<OssMemoryLike> | undefined;
+  let n = 0;
+  return {
+    name: 'mem0-oss',
+    capabilities,
+    expectedLoss: expectedLoss('mem0-oss'),
+    plantNative,
+    async create() {
+      dir ??= mkdtempSync(join(tmpdir(), 'ewp-mem0-conformance-'));
+      const { offlineMemory } = await import('./offline-memory.js');
+      memory ??= offlineMemory(dir);
+      return mem0Adapter(await memory, { userId: `conformance-${++n}` });
+    },
+    async dispose() {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The hosted `MemoryClient` (mem0ai) against the local REST server; one user per fixture. */
+export function mem0HostedSubject(): AdapterSubject {
+  let server: Promise<Mem0RestServer> | undefined;
+  let n = 0;
+  return {
+    name: 'mem0-hosted',
+    capabilities,
+    expectedLoss: expectedLoss('mem0-hosted'),
+    plantNative,
+    async create() {
+      server ??= startMem0RestServer({ processingDelayMs: 1 });
+      const s = await server;
+      process.env.MEM0_TELEMETRY ??= 'false';
+      const { MemoryClient } = await import('mem0ai');
+      const client = new MemoryClient({ apiKey: s.apiKey, host: s.url });
+      return mem0HostedAdapter(client, { userId: `conformance-${++n}` });
+    },
+    async dispose() {
+      if (server) await (await server).close();
+    },
+  };
+}
+
+/** Every Mem0 subject, for `ewp conformance`. */
+export function conformanceSubjects(): AdapterSubject[] {
+  return [mem0OssSubject(), mem0HostedSubject()];
+}
