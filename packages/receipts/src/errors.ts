@@ -65,7 +65,7 @@ export class ReplayConflict extends ReceiptsError {
 /** A structured value (checkpoint, receipt, result, envelope) has a missing or mistyped field. */
 export class ReceiptFormatError extends ReceiptsError {
   constructor(path: string, message: string) {
-    super('BAD_FORMAT', `${path}: ${message}`, path);
+    super('BAD_FORMAT', message, path);
     this.name = 'ReceiptFormatError';
   }
 }
