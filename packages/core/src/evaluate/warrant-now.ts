@@ -41,12 +41,15 @@ export function parseEvaluatedAt(evaluatedAt: unknown): Instant {
   return t;
 }
 
-/** A record time: `undefined` when empty, unparsable or later than T (unavailable). */
-function availableAt(time: string, t: Instant, path: string): Instant | undefined {
+/**
+ * A record time: `undefined` when empty, unparsable or later than T (unavailable).
+ * The error path is built only on failure: this runs once per record.
+ */
+function availableAt(time: string, t: Instant, kind: string, index: number, field: string): Instant | undefined {
   if (time === '') return undefined;
   const at = parseInstant(time);
   if (at === 'unparsable') return undefined;
-  if (at === 'out_of_range') throw new TimestampOutOfRange(path, time);
+  if (at === 'out_of_range') throw new TimestampOutOfRange(`$.${kind}[${index}].${field}`, time);
   return at.seconds < t.seconds || (at.seconds === t.seconds && at.micros <= t.micros) ? at : undefined;
 }
 
@@ -74,7 +77,7 @@ export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: stri
   let futureAssertion = false;
   for (let i = 0; i < view.assertions.length; i++) {
     const a = view.assertions[i]!;
-    if (availableAt(a.asserted_at, t, `$.assertions[${i}].asserted_at`)) {
+    if (availableAt(a.asserted_at, t, 'assertions', i, 'asserted_at')) {
       anyAssertion = true;
       lineages.add(a.source.lineage_id);
     } else futureAssertion = true;
@@ -84,7 +87,7 @@ export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: stri
   let futureEvidence = false;
   for (let i = 0; i < view.evidence.length; i++) {
     const e = view.evidence[i]!;
-    if (availableAt(e.observed_at, t, `$.evidence[${i}].observed_at`)) {
+    if (availableAt(e.observed_at, t, 'evidence', i, 'observed_at')) {
       (e.polarity === 'supports' ? supporting : opposing).push(e.evidence_id);
       lineages.add(e.source.lineage_id);
     } else futureEvidence = true;
@@ -106,7 +109,7 @@ export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: stri
   let opposingHigh = false;
   for (let i = 0; i < n; i++) {
     const c = view.checks[i]!;
-    const at = availableAt(c.observed_at, t, `$.checks[${i}].observed_at`);
+    const at = availableAt(c.observed_at, t, 'checks', i, 'observed_at');
     times[i] = at;
     const cls = at === undefined ? 'NONE' : classifyCheck(c, viewSubjects);
     classes[i] = cls;

@@ -126,6 +126,22 @@ class Parser {
   string(): string {
     const t = this.text;
     let p = this.pos + 1;
+    // Fast path: no escape and no control character before the closing quote.
+    const close = t.indexOf('"', p);
+    if (close >= 0) {
+      let plain = true;
+      for (let i = p; i < close; i++) {
+        const c = t.charCodeAt(i);
+        if (c === 0x5c || c < 0x20) {
+          plain = false;
+          break;
+        }
+      }
+      if (plain) {
+        this.pos = close + 1;
+        return t.slice(p, close);
+      }
+    }
     let out = '';
     let chunk = p;
     for (;;) {
