@@ -1,0 +1,42 @@
+/**
+ * Differential test: the independent oracle against @ewp/core on the same JSON text, over
+ * generated views (EWP_FUZZ_RUNS, default 10,000) and raw-number texts. On a difference
+ * fast-check shrinks to a minimal view and prints it with both outcomes.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { arbitraryCase, arbitraryEvaluatedAt, arbitraryJsonTextCase, viewToJsonText } from '../src/generators/index.js';
+import { evaluateView } from '../src/oracle/index.js';
+import { coreOutcome, disagreement } from './core-outcome.js';
+
+const RUNS = Number(process.env.EWP_FUZZ_RUNS ?? 10_000);
+const SEED = process.env.EWP_FUZZ_SEED === undefined ? undefined : Number(process.env.EWP_FUZZ_SEED);
+
+function check(text: string, evaluatedAt: string): void {
+  const problem = disagreement(evaluateView(text, evaluatedAt), coreOutcome(text, evaluatedAt));
+  if (problem !== null) throw new Error(`oracle and core disagree at T=${JSON.stringify(evaluatedAt)}\n  view: ${text}\n  ${problem}`);
+}
+
+describe('differential: oracle vs @ewp/core', () => {
+  it(`agrees on ${RUNS} generated views`, () => {
+    const tally = { ok: 0, refused: 0 };
+    fc.assert(
+      fc.property(arbitraryCase(), ({ view, evaluatedAt }) => {
+        const text = viewToJsonText(view);
+        check(text, evaluatedAt);
+        if (evaluateView(text, evaluatedAt).ok) tally.ok++;
+        else tally.refused++;
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    console.log(`differential: ${RUNS} generated views agreed (${tally.ok} evaluated, ${tally.refused} refused)`);
+    expect(tally.ok + tally.refused).toBeGreaterThanOrEqual(RUNS);
+  }, 600_000);
+
+  it('agrees on raw-number JSON texts (5 vs 5.0, big integers, NaN, duplicate keys)', () => {
+    fc.assert(
+      fc.property(arbitraryJsonTextCase(), arbitraryEvaluatedAt(), (c, evaluatedAt) => check(c.text, evaluatedAt)),
+      { numRuns: Math.max(200, Math.floor(RUNS / 5)), seed: SEED },
+    );
+  }, 600_000);
+});
