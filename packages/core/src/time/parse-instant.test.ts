@@ -132,6 +132,30 @@ describe('parseInstant details', () => {
     }
   });
 
+  it('gives the same answer on the RFC 3339 fast path as on the full procedure (property)', () => {
+    // A leading tab is stripped (SPEC §5.2) but keeps the string off the fast path.
+    const pick = (xs: string[]) => fc.constantFrom(...xs);
+    const n2 = (max: number) => fc.integer({ min: 0, max }).map((v) => String(v).padStart(2, '0'));
+    const year = fc.oneof(pick(['0000', '0001', '1969', '1970', '2024', '2026', '2100', '9999']), fc.integer({ min: 0, max: 9999 }).map((v) => String(v).padStart(4, '0')));
+    const fraction = fc.oneof(
+      pick(['', '', '.', ',', '.5']),
+      fc.tuple(pick(['.', ',']), fc.stringMatching(/^[0-9]{1,12}$/)).map(([d, f]) => d + f),
+    );
+    const zone = fc.oneof(
+      pick(['', 'Z', 'z', 'ZZ', '+00:00', '-00:00', '+24:00', '+23:59', '+05:99', '+0530', '+05', 'Z ', '+05:30Z', 'x']),
+      fc.tuple(pick(['+', '-']), n2(30), n2(99)).map(([sign, h, m]) => `${sign}${h}:${m}`),
+    );
+    const text = fc
+      .tuple(year, n2(13), n2(32), pick(['T', 't', ' ', 'x', 'Z', '_']), n2(25), n2(61), n2(61), fraction, zone)
+      .map(([y, mo, d, sep, h, mi, se, f, z]) => `${y}-${mo}-${d}${sep}${h}:${mi}:${se}${f}${z}`);
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(parseInstant(s), s).toEqual(parseInstant(`\t${s}`));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('agrees with Date.parse on plain RFC 3339 strings (property)', () => {
     const instants = fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 });
     const offsets = fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 });

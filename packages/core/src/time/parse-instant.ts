@@ -332,8 +332,74 @@ function makeInstant(seconds: number, micros: number): ParsedTime {
   return Object.freeze({ seconds, micros });
 }
 
+/** Two ASCII digits at index `i` of a string, or −1 (also past the end: NaN fails the test). */
+function twoDigitsAt(s: string, i: number): number {
+  const d1 = s.charCodeAt(i) - 0x30;
+  const d2 = s.charCodeAt(i + 1) - 0x30;
+  return d1 >= 0 && d1 <= 9 && d2 >= 0 && d2 <= 9 ? d1 * 10 + d2 : -1;
+}
+
+/**
+ * The common RFC 3339 shapes, read straight from the string: `YYYY-MM-DD(T|t| )HH:MM:SS`,
+ * optional `.`/`,` and 1+ digits, then `Z`, `±HH:MM` or nothing. Returns undefined for anything
+ * else, including out-of-range fields, so the full procedure decides every unusual case. On the
+ * strings it accepts, the full procedure takes exactly these steps (s = 10, one separator byte,
+ * a colon-mode clock, a two-group offset), so the result is the same by construction; the tests
+ * also compare both paths on generated strings.
+ */
+function parseCommonForm(s: string): ParsedTime | undefined {
+  const len = s.length;
+  if (len < 19) return undefined;
+  const yearHi = twoDigitsAt(s, 0);
+  const yearLo = twoDigitsAt(s, 2);
+  const month = twoDigitsAt(s, 5);
+  const day = twoDigitsAt(s, 8);
+  const hours = twoDigitsAt(s, 11);
+  const minutes = twoDigitsAt(s, 14);
+  const seconds = twoDigitsAt(s, 17);
+  const sep = s.charCodeAt(10);
+  if (
+    (yearHi | yearLo | month | day | hours | minutes | seconds) < 0 ||
+    s.charCodeAt(4) !== CH_MINUS ||
+    s.charCodeAt(7) !== CH_MINUS ||
+    s.charCodeAt(13) !== CH_COLON ||
+    s.charCodeAt(16) !== CH_COLON ||
+    !(sep === CH_T || sep === 0x74 || sep === 0x20)
+  ) {
+    return undefined;
+  }
+  const year = yearHi * 100 + yearLo;
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
+  let i = 19;
+  let micros = 0;
+  let c = s.charCodeAt(i);
+  if (c === CH_DOT || c === CH_COMMA) {
+    const first = ++i;
+    for (c = s.charCodeAt(i); c >= 0x30 && c <= 0x39; c = s.charCodeAt(++i)) {
+      if (i - first < 6) micros = micros * 10 + (c - 0x30);
+    }
+    const digits = i - first;
+    if (digits === 0) return undefined;
+    if (digits < 6) micros *= FRACTION_SCALE[digits]!;
+  }
+  const local = daysFromCivil(year, month, day) * 86_400 + hours * 3600 + minutes * 60 + seconds;
+  if (i === len) return makeInstant(local, micros);
+  if (c === CH_Z) return i === len - 1 ? makeInstant(local, micros) : undefined;
+  if ((c !== CH_PLUS && c !== CH_MINUS) || len !== i + 6 || s.charCodeAt(i + 3) !== CH_COLON) return undefined;
+  const offsetHours = twoDigitsAt(s, i + 1);
+  const offsetMinutes = twoDigitsAt(s, i + 4);
+  if ((offsetHours | offsetMinutes) < 0) return undefined;
+  // Offset minutes are not range-checked on their own (SPEC §5.3 step E): +05:99 is 5 h 99 min.
+  const offset = offsetHours * 3600 + offsetMinutes * 60;
+  if (offset >= 86_400) return undefined;
+  return makeInstant(c === CH_PLUS ? local - offset : local + offset, micros);
+}
+
 /** The uncached parse: SPEC §5.2 and §5.3 in order. */
 function parseString(raw: string): ParsedTime {
+  const common = parseCommonForm(raw);
+  if (common !== undefined) return common;
   const n = encodeForParsing(raw);
   if (n < 0) return UNPARSABLE;
   const b = bytes;
@@ -389,11 +455,34 @@ function parseString(raw: string): ParsedTime {
   return makeInstant(utcSeconds, utcMicros);
 }
 
-/** Bounded memo: the same few time strings recur across records and evaluations. */
-const MEMO_LIMIT = 4096;
+/**
+ * Bounded memo: the same few time strings recur across records and evaluations. It is a
+ * direct-mapped table (a slot per hash, a newer string evicts an older one) rather than a Map,
+ * because inserting into a Map costs several times a whole parse, so a Map memo would make every
+ * first sighting slower than no memo at all. Results are frozen, so sharing them is safe.
+ */
+const MEMO_SLOTS = 4096; // a power of two
 /** Longer strings are not memoised, so the memo cannot pin large garbage strings in memory. */
 const MEMO_MAX_LENGTH = 64;
-const memo = new Map<string, ParsedTime>();
+// Empty slots hold the key '' with its true result, 'unparsable', so no emptiness flag is needed.
+const memoKeys: string[] = new Array<string>(MEMO_SLOTS).fill('');
+const memoResults: ParsedTime[] = new Array<ParsedTime>(MEMO_SLOTS).fill(UNPARSABLE);
+
+/**
+ * The memo slot of a string: FNV-1a over the length, the last 12 characters (seconds, fraction
+ * and offset, which vary most between timestamps) and the year, month and day digits. Any
+ * collision only costs a re-parse, because the slot's key is compared in full.
+ */
+function memoSlot(s: string): number {
+  const n = s.length;
+  let h = Math.imul(0x811c9dc5 ^ n, 0x01000193);
+  const stop = n > 12 ? n - 12 : 0;
+  for (let i = n - 1; i >= stop; i--) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ s.charCodeAt(3), 0x01000193);
+  h = Math.imul(h ^ s.charCodeAt(6), 0x01000193);
+  h = Math.imul(h ^ s.charCodeAt(9), 0x01000193);
+  return (h ^ (h >>> 16)) & (MEMO_SLOTS - 1);
+}
 
 /**
  * Parses an EWP time string exactly as the reference does (SPEC §5.2–§5.4): Python whitespace
@@ -411,13 +500,12 @@ const memo = new Map<string, ParsedTime>();
  */
 export function parseInstant(value: unknown): ParsedTime {
   if (typeof value !== 'string') return UNPARSABLE;
-  const cached = memo.get(value);
-  if (cached !== undefined) return cached;
+  if (value.length > MEMO_MAX_LENGTH) return parseString(value);
+  const slot = memoSlot(value);
+  if (memoKeys[slot] === value) return memoResults[slot]!;
   const result = parseString(value);
-  if (value.length <= MEMO_MAX_LENGTH) {
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(value, result);
-  }
+  memoKeys[slot] = value;
+  memoResults[slot] = result;
   return result;
 }
 
