@@ -82,7 +82,7 @@ describe('decodeView', () => {
   it('turns a falsy note into "" and keeps adapter_meta as plain JSON', () => {
     const v = decodeView(parseJson('{"proposition_id":"P","adapter_meta":{"score":1.0,"n":12345678901234567890},"conflicts":[{"conflict_id":"c","proposition_ids":["P"],"status":"open","note":0}]}'));
     expect(v.conflicts[0]!.note).toBe('');
-    expect(v.adapter_meta).toEqual({ score: 1, n: 12345678901234567890 });
+    expect(v.adapter_meta).toEqual({ score: 1, n: Number(12345678901234567890n) });
   });
 });
 

@@ -26,8 +26,6 @@ const RESULTS: ReadonlySet<string> = new Set<CheckResult>(['supports', 'opposes'
 const STATUSES: ReadonlySet<string> = new Set<ConflictStatus>(['open', 'resolved']);
 const KINDS: ReadonlySet<string> = new Set<LineageKind>(['derived_from', 'supersedes', 'superseded_by', 'parent_source']);
 
-const SOURCE_TEXT_FIELDS = ['source_id', 'lineage_id', 'origin_type', 'origin_locator', 'snapshot_id', 'content_hash', 'observed_at'] as const;
-
 function refuse(code: InvalidViewCode, rule: string, path: string, message: string): never {
   throw new InvalidEvidenceView(code, rule, path, message);
 }
