@@ -3,8 +3,24 @@
  * history wrapper, a retriever wrapper and a consolidation gate.
  * @packageDocumentation
  */
+export {
+  EvidenceChatMessageHistory,
+  type EvidenceChatMessageHistoryOptions,
+} from './chat/evidence-chat-message-history.js';
+export {
+  type ConsolidateOptions,
+  type ConsolidateResult,
+  consolidate,
+  type InheritedStatus,
+} from './consolidate/consolidate.js';
 export { BaseStoreLedger, type BaseStoreLedgerOptions, DEFAULT_EWP_NAMESPACE } from './ledger/base-store-ledger.js';
-export { LedgerRefusal, type LedgerRefusalCode } from './ledger/ledger-errors.js';
+export { BaseStoreLedgerBackend } from './ledger/base-store-backend.js';
+export { ReservedNamespaceError } from './ledger/reserved-namespace-error.js';
+export {
+  type DocumentWarrant,
+  WarrantRetriever,
+  type WarrantRetrieverOptions,
+} from './retriever/warrant-retriever.js';
 export { itemLocator, type MemoryOrigin } from './store/item-assertion.js';
 export {
   type WarrantedItem,

@@ -3,7 +3,7 @@ import { canonicalViewText, decodeView, InvalidEvidenceView, normalizeWarrantVie
 import { InMemoryStore } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
 import { BaseStoreLedger } from './base-store-ledger.js';
-import { LedgerRefusal } from './ledger-errors.js';
+import { ImmutableRecordError, MissingViewError, StoreUnavailableError } from '@ewp/ledger';
 
 const fixtures = loadFixtures();
 
@@ -71,8 +71,8 @@ describe('BaseStoreLedger over InMemoryStore', () => {
     };
     const refused = async (view: unknown) => {
       const error = await ledger.put(view).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(LedgerRefusal);
-      expect((error as LedgerRefusal).code).toBe('EWP_REFUSE_IMMUTABLE_RECORD');
+      expect(error).toBeInstanceOf(ImmutableRecordError);
+      expect((error as ImmutableRecordError).code).toBe('EWP_REFUSE_IMMUTABLE_RECORD');
     };
     expect((await ledger.put(v('v1'))).status).toBe('stored');
     await refused(v('v2', (x) => ((x.checks as Array<Record<string, unknown>>)[0]!.result = 'opposes')));
@@ -152,7 +152,7 @@ describe('BaseStoreLedger over InMemoryStore', () => {
     expect(derived.view_id).toMatch(/^[0-9a-f]{16,}|.+/);
     expect((await ledger.get('P-win'))!.lineage).toHaveLength(1);
     const missing = await ledger.extend('P-none', []).catch((e: unknown) => e);
-    expect((missing as LedgerRefusal).code).toBe('EWP_REFUSE_MISSING_VIEW');
+    expect(missing).toBeInstanceOf(MissingViewError);
   });
 
   it('lists propositions newest first with a query', async () => {
@@ -176,19 +176,24 @@ describe('BaseStoreLedger over InMemoryStore', () => {
     const ledger = new BaseStoreLedger(inner);
     await ledger.put(fixture('08-verified-now'));
     await ledger.put(fixture('02-fork-x'));
-    expect(await ledger.verifyChain()).toMatchObject({ ok: true, length: 2 });
+    const before = await ledger.verifyChain();
+    expect(before.ok).toBe(true);
     const entry = await inner.get(['ewp', 'chain'], '000000000000');
-    await inner.put(['ewp', 'chain'], '000000000000', { ...entry!.value, event: { ...entry!.value.event, view_id: 'forged' } });
-    expect(await ledger.verifyChain()).toMatchObject({ ok: false, firstBadIndex: 0, reason: 'hash mismatch' });
+    await inner.put(['ewp', 'chain'], '000000000000', { ...entry!.value, event: entry!.value.event.replace('v-ver', 'forged') });
+    expect(await ledger.verifyChain()).toMatchObject({ ok: false, firstBadIndex: 0 });
   });
 
   it('fails a read of a damaged snapshot instead of evaluating it', async () => {
     const inner = new InMemoryStore();
     const ledger = new BaseStoreLedger(inner);
     await ledger.put(fixture('08-verified-now'));
-    const key = JSON.stringify(['P-win', 'v-ver']);
-    const stored = await inner.get(['ewp', 'snapshots'], key);
-    await inner.put(['ewp', 'snapshots'], key, { ...stored!.value, view: { ...stored!.value.view, degraded: 'yes' } });
-    await expect(ledger.get('P-win')).rejects.toBeInstanceOf(InvalidEvidenceView);
+    const row = await inner.get(['ewp', 'snapshots'], '000000000001');
+    await inner.put(['ewp', 'snapshots'], '000000000001', { ...row!.value, head: row!.value.head.replace('604800', '604801') });
+    await expect(ledger.get('P-win')).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect((await ledger.verifyChain()).ok).toBe(false);
+  });
+
+  it('refuses a namespace root that LangGraph cannot store', () => {
+    expect(() => new BaseStoreLedger(new InMemoryStore(), { namespaceRoot: 'a.b' })).toThrow(/namespaceRoot/);
   });
 });

@@ -42,11 +42,14 @@ export interface ItemAssertionInput {
   at: string;
 }
 
-/** The assertion recording one item write. Ids depend only on the path and the content. */
+/**
+ * The assertion recording one item write. Its id names the path, the content and the time, so
+ * content that comes back later (A → B → A) is a new record, never a clash with the old one.
+ */
 export async function itemAssertion(input: ItemAssertionInput): Promise<Assertion> {
   const locator = itemLocator(input.namespace, input.key);
   const hash = await sha256Hex(stableJson(input.value));
-  const sourceId = `${locator}@${hash.slice(0, 16)}`;
+  const sourceId = `${locator}@${hash.slice(0, 16)}@${input.at}`;
   return {
     assertion_id: `${sourceId}:a`,
     proposition_id: input.propositionId,

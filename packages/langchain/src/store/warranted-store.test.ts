@@ -2,7 +2,7 @@ import { loadFixtures } from '@ewp/conformance/pack';
 import { decodeView, normalizeWarrantView, REFERENCE_V2, warrantNow } from '@ewp/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { innerStores } from '../../test/inner-stores.js';
-import { LedgerRefusal } from '../ledger/ledger-errors.js';
+import { ReservedNamespaceError } from '../ledger/reserved-namespace-error.js';
 import { itemLocator } from './item-assertion.js';
 import { WarrantedStore } from './warranted-store.js';
 
@@ -149,11 +149,11 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
       expect(await store.search([], { limit: 1 })).toHaveLength(1);
     }
     expect((await store.listNamespaces()).map((n) => n[0]).sort()).toEqual(['a', 'b']);
-    const refusal = await store.put(['ewp', 'heads'], 'P-x', { forged: true }).catch((e: unknown) => e);
-    expect(refusal).toBeInstanceOf(LedgerRefusal);
-    expect((refusal as LedgerRefusal).code).toBe('EWP_REFUSE_RESERVED_NAMESPACE');
-    await expect(store.get(['ewp', 'heads'], 'x')).rejects.toBeInstanceOf(LedgerRefusal);
-    await expect(store.search(['ewp'])).rejects.toBeInstanceOf(LedgerRefusal);
+    const refusal = await store.put(['ewp', 'propositions'], 'P-x', { forged: true }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(ReservedNamespaceError);
+    expect((refusal as ReservedNamespaceError).code).toBe('EWP_REFUSE_RESERVED_NAMESPACE');
+    await expect(store.get(['ewp', 'heads'], 'x')).rejects.toBeInstanceOf(ReservedNamespaceError);
+    await expect(store.search(['ewp'])).rejects.toBeInstanceOf(ReservedNamespaceError);
   });
 
   it('reads an item written around the wrapper as unrecorded: DEGRADED', async () => {

@@ -6,8 +6,7 @@
  */
 import {
   type Assertion,
-  canonicalViewText,
-  DEFAULT_FRESHNESS_SECONDS,
+    DEFAULT_FRESHNESS_SECONDS,
   decodeView,
   type EvidenceView,
   type Policy,
@@ -25,8 +24,9 @@ import {
   type PutOperation,
   type SearchOperation,
 } from '@langchain/langgraph';
-import { BaseStoreLedger, type PreparedCommit } from '../ledger/base-store-ledger.js';
-import { LedgerRefusal } from '../ledger/ledger-errors.js';
+import { BaseStoreLedger } from '../ledger/base-store-ledger.js';
+import { ReservedNamespaceError } from '../ledger/reserved-namespace-error.js';
+import { itemWriteLock } from '../ledger/write-lock.js';
 import {
   defaultItemProposition,
   defaultItemText,
@@ -134,11 +134,7 @@ export class WarrantedStore extends BaseStore {
 
   #refuseReserved(namespace: string[], what: string): void {
     if (namespace[0] === this.ledger.namespaceRoot) {
-      throw new LedgerRefusal(
-        'EWP_REFUSE_RESERVED_NAMESPACE',
-        `${what}: namespace root ${JSON.stringify(this.ledger.namespaceRoot)} holds EWP records; use store.ledger`,
-        '$.namespace[0]',
-      );
+      throw new ReservedNamespaceError(this.ledger.namespaceRoot, what);
     }
   }
 
@@ -146,92 +142,60 @@ export class WarrantedStore extends BaseStore {
     return item.namespace[0] === this.ledger.namespaceRoot;
   }
 
+  /**
+   * Evidence first, then the item: a memory visible in the inner store always has its assertion
+   * (if the ledger refuses, the item is not written). Item writes on one inner store are
+   * serialized, so two writers of one proposition cannot lose each other's contribution.
+   */
   async #put(op: PutOperation): Promise<void> {
     this.#refuseReserved(op.namespace, op.value === null ? 'delete' : 'put');
-    const at = this.#now().toISOString();
-    const locator = itemLocator(op.namespace, op.key);
-    const previous = await this.inner.get(op.namespace, op.key);
-    const previousPid = previous === null ? undefined : this.#propositionOf(op.namespace, op.key, previous.value);
-    const itemWrite: PutOperation = { ...op };
-
-    if (op.value === null) {
-      if (previousPid === undefined) {
-        await this.inner.batch([itemWrite]);
+    await itemWriteLock(this.inner, async () => {
+      const at = this.#now().toISOString();
+      const locator = itemLocator(op.namespace, op.key);
+      const previous = await this.inner.get(op.namespace, op.key);
+      const previousPid = previous === null ? undefined : this.#propositionOf(op.namespace, op.key, previous.value);
+      if (op.value === null) {
+        if (previousPid !== undefined) await this.#contribute(previousPid, locator, undefined);
+        await this.inner.batch([{ ...op }]);
         return;
       }
-      await this.ledger.commit(() => this.#withoutItem(previousPid, locator), [itemWrite]);
-      return;
-    }
-
-    const value = op.value;
-    const pid = this.#propositionOf(op.namespace, op.key, value);
-    const fresh = await itemAssertion({
-      namespace: op.namespace,
-      key: op.key,
-      value,
-      propositionId: pid,
-      text: this.#textOf(value),
-      origin: this.#origin,
-      assertedBy: this.#assertedBy,
-      at,
+      const pid = this.#propositionOf(op.namespace, op.key, op.value);
+      const assertion = await itemAssertion({
+        namespace: op.namespace,
+        key: op.key,
+        value: op.value,
+        propositionId: pid,
+        text: this.#textOf(op.value),
+        origin: this.#origin,
+        assertedBy: this.#assertedBy,
+        at,
+      });
+      await this.#contribute(pid, locator, assertion);
+      await this.inner.batch([{ ...op }]);
+      // The item moved to another proposition: its old proposition loses this contribution.
+      if (previousPid !== undefined && previousPid !== pid) await this.#contribute(previousPid, locator, undefined);
     });
-    await this.ledger.commit(async () => {
-      const assertion = (await this.#committedAssertion(pid, fresh.assertion_id)) ?? fresh;
-      const latest = await this.ledger.get(pid);
-      const base: EvidenceView = latest ?? emptyView(pid);
-      const next: EvidenceView = {
-        ...base,
-        assertions: [...base.assertions.filter((a) => a.source.origin_locator !== locator), assertion],
-      };
-      return this.#snapshot(next, latest);
-    }, [itemWrite]);
-    // The item moved to another proposition: its old proposition loses this contribution.
-    if (previousPid !== undefined && previousPid !== pid) {
-      await this.ledger.commit(() => this.#withoutItem(previousPid, locator));
-    }
-  }
-
-  /** A committed assertion of `pid` with this id, rebuilt from the ledger's id index (A, B, A keeps A's times). */
-  async #committedAssertion(pid: string, assertionId: string): Promise<Assertion | undefined> {
-    const index = await this.ledger.recordIndex(pid);
-    const content = index?.assertions[assertionId];
-    if (index === undefined || content === undefined) return undefined;
-    const fields = JSON.parse(content) as Omit<Assertion, 'source' | 'assertion_id'> & { source_id: string };
-    const source = index.sources[fields.source_id];
-    if (source === undefined) return undefined;
-    return {
-      assertion_id: assertionId,
-      proposition_id: fields.proposition_id,
-      text: fields.text,
-      asserted_by: fields.asserted_by,
-      assertion_confidence: fields.assertion_confidence,
-      asserted_at: fields.asserted_at,
-      source: JSON.parse(source),
-    };
-  }
-
-  async #withoutItem(pid: string, locator: string): Promise<PreparedCommit> {
-    const latest = await this.ledger.get(pid);
-    if (latest === undefined) return { result: { status: 'unchanged', proposition_id: pid, view_id: '' }, operations: [] };
-    const next = { ...latest, assertions: latest.assertions.filter((a) => a.source.origin_locator !== locator) };
-    return this.#snapshot(next, latest);
   }
 
   /**
-   * Prepare `next` as a new snapshot unless it equals `latest`. Its id is derived from its
-   * content; if that id already names an older snapshot (content went A → B → A), a sequence
-   * suffix keeps the new commit distinct so that it becomes latest.
+   * Make `assertion` (or nothing) the only contribution of the item at `locator` to `pid`, as a
+   * new snapshot; no snapshot when that is already so (an identical re-put).
    */
-  async #snapshot(next: EvidenceView, latest: EvidenceView | undefined): Promise<PreparedCommit> {
-    const candidate = decodeView({ ...next, view_id: null });
-    if (latest !== undefined && canonicalViewText(latest) === canonicalViewText(candidate)) {
-      return { result: { status: 'unchanged', proposition_id: latest.proposition_id, view_id: latest.view_id }, operations: [] };
+  async #contribute(pid: string, locator: string, assertion: Assertion | undefined): Promise<void> {
+    const latest = await this.ledger.get(pid);
+    const mine = latest?.assertions.filter((a) => a.source.origin_locator === locator) ?? [];
+    if (assertion === undefined ? mine.length === 0 : mine.length === 1 && mine[0]!.text === assertion.text && mine[0]!.source.content_hash === assertion.source.content_hash && mine[0]!.source.origin_type === assertion.source.origin_type) {
+      return;
     }
-    const snapshots = await this.ledger.listSnapshots(candidate.proposition_id);
-    if (snapshots.some((s) => s.view_id === candidate.view_id)) {
-      candidate.view_id = `${candidate.view_id}#${snapshots.length}`;
-    }
-    return this.ledger.prepare(candidate);
+    if (latest === undefined && assertion === undefined) return;
+    const base = latest ?? emptyView(pid);
+    const others = base.assertions.filter((a) => a.source.origin_locator !== locator);
+    const next = decodeView({ ...base, view_id: null, assertions: assertion === undefined ? others : [...others, assertion] });
+    // A content-derived id that already names an older snapshot (the proposition went back to an
+    // earlier state) gets a sequence suffix, so the new commit becomes latest.
+    const snapshots = await this.ledger.listSnapshots(pid);
+    if (snapshots.some((s) => s.view_id === next.view_id)) next.view_id = `${next.view_id}#${snapshots.length}`;
+    await this.ledger.put(next);
   }
 
   async #get(op: GetOperation): Promise<WarrantedItem | null> {
@@ -301,12 +265,15 @@ export class WarrantedStore extends BaseStore {
         assertedBy: this.#assertedBy,
         at: item.updatedAt instanceof Date ? item.updatedAt.toISOString() : evaluatedAt,
       });
-      if (!view.assertions.some((a) => a.assertion_id === own.assertion_id)) {
+      const recorded = view.assertions.some(
+        (a) => a.source.origin_locator === own.source.origin_locator && a.source.content_hash === own.source.content_hash,
+      );
+      if (!recorded) {
         // Written around the wrapper: read as an unrecorded, endogenous claim, so DEGRADED.
         view = {
           ...view,
           view_id: `${view.view_id || 'none'}#unrecorded`,
-          assertions: [...view.assertions.filter((a) => a.assertion_id !== own.assertion_id), own],
+          assertions: [...view.assertions.filter((a) => a.source.origin_locator !== own.source.origin_locator), own],
           retrieval_scope: UNRECORDED_SCOPE,
         };
       }
