@@ -1,10 +1,11 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', conformance: 'src/conformance.ts', 'testing/index': 'src/testing/index.ts' },
   format: ['esm'],
   dts: true,
   clean: true,
   sourcemap: true,
   target: 'node20',
+  external: ['@getzep/zep-cloud', '@ewp/conformance'],
 });

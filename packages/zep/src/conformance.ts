@@ -1,0 +1,65 @@
+/**
+ * The Zep adapter as a subject of the shared conformance suite, used by this package's tests and
+ * by `ewp conformance`: the official `ZepClient` against the local Zep graph server, offline.
+ * @packageDocumentation
+ */
+import { readFileSync } from 'node:fs';
+import type { AdapterSubject, ExpectedLossFile, MemoryAdapter } from '@ewp/conformance/adapter-suite';
+import { ZepAdapter } from './zep-adapter.js';
+import { startZepGraphServer, type ZepGraphServer } from './testing/zep-graph-server.js';
+
+function expectedLoss(): ExpectedLossFile {
+  return JSON.parse(readFileSync(new URL('../expected-loss/zep.json', import.meta.url), 'utf8')) as ExpectedLossFile;
+}
+
+/** Facts the way Zep's pipeline leaves them: no EWP episode; one already invalidated and expired by Zep. */
+export async function plantZepFacts(adapter: MemoryAdapter): Promise<void> {
+  const zep = adapter as ZepAdapter;
+  await zep.client.graph.addFactTriple({
+    graphId: zep.graphId,
+    fact: 'The deploy pipeline uses blue-green releases',
+    factName: 'USES',
+    sourceNodeName: 'deploy pipeline',
+    targetNodeName: 'blue-green releases',
+    validAt: '2026-01-01T00:00:00Z',
+  });
+  await zep.client.graph.addFactTriple({
+    graphId: zep.graphId,
+    fact: 'The staging database runs PostgreSQL 14',
+    factName: 'RUNS',
+    sourceNodeName: 'staging database',
+    targetNodeName: 'PostgreSQL 14',
+    validAt: '2025-01-01T00:00:00Z',
+    invalidAt: '2026-03-01T00:00:00Z',
+    expiredAt: '2026-03-02T00:00:00Z',
+  });
+}
+
+/** The Zep adapter over `@getzep/zep-cloud` and the local graph server; one graph per fixture. */
+export function zepSubject(): AdapterSubject {
+  let server: Promise<ZepGraphServer> | undefined;
+  let n = 0;
+  return {
+    name: 'zep',
+    capabilities: { search: true, nativeRecords: true, metaNamespace: '@ewp/zep' },
+    expectedLoss: expectedLoss(),
+    plantNative: plantZepFacts,
+    async create() {
+      server ??= startZepGraphServer({ processingDelayMs: 0 });
+      const s = await server;
+      const { ZepClient } = await import('@getzep/zep-cloud');
+      const client = new ZepClient({ apiKey: s.apiKey, baseUrl: s.baseUrl });
+      const graphId = `conformance-${++n}`;
+      await client.graph.create({ graphId });
+      return new ZepAdapter({ client, graphId });
+    },
+    async dispose() {
+      if (server) await (await server).close();
+    },
+  };
+}
+
+/** Every Zep subject, for `ewp conformance`. */
+export function conformanceSubjects(): AdapterSubject[] {
+  return [zepSubject()];
+}
