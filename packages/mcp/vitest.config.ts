@@ -11,6 +11,8 @@ const sdkRequire = createRequire(createRequire(import.meta.url).resolve('@modelc
 const eventsourceParser = (subpath: string) => sdkRequire.resolve(`eventsource-parser${subpath}`).replace(/\.cjs$/, '.js');
 
 export default defineProject({
+  // The inlined SDK ships source maps without sources; vite would warn once per file.
+  logLevel: 'error',
   resolve: {
     conditions,
     alias: [
