@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -360,5 +361,89 @@ describe('evaluate.jsonl.gz timestamp cases (ts:)', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+/**
+ * Differential check against the real `datetime.fromisoformat` of Python 3.12 (the reference's
+ * runtime), when one is available: set EWP_PYTHON312 or have pyenv's 3.12.1. Skipped otherwise.
+ * The script applies the reference's own steps (strip, replace `Z`, parse, naive = UTC, convert).
+ */
+const PYTHON312 = process.env.EWP_PYTHON312 ?? '/root/.pyenv/versions/3.12.1/bin/python3.12';
+const REFERENCE_SCRIPT = String.raw`
+import json, random, sys
+from datetime import datetime, timezone, timedelta
+EPOCH = datetime(1970,1,1,tzinfo=timezone.utc)
+def ref(s):
+    t = s.strip()
+    if not t: return 'unparsable'
+    t = t.replace('Z', '+00:00')
+    try:
+        dt = datetime.fromisoformat(t)
+    except (ValueError, UnicodeError):
+        return 'unparsable'
+    if dt.tzinfo is None: dt = dt.replace(tzinfo=timezone.utc)
+    try:
+        u = dt.astimezone(timezone.utc)
+    except OverflowError:
+        return 'out_of_range'
+    return str((u - EPOCH) // timedelta(microseconds=1))
+
+
+random.seed(int(sys.argv[1])); N = int(sys.argv[2])
+def d(k, hi=None):
+    if hi is not None and random.random() < 0.8: return str(random.randint(0, hi)).zfill(k)
+    return ''.join(random.choice('0123456789') for _ in range(k))
+def date():
+    r = random.random(); y = random.choice(['0000','0001','0002','9999','9998','2026','2020','2009','1970','2100','2000', d(4)])
+    dash = random.random() < 0.6
+    if r < 0.6: return y + ('-' if dash else '') + d(2, 13) + ('-' if dash else '') + d(2, 32)
+    w = 'W' + d(2, 54)
+    if random.random() < 0.6: w += ('-' if dash else '') + d(1, 8)
+    return y + ('-' if dash else '') + w
+def time():
+    colon = random.random() < 0.6
+    parts = [d(2, 25) for _ in range(random.randint(1, 3))]
+    t = (':' if colon else '').join(parts)
+    if random.random() < 0.4: t += random.choice('.,') + d(random.randint(0, 9))
+    if random.random() < 0.1: t = t[:random.randint(0, len(t))]
+    return t
+def off():
+    r = random.random()
+    if r < 0.3: return ''
+    if r < 0.5: return random.choice(['Z', 'z', 'ZZ', 'Z ', ' Z'])
+    s = random.choice('+-') + time()
+    return s
+out = []
+for i in range(N):
+    s = date()
+    if random.random() < 0.85:
+        s += random.choice(['T','T','T',' ','t','x','-','+',':','1','\x00','é','😀','\ud800','Z','_','W']) + time() + off()
+    elif random.random() < 0.5:
+        s += off()
+    if random.random() < 0.05: s = random.choice([' ','\t','\x85','\u3000','\ufeff','\x00']) + s
+    if random.random() < 0.05: s = s + random.choice([' ','\n','\x1c','\x00','x','\u2028'])
+    out.append([s, ref(s)])
+json.dump(out, sys.stdout)
+`;
+
+describe.skipIf(!existsSync(PYTHON312))('parseInstant against Python 3.12 fromisoformat (differential)', () => {
+  it('agrees on 20,000 generated timestamp-like strings', () => {
+    const version = execFileSync(PYTHON312, ['-c', 'import sys; print(sys.version_info[:2] == (3, 12))']).toString();
+    expect(version.trim()).toBe('True');
+    const cases = JSON.parse(
+      execFileSync(PYTHON312, ['-c', REFERENCE_SCRIPT, '7', '20000'], { maxBuffer: 64 << 20 }).toString('utf8'),
+    ) as [string, string][];
+    expect(cases).toHaveLength(20_000);
+    const mismatches: string[] = [];
+    let instants = 0;
+    for (const [input, want] of cases) {
+      const r = parseInstant(input);
+      const got = typeof r === 'string' ? r : String(epochMicros(r));
+      if (typeof r !== 'string') instants++;
+      if (got !== want) mismatches.push(`${JSON.stringify(input)}: got ${got}, want ${want}`);
+    }
+    expect(mismatches.slice(0, 20)).toEqual([]);
+    expect(instants).toBeGreaterThan(3000); // the generator really exercises the accepting paths
   });
 });
