@@ -62,6 +62,12 @@ export interface ZepGraphServer {
 /** Turns a processed episode into facts, standing in for Zep's LLM extraction. */
 export type FactExtractor = (episode: ZepEpisodeRecord) => { fact: string; name: string; valid_at?: string }[];
 
+/** The wire form: `graph_id` is the server's bookkeeping; Zep's GraphEpisode and EntityEdge do not carry it. */
+function wire<T extends { graph_id: string }>(record: T): Omit<T, 'graph_id'> {
+  const { graph_id: _graph, ...rest } = record;
+  return rest;
+}
+
 class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -271,7 +277,11 @@ export async function startZepGraphServer(
     if (!url.pathname.startsWith('/api/v2/')) throw new HttpError(404, 'not found');
     const path = url.pathname.slice('/api/v2'.length);
     const method = req.method ?? 'GET';
-    let m: RegExpExecArray | null;
+    const graphEpisodes = /^\/graph\/episodes\/graph\/([^/]+)$/.exec(path);
+    const oneEpisode = /^\/graph\/episodes\/([^/]+)$/.exec(path);
+    const graphEdges = /^\/graph\/edge\/graph\/([^/]+)$/.exec(path);
+    const oneEdge = /^\/graph\/edge\/([^/]+)$/.exec(path);
+    const oneGraph = /^\/graph\/([^/]+)$/.exec(path);
 
     if (method === 'POST' && path === '/graph/create') {
       const b = obj(body);
@@ -281,11 +291,11 @@ export async function startZepGraphServer(
       graphs.set(b.graph_id, graph);
       return [201, graph];
     }
-    if (method === 'POST' && path === '/graph') return [202, addEpisode(obj(body))];
+    if (method === 'POST' && path === '/graph') return [202, wire(addEpisode(obj(body)))];
     if (method === 'POST' && path === '/graph-batch') {
       const b = obj(body);
       if (!Array.isArray(b.episodes)) throw new HttpError(400, 'episodes is required');
-      return [202, (b.episodes as unknown[]).map((e) => addEpisode({ ...obj(e), graph_id: b.graph_id, user_id: b.user_id }))];
+      return [202, (b.episodes as unknown[]).map((e) => wire(addEpisode({ ...obj(e), graph_id: b.graph_id, user_id: b.user_id })))];
     }
     if (method === 'POST' && path === '/graph/search') {
       const b = obj(body);
@@ -300,7 +310,7 @@ export async function startZepGraphServer(
       const visible = [...episodes.values()].filter((e) => e.graph_id === graphId && e.processed && metadataMatches(e.metadata, filter));
       if (scope === 'episodes') {
         const hits = visible
-          .map((e) => ({ ...e, score: relevance(b.query as string, e.content) }))
+          .map((e) => ({ ...wire(e), score: relevance(b.query as string, e.content) }))
           .sort((x, y) => y.score - x.score || (x.uuid < y.uuid ? -1 : 1))
           .slice(0, limit as number);
         return [200, { episodes: hits }];
@@ -309,7 +319,7 @@ export async function startZepGraphServer(
         const allowed = new Set(visible.map((e) => e.uuid));
         const hits = [...edges.values()]
           .filter((e) => e.graph_id === graphId && (filter === undefined || e.episodes.some((u) => allowed.has(u))))
-          .map((e) => ({ ...e, score: relevance(b.query as string, e.fact) }))
+          .map((e) => ({ ...wire(e), score: relevance(b.query as string, e.fact) }))
           .sort((x, y) => y.score - x.score || (x.uuid < y.uuid ? -1 : 1))
           .slice(0, limit as number);
         return [200, { edges: hits }];
@@ -334,16 +344,16 @@ export async function startZepGraphServer(
         ...(b.invalid_at ? { invalid_at: b.invalid_at as string } : {}),
         ...(b.expired_at ? { expired_at: b.expired_at as string } : {}),
       });
-      return [200, { edge, task_id: randomUUID() }];
+      return [200, { edge: wire(edge), task_id: randomUUID() }];
     }
-    if ((m = /^\/graph\/episodes\/graph\/([^/]+)$/.exec(path))) {
-      const graphId = decodeURIComponent(m[1]!);
+    if (graphEpisodes) {
+      const graphId = decodeURIComponent(graphEpisodes[1]!);
       if (!graphs.has(graphId)) throw new HttpError(404, 'graph not found');
       const all = [...episodes.values()].filter((e) => e.graph_id === graphId);
       if (method === 'GET') {
         const lastn = url.searchParams.get('lastn');
         const sorted = all.sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
-        return [200, { episodes: lastn === null ? sorted : sorted.slice(-Number(lastn)) }];
+        return [200, { episodes: (lastn === null ? sorted : sorted.slice(-Number(lastn))).map(wire) }];
       }
       if (method === 'POST') {
         const b = obj(body ?? {});
@@ -352,14 +362,14 @@ export async function startZepGraphServer(
         const filtered = all.filter((e) => metadataMatches(e.metadata, b.episode_metadata_filters));
         const p = page(filtered, b, (e) => (orderBy === 'uuid' ? e.uuid : `${e.created_at}\u0000${e.uuid}`), limits);
         if (p.next !== undefined) res.setHeader('Zep-Next-Cursor', p.next);
-        return [200, p.items];
+        return [200, p.items.map(wire)];
       }
     }
-    if ((m = /^\/graph\/episodes\/([^/]+)$/.exec(path))) {
-      const uuid = decodeURIComponent(m[1]!);
+    if (oneEpisode) {
+      const uuid = decodeURIComponent(oneEpisode[1]!);
       const episode = episodes.get(uuid);
       if (!episode) throw new HttpError(404, 'episode not found');
-      if (method === 'GET') return [200, episode];
+      if (method === 'GET') return [200, wire(episode)];
       if (method === 'DELETE') {
         episodes.delete(uuid);
         return [200, { message: 'Episode deleted' }];
@@ -372,11 +382,11 @@ export async function startZepGraphServer(
           else merged[k] = v;
         }
         episode.metadata = checkMetadata(merged, limits);
-        return [200, episode];
+        return [200, wire(episode)];
       }
     }
-    if (method === 'POST' && (m = /^\/graph\/edge\/graph\/([^/]+)$/.exec(path))) {
-      const graphId = decodeURIComponent(m[1]!);
+    if (method === 'POST' && graphEdges) {
+      const graphId = decodeURIComponent(graphEdges[1]!);
       if (!graphs.has(graphId)) throw new HttpError(404, 'graph not found');
       const b = obj(body ?? {});
       const filters = (b.filters as Record<string, unknown> | undefined) ?? {};
@@ -384,19 +394,19 @@ export async function startZepGraphServer(
       const all = [...edges.values()].filter((e) => e.graph_id === graphId && (!wanted || e.episodes.some((u) => wanted.has(u))));
       const p = page(all, b, (e) => e.uuid, limits);
       if (p.next !== undefined) res.setHeader('Zep-Next-Cursor', p.next);
-      return [200, p.items];
+      return [200, p.items.map(wire)];
     }
-    if ((m = /^\/graph\/edge\/([^/]+)$/.exec(path))) {
-      const edge = edges.get(decodeURIComponent(m[1]!));
+    if (oneEdge) {
+      const edge = edges.get(decodeURIComponent(oneEdge[1]!));
       if (!edge) throw new HttpError(404, 'edge not found');
-      if (method === 'GET') return [200, edge];
+      if (method === 'GET') return [200, wire(edge)];
       if (method === 'DELETE') {
         edges.delete(edge.uuid);
         return [200, { message: 'Edge deleted' }];
       }
     }
-    if (method === 'GET' && (m = /^\/graph\/([^/]+)$/.exec(path))) {
-      const graph = graphs.get(decodeURIComponent(m[1]!));
+    if (method === 'GET' && oneGraph) {
+      const graph = graphs.get(decodeURIComponent(oneGraph[1]!));
       if (!graph) throw new HttpError(404, 'graph not found');
       return [200, graph];
     }
