@@ -96,7 +96,7 @@ class Reader {
     return result;
   }
 
-  number(path: string): number | bigint {
+  number(path: string): number | bigint | JsonFloat {
     const t = this.text;
     const start = this.pos;
     let p = start;
