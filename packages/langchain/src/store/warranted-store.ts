@@ -24,6 +24,7 @@ import {
   type PutOperation,
   type SearchOperation,
 } from '@langchain/langgraph';
+import { MissingViewError } from '@ewp/ledger';
 import { BaseStoreLedger } from '../ledger/base-store-ledger.js';
 import { ReservedNamespaceError } from '../ledger/reserved-namespace-error.js';
 import { itemWriteLock } from '../ledger/write-lock.js';
@@ -34,6 +35,7 @@ import {
   itemLocator,
   type MemoryOrigin,
 } from './item-assertion.js';
+import { searchSnapshot } from './snapshot-search.js';
 
 /** A stored item plus the warrant of the proposition it asserts, evaluated at read time. */
 export type WarrantedItem = Item & { warrant: WarrantView };
@@ -111,6 +113,49 @@ export class WarrantedStore extends BaseStore {
     options?: { filter?: Record<string, unknown>; limit?: number; offset?: number; query?: string },
   ): Promise<WarrantedSearchItem[]> {
     return (await super.search(namespacePrefix, options)) as WarrantedSearchItem[];
+  }
+
+  /**
+   * Search the records of one stored snapshot of `propositionId` (latest, or `viewId`): at most
+   * `limit` assertions and evidence items, DEGRADED with the rest in `omitted_sources` when the
+   * snapshot held more. Missing proposition or snapshot → `MissingViewError`.
+   */
+  async searchView(propositionId: string, query: string, options: { limit?: number; viewId?: string } = {}): Promise<EvidenceView> {
+    const view = await this.ledger.get(propositionId, options.viewId);
+    if (view === undefined) throw new MissingViewError(propositionId, options.viewId);
+    return searchSnapshot(view, query, options.limit ?? 10);
+  }
+
+  /**
+   * The items under `namespacePrefix` that assert `propositionId` but were written around the
+   * wrapper (no recorded evidence), read as one endogenous assertion each: never verified, and
+   * DEGRADED (scope `langgraph.unrecorded`), since nothing says the set is complete.
+   */
+  async readUnrecorded(namespacePrefix: string[], propositionId: string): Promise<EvidenceView> {
+    this.#refuseReserved(namespacePrefix, 'readUnrecorded');
+    const latest = await this.ledger.get(propositionId);
+    const recorded = new Set((latest?.assertions ?? []).map((a) => `${a.source.origin_locator}\u0000${a.source.content_hash}`));
+    const assertions: Assertion[] = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = await this.inner.search(namespacePrefix, { limit: 100, offset });
+      for (const item of page) {
+        if (this.#isReserved(item) || this.#propositionOf(item.namespace, item.key, item.value) !== propositionId) continue;
+        const at = item.updatedAt instanceof Date ? item.updatedAt.toISOString() : '';
+        const a = await itemAssertion({
+          namespace: item.namespace,
+          key: item.key,
+          value: item.value,
+          propositionId,
+          text: this.#textOf(item.value),
+          origin: this.#origin,
+          assertedBy: this.#assertedBy,
+          at,
+        });
+        if (!recorded.has(`${a.source.origin_locator}\u0000${a.source.content_hash}`)) assertions.push(a);
+      }
+      if (page.length < 100) break;
+    }
+    return { ...emptyView(propositionId), view_id: 'unrecorded', assertions, retrieval_scope: UNRECORDED_SCOPE };
   }
 
   override async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
