@@ -26,11 +26,15 @@ function plain(x: unknown): Record<string, unknown> {
   return JSON.parse(JSON.stringify(x)) as Record<string, unknown>;
 }
 
-/** The core's outcome for a view JSON text at T. */
-export function coreOutcome(viewText: string, evaluatedAt: string): CoreOutcome {
+/**
+ * The core's outcome for a view JSON text at T. T is normally a string; the mutation fuzz also
+ * passes whatever the view's own `evaluated_at` key decoded to (a number, null, a list…), which
+ * the core must refuse with a typed error.
+ */
+export function coreOutcome(viewText: string, evaluatedAt: unknown): CoreOutcome {
   try {
     const view = decodeViewJson(viewText);
-    return { ok: true, warrant: plain(normalizeWarrantView(warrantNow(view, REFERENCE_V2, evaluatedAt))) };
+    return { ok: true, warrant: plain(normalizeWarrantView(warrantNow(view, REFERENCE_V2, evaluatedAt as string))) };
   } catch (err) {
     if (err instanceof InvalidEvidenceView) return { ok: false, errorClass: 'InvalidEvidenceView', code: err.code, detail: err.message };
     if (err instanceof UnknownPolicy || err instanceof InvalidEvaluatedAt)
