@@ -205,7 +205,7 @@ export class BaseStoreLedgerBackend implements LedgerBackend {
       },
       appendChain: async (entries: readonly StoredChainEntry[], anchor: ChainAnchor) => {
         const counters = await this.#counters(overlay);
-        entries.forEach((entry, i) => this.#set(overlay, 'chain', pad(counters.chain + i), entry));
+        for (const [i, entry] of entries.entries()) this.#set(overlay, 'chain', pad(counters.chain + i), entry);
         this.#set(overlay, 'meta', 'counters', { ...counters, chain: counters.chain + entries.length });
         this.#set(overlay, 'meta', 'anchor', anchor);
       },

@@ -121,7 +121,7 @@ describe('BaseStoreLedger over InMemoryStore', () => {
     // A no-op re-put of an older snapshot does not make it latest again.
     expect((await ledger.get('P-win'))!.view_id).toBe('v9');
     expect((await ledger.get('P-win', 'v7'))!.conflicts[0]!.status).toBe('resolved');
-    expect(await ledger.verifyChain()).toMatchObject({ ok: true, length: 6 });
+    expect((await ledger.verifyChain()).ok).toBe(true);
   });
 
   it('keeps ids local to a proposition', async () => {
