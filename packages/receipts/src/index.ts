@@ -23,6 +23,7 @@ export {
   domainPrefix,
   ebcj1Digest,
   isDigestHex,
+  jcsDigest,
   sha256Hex,
 } from './canonical/digest.js';
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ebcj1String } from './ebcj1.js';
+import { jcsString } from './jcs.js';
 
 /** The five domains the reference hashes under (SPEC §1.4). */
 export const REFERENCE_DOMAINS = ['evidence', 'checkpoint', 'verification', 'operation', 'checkpoint-id'] as const;
@@ -43,6 +44,22 @@ export function domainDigest(domain: string, value: unknown): string {
 /** Domain digest of text that already is the EBCJ-1 form of some value. */
 export function digestCanonicalText(canonical: string, domain: string): string {
   return createHash('sha256').update(domainPrefix(domain)).update(canonical, 'utf8').digest('hex');
+}
+
+const jcsPrefixes = new Map<string, Buffer>();
+
+/**
+ * Domain digest over RFC 8785 bytes: `hex(SHA-256(UTF8("ewp:" + domain + ":JCS") || 0x00 || JCS(value)))`.
+ * Our convention (not in the EvidenceBound spec), so a JCS digest can never collide with an EBCJ-1
+ * digest of the same domain. @throws {CanonicalizationError}
+ */
+export function jcsDigest(domain: string, value: unknown): string {
+  let prefix = jcsPrefixes.get(domain);
+  if (prefix === undefined) {
+    prefix = Buffer.concat([Buffer.from(`ewp:${domain}:JCS`, 'utf8'), Buffer.from([0])]);
+    jcsPrefixes.set(domain, prefix);
+  }
+  return createHash('sha256').update(prefix).update(jcsString(value), 'utf8').digest('hex');
 }
 
 const LOWER_HEX_64 = /^[0-9a-f]{64}$/;

@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliIO } from '../cli-io.js';
+import { receiptCommand } from './receipt.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ewp-receipt-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const keys = JSON.parse(readFileSync('/work/shared/receipts/vectors/signed-receipts.json', 'utf8')).keys;
+const fixture = '/work/shared/ewp/pack/fixtures/06-derived.json';
+
+async function run(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  const input = new PassThrough();
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  err.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  input.end(stdin);
+  const io: CliIO = { stdin: input, stdout: out, stderr: err, env: {}, cwd: dir };
+  const code = await receiptCommand(args, io);
+  return { code, stdout, stderr };
+}
+
+describe('ewp receipt issue|verify', () => {
+  writeFileSync(join(dir, 'seed.hex'), `${keys['key-1'].seed_hex}\n`);
+  writeFileSync(
+    join(dir, 'keys.json'),
+    JSON.stringify({ 'key-1': { public_hex: keys['key-1'].public_hex, state: 'ACTIVE' } }),
+  );
+  writeFileSync(
+    join(dir, 'revoked.json'),
+    JSON.stringify({ 'key-1': { public_hex: keys['key-1'].public_hex, state: 'REVOKED' } }),
+  );
+
+  it('issues a signed receipt and verifies it against the same view', async () => {
+    const issued = await run(['issue', fixture, '--key', 'seed.hex', '--key-id', 'key-1', '--out', 'r.json']);
+    expect(issued.code).toBe(0);
+    const doc = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
+    expect(doc.receipt.warrant_digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(doc.signed.key_id).toBe('key-1');
+    const ok = await run(['verify', 'r.json', fixture, '--keys', 'keys.json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, status: 'VERIFIED' });
+    const unsignedCheck = await run(['verify', 'r.json', fixture]);
+    expect(JSON.parse(unsignedCheck.stdout)).toMatchObject({ ok: true, status: 'BOUND' });
+    const revoked = await run(['verify', 'r.json', fixture, '--keys', 'revoked.json']);
+    expect(revoked.code).toBe(1);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ ok: false, status: 'REVOKED_KEY' });
+  });
+
+  it('fails closed when the view changed, and reads the view from stdin', async () => {
+    await run(['issue', fixture, '--out', 'plain.json']);
+    const view = JSON.parse(readFileSync(fixture, 'utf8'));
+    view.assertions[0].text = 'something else';
+    const changed = await run(['verify', 'plain.json', '-'], JSON.stringify(view));
+    expect(changed.code).toBe(1);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ ok: false, status: 'MISMATCH' });
+    expect(changed.stderr).toContain('MISMATCH');
+  });
+
+  it('refuses invalid views with a typed error and bad arguments with exit 2', async () => {
+    const bad = await run(['issue', '-', '--at', '2026-01-01T00:00:00Z'], '{"proposition_id": ""}');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/refused \([A-Z_]+\)/);
+    expect((await run(['issue'])).code).toBe(2);
+    expect((await run(['issue', fixture, '--key', 'seed.hex'])).code).toBe(2);
+    expect((await run(['verify', 'missing.json', fixture])).code).toBe(2);
+    expect((await run(['frobnicate'])).code).toBe(2);
+  });
+});

@@ -1,0 +1,158 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { EwpError, parseJson } from '@ewp/core';
+import {
+  Ed25519Signer,
+  Ed25519Verifier,
+  type KeyState,
+  KEY_STATES,
+  ReceiptsError,
+  type RegisteredKey,
+  type SignedWarrantReceipt,
+  type WarrantReceipt,
+  issueWarrantReceipt,
+  verifyWarrantReceipt,
+} from '@ewp/receipts';
+import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+
+const HELP = `usage: ewp receipt issue <view.json|-> [--at T] [--key SEED_FILE --key-id ID] [--out FILE]
+       ewp receipt verify <receipt.json> <view.json|-> [--keys REGISTRY.json | --public-key HEX --key-id ID]
+
+issue   Evaluate the view (EWP-0.2.0, reference-v2) at T (default: the view's "evaluated_at") and
+        write {"receipt", "receipt_digest", "signed"?} as JSON. With --key (a file holding the
+        64-hex Ed25519 seed) and --key-id the receipt is also signed.
+verify  Re-evaluate the view at the receipt's own policy and T and re-derive both digests; any
+        difference fails. With --keys ({"key-id": {"public_hex", "state"}}) or --public-key and
+        --key-id, the signature must verify too (REVOKED/UNKNOWN keys fail closed). Writes the
+        verification as JSON.
+
+Exit codes: 0 issued / verified; 1 refused view or failed verification; 2 bad arguments or files.
+`;
+
+class UsageError extends Error {}
+
+async function readText(path: string, io: CliIO): Promise<string> {
+  if (path === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(resolve(io.cwd, path), 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+function viewAt(view: unknown, at: string | undefined): string {
+  if (at !== undefined) return at;
+  const own = (view as { evaluated_at?: unknown } | null)?.evaluated_at;
+  if (typeof own !== 'string') throw new UsageError('no --at given and the view has no "evaluated_at" string');
+  return own;
+}
+
+async function issue(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { at: { type: 'string' }, key: { type: 'string' }, 'key-id': { type: 'string' }, out: { type: 'string' } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new UsageError('issue needs exactly one view file (or - for stdin)');
+  if ((values.key === undefined) !== (values['key-id'] === undefined)) throw new UsageError('--key and --key-id go together');
+  const view = parseJson(await readText(positionals[0] as string, io));
+  let signer: Ed25519Signer | undefined;
+  if (values.key !== undefined) {
+    const seed = (await readText(values.key, io)).trim();
+    if (!/^[0-9a-fA-F]{64}$/.test(seed)) throw new UsageError(`${values.key} must hold a 64-hex-character Ed25519 seed`);
+    signer = new Ed25519Signer(values['key-id'] as string, seed.toLowerCase());
+  }
+  const issued = issueWarrantReceipt(view, viewAt(view, values.at), { signer });
+  const out = { receipt: issued.receipt, receipt_digest: issued.receipt_digest, ...(issued.signed ? { signed: issued.signed } : {}) };
+  const text = `${JSON.stringify(out, null, 2)}\n`;
+  if (values.out !== undefined) await writeFile(resolve(io.cwd, values.out), text);
+  else io.stdout.write(text);
+  return EXIT_OK;
+}
+
+function registryFrom(value: unknown, path: string): Record<string, RegisteredKey> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${path} must be a JSON object`);
+  const out: Record<string, RegisteredKey> = {};
+  for (const [id, k] of Object.entries(value as Record<string, unknown>)) {
+    const key = k as Partial<RegisteredKey> | null;
+    if (!key || typeof key.public_hex !== 'string' || !/^[0-9a-f]{64}$/.test(key.public_hex)) {
+      throw new UsageError(`${path}: key ${JSON.stringify(id)} needs "public_hex" (64 lowercase hex)`);
+    }
+    if (!KEY_STATES.includes(key.state as KeyState)) throw new UsageError(`${path}: key ${JSON.stringify(id)} has no valid "state"`);
+    out[id] = { public_hex: key.public_hex, state: key.state as KeyState };
+  }
+  return out;
+}
+
+async function verify(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { keys: { type: 'string' }, 'public-key': { type: 'string' }, 'key-id': { type: 'string' } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 2) throw new UsageError('verify needs a receipt file and a view file');
+  if (values.keys !== undefined && values['public-key'] !== undefined) throw new UsageError('use --keys or --public-key, not both');
+  if ((values['public-key'] === undefined) !== (values['key-id'] === undefined)) {
+    throw new UsageError('--public-key and --key-id go together');
+  }
+  const receiptPath = positionals[0] as string;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await readText(receiptPath, io));
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${receiptPath} is not JSON: ${(error as Error).message}`);
+  }
+  // Accept the output of `ewp receipt issue` ({receipt, signed?}), an envelope, or a bare receipt.
+  const d = doc as { receipt?: unknown; signed?: unknown; signature?: unknown };
+  const item = (d && typeof d === 'object' && 'signed' in d ? d.signed : d && typeof d === 'object' && 'signature' in d ? d : (d?.receipt ?? d)) as
+    | WarrantReceipt
+    | SignedWarrantReceipt;
+  let verifier: Ed25519Verifier | undefined;
+  if (values.keys !== undefined) verifier = new Ed25519Verifier(registryFrom(JSON.parse(await readText(values.keys, io)), values.keys));
+  if (values['public-key'] !== undefined) {
+    if (!/^[0-9a-f]{64}$/.test(values['public-key'])) throw new UsageError('--public-key must be 64 lowercase hex characters');
+    verifier = new Ed25519Verifier({ [values['key-id'] as string]: { public_hex: values['public-key'], state: 'ACTIVE' } });
+  }
+  const viewText = await readText(positionals[1] as string, io);
+  let view: unknown;
+  try {
+    view = parseJson(viewText);
+  } catch {
+    view = undefined; // verifyWarrantReceipt reports INVALID_VIEW
+  }
+  const result = verifyWarrantReceipt(item, view, { verifier });
+  io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (!result.ok) io.stderr.write(`ewp receipt verify: ${result.status}: ${result.reason}\n`);
+  return result.ok ? EXIT_OK : EXIT_SOME_FAILED;
+}
+
+/** `ewp receipt issue|verify`: warrant receipts (SPEC §12 of the receipts layer). */
+export const receiptCommand: Command = async (args: string[], io: CliIO): Promise<number> => {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === '--help' || sub === '-h' || rest.includes('--help')) {
+    io.stdout.write(HELP);
+    return sub === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  try {
+    if (sub === 'issue') return await issue(rest, io);
+    if (sub === 'verify') return await verify(rest, io);
+    throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}`);
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr.write(`ewp receipt: ${(error as Error).message}\n\n${HELP}`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof EwpError || error instanceof ReceiptsError) {
+      const path = error.path === undefined ? '' : ` at ${error.path}`;
+      io.stderr.write(`ewp receipt: refused (${error.code})${path}: ${error.message}\n`);
+      return EXIT_SOME_FAILED;
+    }
+    throw error;
+  }
+};
