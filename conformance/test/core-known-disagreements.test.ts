@@ -1,0 +1,46 @@
+/**
+ * KNOWN CORE DISAGREEMENTS — the expected-failures list of the oracle/core comparison.
+ *
+ * Each entry is a minimal input on which @ewp/core and the oracle (and Python, checked by hand
+ * with python3) disagree, with the reason the oracle is right. Core entries use `it.fails`: they
+ * pass while core is wrong and FAIL once core is fixed, so the entry must then be moved to a
+ * plain regression test. Do not "fix" an entry by changing the oracle.
+ */
+import { compareCodePoints } from '@ewp/core';
+import { describe, expect, it } from 'vitest';
+import { compareCodePoints as oracleCompare, evaluateView } from '../src/oracle/index.js';
+import { coreOutcome } from './core-outcome.js';
+
+// SPEC §11.3: Python orders strings by code point; a lone surrogate is the code point
+// U+D800–U+DFFF. Python: sorted(['\U00010000', '\ud800\U0001F600']) == ['\ud800\U0001F600', '\U00010000'].
+// A UTF-16 comparison that maps surrogate units above U+FFFF misorders a lone high surrogate
+// followed by an astral character (its next unit is another high surrogate).
+const LONE_THEN_ASTRAL = '\ud800\u{1F600}';
+const ASTRAL = '\u{10000}';
+
+describe('known disagreement 1: code point order with a lone high surrogate before an astral character', () => {
+  it('the oracle orders like Python', () => {
+    expect(oracleCompare(LONE_THEN_ASTRAL, ASTRAL)).toBeLessThan(0);
+  });
+
+  it.fails('@ewp/core compareCodePoints orders like Python (fails while core is wrong)', () => {
+    expect(compareCodePoints(LONE_THEN_ASTRAL, ASTRAL)).toBeLessThan(0);
+  });
+
+  const src = { source_id: 's', lineage_id: 'L', origin_type: 'tool', origin_locator: 'l', snapshot_id: 'n', content_hash: 'h', observed_at: 'o' };
+  const ev = (id: string) => ({ evidence_id: id, polarity: 'supports', source: src, content: 'c', observed_at: '2026-01-01T00:00:00Z' });
+  // No view_id: the derived id (a normative field here) depends on the record sort (SPEC §8).
+  const text = JSON.stringify({ proposition_id: 'P', evidence: [ev(LONE_THEN_ASTRAL), ev(ASTRAL)] });
+  const T = '2026-09-21T21:00:00Z';
+
+  it('the oracle sorts supporting_evidence_ids like Python and derives its id from that order', () => {
+    const out = evaluateView(text, T);
+    expect(out.ok && out.warrant.supporting_evidence_ids).toEqual([LONE_THEN_ASTRAL, ASTRAL]);
+  });
+
+  it.fails('@ewp/core gives the same WarrantView (derived view_id and id order) (fails while core is wrong)', () => {
+    const oracle = evaluateView(text, T);
+    const core = coreOutcome(text, T);
+    expect(core.ok && core.warrant).toEqual(oracle.ok && oracle.warrant);
+  });
+});
