@@ -8,6 +8,7 @@ import { createServer, type Server as HttpServer, type IncomingMessage, type Ser
 import type { AddressInfo } from 'node:net';
 import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { holdsIngestRole } from './ingest-token.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
@@ -37,6 +38,21 @@ export interface EwpHttpServer {
   port: number;
   http: HttpServer;
   close(): Promise<void>;
+}
+
+/** Idle MCP servers of one role; each serves one request at a time. */
+class ServerPool {
+  private readonly idle: Server[] = [];
+  constructor(
+    private readonly create: () => Server,
+    private readonly max = 64,
+  ) {}
+  take(): Server {
+    return this.idle.pop() ?? this.create();
+  }
+  give(server: Server): void {
+    if (this.idle.length < this.max) this.idle.push(server);
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -78,6 +94,11 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
   const host = options.host ?? '127.0.0.1';
   const limit = options.maxBodyBytes ?? MAX_HTTP_BODY_BYTES;
   const loopbackOnly = LOOPBACK_HOSTS.has(host);
+  // Building an SDK server costs milliseconds (it compiles validators); a stateless request only
+  // needs one for its duration, so idle servers are kept per role and reconnected.
+  const makePool = (ingest: boolean) =>
+    new ServerPool(() => createEwpMcpServer({ store: options.store, roles: { ingest }, ...(options.clock ? { clock: options.clock } : {}) }));
+  const pools = { ingest: makePool(true), read: makePool(false) };
 
   async function handleMcpPost(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     // The role comes from the headers alone, before a byte of the body is read.
@@ -110,7 +131,7 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     // Replies are always JSON, so a plain JSON-RPC client that never asked for SSE is served as well.
     headers.set('accept', 'application/json, text/event-stream');
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-    const server = createEwpMcpServer({ store: options.store, roles: { ingest }, ...(options.clock ? { clock: options.clock } : {}) });
+    const server = pools[ingest ? 'ingest' : 'read'].take();
     try {
       await server.connect(transport);
       const request = new Request(`http://127.0.0.1${path}`, { method: 'POST', headers });
@@ -125,6 +146,7 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
       res.end(text);
     } finally {
       await server.close();
+      pools[ingest ? 'ingest' : 'read'].give(server);
     }
   }
 
