@@ -17,7 +17,7 @@ export interface AdapterConformanceReport {
   /** Fixtures written and read back. */
   fixtures: number;
   /** How many checks of each family ran. */
-  checks: { roundTrip: number; warrant: number; search: number; native: number };
+  checks: { roundTrip: number; warrant: number; search: number; searchPartial: number; native: number };
   /** Every loss observed (observations included), sorted. */
   losses: ObservedLoss[];
   /** Losses not covered by the expected-loss list (observations excluded): failures. */
@@ -108,6 +108,7 @@ async function checkFixture(
       const found = await adapter.search(written.proposition_id, searchQuery(written), { limit: 1, viewId: written.view_id });
       report.checks.search++;
       const sufficiency = warrantNow(found, REFERENCE_V2, fixture.evaluatedAt).warrant.sufficiency;
+      if (recordCount(found) < recordCount(written) && sufficiency === 'DEGRADED') report.checks.searchPartial++;
       if (recordCount(found) < recordCount(written) && sufficiency !== 'DEGRADED') {
         losses.push({
           class: 'RETRIEVAL_LOSS',
@@ -169,7 +170,7 @@ export async function runAdapterConformanceReport(
   const report: AdapterConformanceReport = {
     adapter: subject.name,
     fixtures: 0,
-    checks: { roundTrip: 0, warrant: 0, search: 0, native: 0 },
+    checks: { roundTrip: 0, warrant: 0, search: 0, searchPartial: 0, native: 0 },
     losses: [],
     unexpected: [],
     stale: [],

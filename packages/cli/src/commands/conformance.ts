@@ -1,0 +1,138 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import {
+  type AdapterConformanceReport,
+  type AdapterSubject,
+  type ExpectedLossFile,
+  jsonTwinPath,
+  lossReportJson,
+  renderLossReportMarkdown,
+  runAdapterConformanceReport,
+  writeLossReport,
+} from '@ewp/conformance/adapter-suite';
+import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+
+const HELP = `usage: ewp conformance [--adapter NAME]... [--module SPEC]... [--json] [--report PATH]
+
+Run the shared adapter conformance suite (every pack fixture written through the store, read
+back, diffed field by field and re-evaluated; partial searches must say DEGRADED; records the
+store wrote on its own must read as untrusted) for every available adapter, offline.
+
+  --adapter NAME   only this adapter (mem0-oss, mem0-hosted, zep) or family (mem0); repeatable
+  --module SPEC    also load adapters from a module exporting conformanceSubjects(); repeatable
+  --json           print the JSON report instead of the Markdown table
+  --report PATH    write the Markdown report to PATH and its JSON twin beside it (.json),
+                   keeping the rows of adapters not run this time
+
+Adapters are discovered from @ewp/mem0/conformance and @ewp/zep/conformance; one that is not
+installed is skipped with a note on stderr.
+Exit codes: 0 every adapter passed; 1 a loss that is not listed, a listed loss that no longer
+happens, or an error; 2 bad arguments or no adapter available.
+`;
+
+/** Where adapters are discovered by default. */
+export const ADAPTER_MODULES = ['@ewp/mem0/conformance', '@ewp/zep/conformance'];
+
+/** Imports a module by specifier; injectable so tests can provide adapters. */
+export type ModuleLoader = (specifier: string) => Promise<unknown>;
+
+function notInstalled(error: unknown, specifier: string): boolean {
+  const code = (error as { code?: string }).code;
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED' || code === 'MODULE_NOT_FOUND') &&
+    String((error as Error).message).includes(specifier.split('/').slice(0, 2).join('/'))
+  ) || /Failed to (load|resolve)/.test(String((error as Error).message));
+}
+
+async function discover(specifiers: string[], load: ModuleLoader, io: CliIO): Promise<AdapterSubject[] | undefined> {
+  const subjects: AdapterSubject[] = [];
+  for (const specifier of specifiers) {
+    let mod: unknown;
+    try {
+      mod = await load(specifier);
+    } catch (error) {
+      if (notInstalled(error, specifier)) {
+        io.stderr.write(`ewp conformance: skipped ${specifier} (not installed)\n`);
+        continue;
+      }
+      io.stderr.write(`ewp conformance: cannot load ${specifier}: ${(error as Error).message}\n`);
+      return undefined;
+    }
+    const factory = (mod as { conformanceSubjects?: unknown }).conformanceSubjects;
+    if (typeof factory !== 'function') {
+      io.stderr.write(`ewp conformance: ${specifier} does not export conformanceSubjects()\n`);
+      return undefined;
+    }
+    subjects.push(...(factory() as AdapterSubject[]));
+  }
+  return subjects;
+}
+
+/** `ewp conformance` with an injectable module loader (the exported command uses `import()`). */
+export async function runConformanceCommand(args: string[], io: CliIO, load: ModuleLoader = (s) => import(s)): Promise<number> {
+  let values: { adapter?: string[]; module?: string[]; json?: boolean; report?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        adapter: { type: 'string', multiple: true },
+        module: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        report: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    io.stderr.write(`ewp conformance: ${(error as Error).message}\n\n${HELP}`);
+    return EXIT_USAGE;
+  }
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  if (values.report !== undefined && !values.report.endsWith('.md')) {
+    io.stderr.write(`ewp conformance: --report needs a .md path (its JSON twin goes beside it), got ${JSON.stringify(values.report)}\n`);
+    return EXIT_USAGE;
+  }
+  const extra = (values.module ?? []).map((m) => (m.startsWith('.') || m.startsWith('/') ? pathToFileURL(resolve(io.cwd, m)).href : m));
+  const found = await discover([...ADAPTER_MODULES, ...extra], load, io);
+  if (found === undefined) return EXIT_USAGE;
+  const wanted = values.adapter ?? [];
+  const subjects = wanted.length === 0 ? found : found.filter((s) => wanted.some((w) => s.name === w || s.name.startsWith(`${w}-`)));
+  const unknown = wanted.filter((w) => !found.some((s) => s.name === w || s.name.startsWith(`${w}-`)));
+  if (unknown.length > 0) {
+    io.stderr.write(`ewp conformance: unknown adapter ${unknown.join(', ')}; available: ${found.map((s) => s.name).join(', ') || 'none'}\n`);
+    return EXIT_USAGE;
+  }
+  if (subjects.length === 0) {
+    io.stderr.write('ewp conformance: no adapter available (install @ewp/mem0 or @ewp/zep, or pass --module)\n');
+    return EXIT_USAGE;
+  }
+  const reports: AdapterConformanceReport[] = [];
+  const expected: Record<string, ExpectedLossFile> = {};
+  for (const subject of subjects) {
+    const report = await runAdapterConformanceReport(subject);
+    reports.push(report);
+    expected[subject.name] = subject.expectedLoss;
+    io.stderr.write(
+      `${subject.name}: ${report.fixtures} fixtures, ${report.losses.length} loss(es), ${report.unexpected.length} unexpected, ${report.stale.length} stale, ${report.errors.length} error(s): ${report.ok ? 'pass' : 'FAIL'}\n`,
+    );
+    for (const loss of report.unexpected) io.stderr.write(`  unexpected ${loss.class} ${loss.fixture} ${loss.field}: ${loss.detail}\n`);
+    for (const stale of report.stale) io.stderr.write(`  stale ${stale.class} ${stale.fixture} ${stale.field}: no longer happens; remove it from the list\n`);
+    for (const e of report.errors) io.stderr.write(`  error ${e.fixture}: ${e.message}\n`);
+  }
+  const json = lossReportJson(reports, expected);
+  io.stdout.write(values.json ? `${JSON.stringify(json, null, 2)}\n` : renderLossReportMarkdown(json));
+  if (values.report !== undefined) {
+    const path = resolve(io.cwd, values.report);
+    writeLossReport(path, reports, expected);
+    io.stderr.write(`ewp conformance: wrote ${path} and ${jsonTwinPath(path)}\n`);
+  }
+  return reports.every((r) => r.ok) ? EXIT_OK : EXIT_SOME_FAILED;
+}
+
+/** `ewp conformance`: the adapter suite for every installed adapter, with a loss report. */
+export const conformanceCommand: Command = (args, io) => runConformanceCommand(args, io);

@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import { lossReportIsCurrent, runAdapterConformanceReport, writeLossReport } from '@ewp/conformance/adapter-suite';
+import { expect, it } from 'vitest';
+import { mem0HostedSubject, mem0OssSubject } from './conformance.js';
+
+const reportPath = fileURLToPath(new URL('../../../docs/loss-reports.md', import.meta.url));
+
+it('docs/loss-reports.md and .json are current for the Mem0 adapters', async () => {
+  const subjects = [mem0OssSubject(), mem0HostedSubject()];
+  const reports = [];
+  for (const s of subjects) reports.push(await runAdapterConformanceReport(s));
+  const expected = Object.fromEntries(subjects.map((s) => [s.name, s.expectedLoss]));
+  if (process.env.EWP_UPDATE_LOSS_REPORTS === '1') writeLossReport(reportPath, reports, expected);
+  const check = lossReportIsCurrent(reportPath, reports, expected);
+  // Refresh with `EWP_UPDATE_LOSS_REPORTS=1 pnpm vitest run src/loss-report.test.ts` or `ewp conformance --report docs/loss-reports.md`.
+  expect(check.committed.json).toBe(check.fresh.json);
+  expect(check.committed.markdown).toBe(check.fresh.markdown);
+}, 300_000);
