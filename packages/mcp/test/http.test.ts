@@ -45,7 +45,8 @@ describe('Streamable HTTP with the SDK client', () => {
   });
 
   it('accepts the token as a lowercase bearer, bare, or in X-EWP-Ingest-Token', async () => {
-    for (const headers of [{ authorization: `bearer ${TOKEN}` }, { authorization: TOKEN }, { 'x-ewp-ingest-token': TOKEN }]) {
+    const variants: Array<Record<string, string>> = [{ authorization: `bearer ${TOKEN}` }, { authorization: TOKEN }, { "x-ewp-ingest-token": TOKEN }];
+    for (const headers of variants) {
       const client = await httpClient(headers);
       await ok(client, 'ewp_evidence_view_put', { view: extractedView(), ingest_attestation: false });
       await client.close();
