@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arbitraryCase, arbitraryEvaluatedAt, arbitraryJsonTextCase, viewToJsonText } from '../src/generators/index.js';
-import { evaluateView } from '../src/oracle/index.js';
+import { allPaths, evaluateView, readJsonText, writeJsonText } from '../src/oracle/index.js';
 import { coreOutcome, disagreement } from './core-outcome.js';
 
 const RUNS = Number(process.env.EWP_FUZZ_RUNS ?? 10_000);
@@ -31,6 +31,31 @@ describe('differential: oracle vs @ewp/core', () => {
     );
     console.log(`differential: ${RUNS} generated views agreed (${tally.ok} evaluated, ${tally.refused} refused)`);
     expect(tally.ok + tally.refused).toBeGreaterThanOrEqual(RUNS);
+  }, 600_000);
+
+  it('agrees on generated views with one value anywhere replaced by an awkward token', () => {
+    const tokens = [
+      'null', '""', '0', '-0', '-1', '5.0', '1e400', 'NaN', '-Infinity', 'true', 'false', '[]', '{}', '[1]', '[""]', '["a", "a"]',
+      '"x"', '"None"', '"supports"', '"opposes"', '"inconclusive"', '"open"', '"resolved"', '"superseded_by"', '"complete"',
+      '"P-x"', '"P-x:"', '"P-x:v2"', '"tool"', '"extract"', '"tool_observation"', '"human_review"', '"\\ud800"',
+      '"2026-09-21T21:00:00Z"', '"0001-01-01T00:00:00+00:01"', '"garbage"', '12345678901234567890', '9007199254740992',
+    ];
+    fc.assert(
+      fc.property(
+        arbitraryCase().chain((c) => {
+          const root = readJsonText(viewToJsonText(c.view));
+          const paths = allPaths(root);
+          return fc.record({
+            c: fc.constant(c),
+            text: paths.length === 0
+              ? fc.constant(viewToJsonText(c.view))
+              : fc.tuple(fc.constantFrom(...paths), fc.constantFrom(...tokens)).map(([path, token]) => writeJsonText(root, { path, token })),
+          });
+        }),
+        ({ c, text }) => check(text, c.evaluatedAt),
+      ),
+      { numRuns: Math.max(500, Math.floor(RUNS / 2)), seed: SEED },
+    );
   }, 600_000);
 
   it('agrees on raw-number JSON texts (5 vs 5.0, big integers, NaN, duplicate keys)', () => {

@@ -1,23 +1,25 @@
 /**
  * Mutation fuzz: every key and list index at every depth of every pack fixture (its
- * `evaluated_at` included), replaced by each of 16 awkward JSON tokens. Each mutated view must be
+ * `evaluated_at` included), replaced by each of 16 awkward JSON tokens, and deleted. Each mutated view must be
  * refused by both evaluators with a typed error of the same harness class, or evaluated to the
  * same normalized WarrantView. A core error that is not an EwpError is a crash.
  *
- * Default: a deterministic sample (arrays longer than 3 are mutated at indexes 0, 1 and last;
+ * Default: a deterministic sample (arrays longer than 2 are mutated at their first and last index;
  * the other elements of those arrays are structurally the same records). EWP_FUZZ_FULL=1 runs
  * every path.
  */
 import { parseJson } from '@ewp/core';
 import { describe, expect, it } from 'vitest';
-import { allPaths, evaluateHarnessLine, type JPath, type JValue, readJsonText, writeJsonText } from '../src/oracle/index.js';
+import { allPaths, DELETE, evaluateHarnessLine, type JPath, type JValue, readJsonText, writeJsonText } from '../src/oracle/index.js';
 import { coreOutcome, disagreement } from './core-outcome.js';
 import { packFiles, SHARED_AVAILABLE } from './pack-files.js';
 
 const FULL = process.env.EWP_FUZZ_FULL === '1';
 
-/** The 16 replacement tokens, written as raw JSON text. */
-const TOKENS = ['null', '""', '0', '-1', 'false', 'true', '[]', '{}', '"x"', '"supports"', '1.5', '1e400', 'NaN', '["a"]', '[""]', '[1]'];
+/** The 16 replacement tokens, written as raw JSON text, plus deletion of the key or element. */
+const TOKENS: Array<string | typeof DELETE> = [
+  'null', '""', '0', '-1', 'false', 'true', '[]', '{}', '"x"', '"supports"', '1.5', '1e400', 'NaN', '["a"]', '[""]', '[1]', DELETE,
+];
 
 function sampled(root: JValue, paths: JPath[]): JPath[] {
   if (FULL) return paths;
@@ -33,7 +35,7 @@ function sampled(root: JValue, paths: JPath[]): JPath[] {
     p.every((step, i) => {
       if (typeof step !== 'number') return true;
       const n = lengthAt(p.slice(0, i));
-      return n <= 3 || step === 0 || step === 1 || step === n - 1;
+      return n <= 2 || step === 0 || step === n - 1;
     }),
   );
 }
@@ -69,14 +71,14 @@ describe.skipIf(!SHARED_AVAILABLE)('mutation fuzz: oracle vs @ewp/core on mutate
             row.pythonRepr++;
             if (!core.ok && core.errorClass !== 'InvalidEvidenceView') {
               row.disagreements++;
-              problems.push(`${fixture.name} ${JSON.stringify(path)} := ${token}: python_repr view, core ${core.errorClass} ${core.code}`);
+              problems.push(`${fixture.name} ${JSON.stringify(path)} := ${String(token)}: python_repr view, core ${core.errorClass} ${core.code}`);
             }
             continue;
           }
           const problem = disagreement(oracle, core);
           if (problem !== null) {
             row.disagreements++;
-            if (problems.length < 25) problems.push(`${fixture.name} ${JSON.stringify(path)} := ${token}: ${problem}`);
+            if (problems.length < 25) problems.push(`${fixture.name} ${JSON.stringify(path)} := ${String(token)}: ${problem}`);
           } else if (oracle.ok) row.evaluated++;
           else row.refused++;
         }

@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  allPaths,
   canonicalText,
+  DELETE,
   decodeOracleView,
   derivedViewId,
   evaluateHarnessLine,
@@ -16,6 +18,7 @@ import {
   readInstant,
   readJsonText,
   toPlain,
+  writeJsonText,
 } from '../src/oracle/index.js';
 import { evaluateVectorLines, packFiles, SHARED_AVAILABLE, vectorText } from './pack-files.js';
 
@@ -278,5 +281,17 @@ describe('oracle building blocks', () => {
     expect(out.ok && (out.warrant as { evaluated_at: string }).evaluated_at).toBe('2026-01-01T00:00:00Z');
     expect(evaluateHarnessLine(JSON.stringify({ view, evaluated_at: null }))).toMatchObject({ ok: false, errorClass: 'ValueError' });
     expect(evaluateHarnessLine(JSON.stringify({ view, evaluated_at: 5 }))).toMatchObject({ ok: false, errorClass: 'ValueError' });
+  });
+});
+
+describe('oracle JSON writer', () => {
+  it('replaces and deletes at a path, keeping number spellings', () => {
+    const v = readJsonText('{"a": [1, 2.0, 3], "b": {"c": NaN, "d": 12345678901234567890}}');
+    expect(writeJsonText(v)).toBe('{"a": [1, 2.0, 3], "b": {"c": NaN, "d": 12345678901234567890}}');
+    expect(writeJsonText(v, { path: ['a', 1], token: '1e400' })).toBe('{"a": [1, 1e400, 3], "b": {"c": NaN, "d": 12345678901234567890}}');
+    expect(writeJsonText(v, { path: ['a', 0], token: DELETE })).toBe('{"a": [2.0, 3], "b": {"c": NaN, "d": 12345678901234567890}}');
+    expect(writeJsonText(v, { path: ['a', 1], token: DELETE })).toBe('{"a": [1, 3], "b": {"c": NaN, "d": 12345678901234567890}}');
+    expect(writeJsonText(v, { path: ['b', 'c'], token: DELETE })).toBe('{"a": [1, 2.0, 3], "b": {"d": 12345678901234567890}}');
+    expect(allPaths(v)).toHaveLength(7);
   });
 });

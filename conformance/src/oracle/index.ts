@@ -22,4 +22,4 @@ export { PYTHON_LOWER_EXCEPTIONS, pythonLower } from './python-lower.js';
 export { pythonFloatRepr, pythonRepr, pythonStr } from './python-text.js';
 export { canonicalText, derivedViewId } from './view-id.js';
 export type { OView } from './view-model.js';
-export { allPaths, type JPath, writeJsonText } from './json-write.js';
+export { allPaths, DELETE, type JPath, writeJsonText } from './json-write.js';

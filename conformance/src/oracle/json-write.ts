@@ -16,24 +16,38 @@ function floatToken(x: number): string {
   return pythonFloatRepr(x);
 }
 
+/** Marks the value at a path for deletion (its key or array element is left out). */
+export const DELETE = Symbol('delete');
+
 /**
  * Writes `value` as JSON text; when `replace` is given, the value at `replace.path` is written as
- * the raw token `replace.token` instead (used by the mutation fuzz, e.g. the token `1e400`).
+ * the raw token `replace.token` instead (used by the mutation fuzz, e.g. the token `1e400`), or
+ * left out entirely when the token is {@link DELETE}.
  */
-export function writeJsonText(value: JValue, replace?: { readonly path: JPath; readonly token: string }): string {
+export function writeJsonText(value: JValue, replace?: { readonly path: JPath; readonly token: string | typeof DELETE }): string {
   const target = replace?.path;
+  const token = replace?.token;
+  const deleting = (onPath: boolean, depth: number) =>
+    token === DELETE && onPath && target !== undefined && depth + 1 === target.length;
   const walk = (v: JValue, depth: number, onPath: boolean): string => {
-    if (onPath && target !== undefined && depth === target.length) return (replace as { token: string }).token;
+    if (onPath && target !== undefined && depth === target.length) return token === DELETE ? '' : (token as string);
     if (v === null) return 'null';
     if (v === true) return 'true';
     if (v === false) return 'false';
     if (typeof v === 'string') return JSON.stringify(v);
     const next = onPath && target !== undefined ? target[depth] : undefined;
-    if (Array.isArray(v)) return `[${v.map((x, i) => walk(x, depth + 1, next === i)).join(', ')}]`;
+    if (Array.isArray(v)) {
+      const items = v.filter((_, i) => !(deleting(onPath, depth) && next === i));
+      const shift = (i: number) => (deleting(onPath, depth) && typeof next === 'number' && i >= next ? i + 1 : i);
+      return `[${items.map((x, i) => walk(x, depth + 1, next === shift(i))).join(', ')}]`;
+    }
     if (v.kind === 'int') return v.value.toString();
     if (v.kind === 'float') return floatToken(v.value);
     const parts: string[] = [];
-    for (const [k, x] of v.entries) parts.push(`${JSON.stringify(k)}: ${walk(x, depth + 1, next === k)}`);
+    for (const [k, x] of v.entries) {
+      if (deleting(onPath, depth) && next === k) continue;
+      parts.push(`${JSON.stringify(k)}: ${walk(x, depth + 1, next === k)}`);
+    }
     return `{${parts.join(', ')}}`;
   };
   return walk(value, 0, true);
