@@ -1,0 +1,192 @@
+import { loadFixtures } from '@ewp/conformance/pack';
+import { MemoryEvidenceStore } from '@ewp/ledger';
+import { generateText, type ModelMessage, stepCountIs, streamText, tool } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { scriptedModel } from '../../test/scripted-model.js';
+import { gateTool } from './gate-tool.js';
+
+const fixtures = loadFixtures();
+const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)!.view);
+const T0 = new Date('2026-09-21T21:00:00Z');
+const LATER = new Date('2026-10-05T00:00:00Z'); // the 7-day check of P-win is stale by then
+
+async function setup() {
+  const store = new MemoryEvidenceStore();
+  await store.put(fixture('08-verified-now')); // P-win: ACCEPTED at T0, STALE at LATER
+  await store.put(fixture('02-fork-x')); // P-x: OPEN, TENTATIVE
+  let now = T0;
+  const clock = { now: () => now, set: (d: Date) => (now = d) };
+  const calls: string[] = [];
+  const restart = tool({
+    description: 'Restart a server',
+    inputSchema: z.object({ server: z.string() }),
+    outputSchema: z.object({ restarted: z.string() }),
+    execute: async ({ server }) => {
+      calls.push(server);
+      return { restarted: server };
+    },
+  });
+  return { store, clock, calls, restart };
+}
+
+const call = (input: unknown = { server: 'server01' }) => ({ toolCalls: [{ id: 'call-1', name: 'restart', input }] });
+
+describe('gateTool', () => {
+  it('MAY_ACT runs the tool', async () => {
+    const { store, clock, calls, restart } = await setup();
+    const gated = gateTool(restart, {
+      proposition: 'P-win',
+      action: { action_id: 'restart', kind: 'restart', risk: 'high', reversible: true },
+      store,
+      now: clock.now,
+    });
+    const model = scriptedModel([call(), { text: 'Restarted.' }]);
+    const result = await generateText({ model, tools: { restart: gated }, prompt: 'restart server01', stopWhen: stepCountIs(3) });
+    expect(calls).toEqual(['server01']);
+    expect(result.steps[0]!.toolResults[0]!.output).toEqual({ restarted: 'server01' });
+    expect(result.text).toBe('Restarted.');
+  });
+
+  it('DENY refuses with a typed result the model reads, and does not run the tool', async () => {
+    const { store, clock, calls, restart } = await setup();
+    const gated = gateTool(restart, {
+      proposition: 'P-x',
+      action: { action_id: 'restart', kind: 'restart', risk: 'high', reversible: false },
+      store,
+      now: clock.now,
+    });
+    const model = scriptedModel([call(), { text: 'I may not restart it.' }]);
+    const result = await generateText({ model, tools: { restart: gated }, prompt: 'restart', stopWhen: stepCountIs(3) });
+    expect(calls).toEqual([]);
+    const output = result.steps[0]!.toolResults[0]!.output as Record<string, unknown>;
+    expect(output).toMatchObject({ ewp_gate: 'DENY', proposition_id: 'P-x', action_id: 'restart', acceptance: 'TENTATIVE', conflict: 'OPEN' });
+    expect(result.content.some((p) => p.type === 'tool-approval-request')).toBe(false);
+    // The refusal reached the model in its next prompt.
+    expect(JSON.stringify(model.prompts[1])).toContain('"ewp_gate":"DENY"');
+  });
+
+  it('DENY when nothing is stored for the proposition', async () => {
+    const { store, clock, calls, restart } = await setup();
+    const gated = gateTool(restart, { proposition: 'P-unknown', action: { action_id: 'a', kind: 'k', risk: 'low' }, store, now: clock.now });
+    const result = await generateText({ model: scriptedModel([call(), { text: 'no' }]), tools: { restart: gated }, prompt: 'x', stopWhen: stepCountIs(3) });
+    expect(calls).toEqual([]);
+    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({ ewp_gate: 'DENY', view_id: null, acceptance: null });
+  });
+
+  it('REQUIRE_CONFIRMATION asks for approval, and runs the tool after the approval round trip', async () => {
+    const { store, clock, calls, restart } = await setup();
+    clock.set(LATER);
+    const gated = gateTool(restart, {
+      proposition: 'P-win',
+      action: { action_id: 'restart', kind: 'restart', risk: 'medium', reversible: true },
+      store,
+      now: clock.now,
+    });
+    const tools = { restart: gated };
+    const model = scriptedModel([call(), { text: 'Restarted after your confirmation.' }]);
+    const messages: ModelMessage[] = [{ role: 'user', content: 'restart server01' }];
+    const first = await generateText({ model, tools, messages, stopWhen: stepCountIs(3) });
+    expect(calls).toEqual([]);
+    const request = first.content.find((p) => p.type === 'tool-approval-request');
+    expect(request).toBeDefined();
+    if (request?.type !== 'tool-approval-request') throw new Error('no approval request');
+    expect(request.toolCall.toolName).toBe('restart');
+    messages.push(...first.response.messages, {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }],
+    });
+    const second = await generateText({ model, tools, messages, stopWhen: stepCountIs(3) });
+    expect(calls).toEqual(['server01']);
+    expect(second.text).toBe('Restarted after your confirmation.');
+    expect(JSON.stringify(model.prompts[1])).toContain('"restarted":"server01"');
+  });
+
+  it('a refused approval never runs the tool', async () => {
+    const { store, clock, calls, restart } = await setup();
+    clock.set(LATER);
+    const gated = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true }, store, now: clock.now });
+    const model = scriptedModel([call(), { text: 'Not restarted.' }]);
+    const messages: ModelMessage[] = [{ role: 'user', content: 'restart' }];
+    const first = await generateText({ model, tools: { restart: gated }, messages });
+    const request = first.content.find((p) => p.type === 'tool-approval-request');
+    if (request?.type !== 'tool-approval-request') throw new Error('no approval request');
+    messages.push(...first.response.messages, {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: false, reason: 'not now' }],
+    });
+    await generateText({ model, tools: { restart: gated }, messages });
+    expect(calls).toEqual([]);
+  });
+
+  it('decides again with the latest evidence when the approved call executes', async () => {
+    const { store, clock, calls, restart } = await setup();
+    clock.set(LATER);
+    const gated = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true }, store, now: clock.now });
+    const model = scriptedModel([call(), { text: 'Refused.' }]);
+    const messages: ModelMessage[] = [{ role: 'user', content: 'restart' }];
+    const first = await generateText({ model, tools: { restart: gated }, messages });
+    const request = first.content.find((p) => p.type === 'tool-approval-request');
+    if (request?.type !== 'tool-approval-request') throw new Error('no approval request');
+    // Before the human answers, new evidence arrives: the proposition is superseded.
+    await store.extend('P-win', [{ kind: 'lineage', record: { from_id: 'P-win', to_id: 'P-win-2025', kind: 'superseded_by' } }]);
+    const denyHigh = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'high', reversible: true }, store, now: clock.now });
+    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] });
+    const second = await generateText({ model, tools: { restart: denyHigh }, messages });
+    expect(calls).toEqual([]);
+    expect(second.text).toBe('Refused.');
+    // The executed (approved) call returned the typed refusal, and the model read it.
+    const seen = JSON.stringify(model.prompts[1]);
+    expect(seen).toContain('"ewp_gate":"DENY"');
+    expect(seen).toContain('"currency":"SUPERSEDED"');
+  });
+
+  it('reads the proposition and the action from the tool input', async () => {
+    const { store, clock, calls, restart } = await setup();
+    const gated = gateTool(restart, {
+      proposition: (input: { server: string }) => (input.server === 'server01' ? 'P-win' : 'P-x'),
+      action: (input: { server: string }) => ({ action_id: `restart:${input.server}`, kind: 'restart', risk: 'high', reversible: true }),
+      store,
+      now: clock.now,
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'a', name: 'restart', input: { server: 'server01' } }, { id: 'b', name: 'restart', input: { server: 'other' } }] },
+      { text: 'done' },
+    ]);
+    const result = await generateText({ model, tools: { restart: gated }, prompt: 'restart both', stopWhen: stepCountIs(3) });
+    expect(calls).toEqual(['server01']);
+    const outputs = result.steps[0]!.toolResults.map((r) => r.output);
+    expect(outputs).toContainEqual({ restarted: 'server01' });
+    expect(outputs).toContainEqual(expect.objectContaining({ ewp_gate: 'DENY', action_id: 'restart:other' }));
+  });
+
+  it('streams the approval request with streamText', async () => {
+    const { store, clock, calls, restart } = await setup();
+    clock.set(LATER);
+    const gated = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true }, store, now: clock.now });
+    const model = scriptedModel([call(), { text: 'ok' }]);
+    const messages: ModelMessage[] = [{ role: 'user', content: 'restart' }];
+    const first = streamText({ model, tools: { restart: gated }, messages });
+    const parts: string[] = [];
+    for await (const part of first.fullStream) parts.push(part.type);
+    expect(parts).toContain('tool-approval-request');
+    expect(calls).toEqual([]);
+    const content = await first.content;
+    const request = content.find((p) => p.type === 'tool-approval-request');
+    if (request?.type !== 'tool-approval-request') throw new Error('no approval request');
+    messages.push(...(await first.response).messages, {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }],
+    });
+    const second = streamText({ model, tools: { restart: gated }, messages, stopWhen: stepCountIs(3) });
+    expect(await second.text).toBe('ok');
+    expect(calls).toEqual(['server01']);
+  });
+
+  it('refuses a tool without execute and a missing store', async () => {
+    const { store, restart } = await setup();
+    const noExecute = tool({ description: 'x', inputSchema: z.object({}), outputSchema: z.object({}) });
+    expect(() => gateTool(noExecute, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store })).toThrow(/execute/);
+    expect(() => gateTool(restart, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store: undefined as never })).toThrow(/store/);
+  });
+});
