@@ -44,3 +44,22 @@ describe('known disagreement 1: code point order with a lone high surrogate befo
     expect(core.ok && core.warrant).toEqual(oracle.ok && oracle.warrant);
   });
 });
+
+// Python 3.12's int-from-string limit (sys.get_int_max_str_digits() == 4300 by default) makes
+// `json.loads` raise ValueError on an integer token of more than 4300 digits, so the reference
+// refuses such a view (its harness prints HarnessError for the line). Checked with python3:
+// json.loads('1' * 4301) raises "Exceeds the limit (4300 digits) for integer string conversion".
+// SPEC §3.1 only says "integer of unlimited size", so this is a spec gap as much as a core bug.
+describe('known disagreement 2: integer tokens of more than 4300 digits', () => {
+  const text = `{"proposition_id": "P", "view_id": ${'1'.repeat(4301)}}`;
+  const T = '2026-09-21T21:00:00Z';
+
+  it('the oracle refuses, like Python json.loads', () => {
+    expect(evaluateView(text, T)).toMatchObject({ ok: false, errorClass: 'InvalidEvidenceView' });
+    expect(evaluateView(`{"proposition_id": "P", "view_id": ${'1'.repeat(4300)}}`, T).ok).toBe(true);
+  });
+
+  it.fails('@ewp/core refuses too (fails while core accepts it)', () => {
+    expect(coreOutcome(text, T).ok).toBe(false);
+  });
+});

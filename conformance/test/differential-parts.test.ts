@@ -88,6 +88,44 @@ describe('building blocks: oracle vs @ewp/core', () => {
     );
   });
 
+  it('time grammar agrees on every one-character edit of several templates', () => {
+    const alphabet = [...'0123456789-:+TtWZz.,x _', '\u0000', '\u00e9', '\u{1F600}', '\ud800', '\u3000', '\u0085', '\ufeff', '\u0660'];
+    const templates = [
+      '2026-09-21T21:00:00+00:00',
+      '20260921T210000.5-0530',
+      '2026-W39-1T21:00:00Z',
+      '2026W391 21',
+      '0001-01-01T00:00:00+00:01',
+      '9999-12-31T23:59:59.999999',
+      '2024-02-29 21:30,25+05:30:15.123456',
+    ];
+    const wrong: string[] = [];
+    for (const t of templates) {
+      const cps = Array.from(t);
+      const variants = new Set<string>();
+      for (let i = 0; i <= cps.length; i++) {
+        variants.add([...cps.slice(0, i), ...cps.slice(i + 1)].join(''));
+        for (const ch of alphabet) {
+          variants.add([...cps.slice(0, i), ch, ...cps.slice(i + 1)].join(''));
+          variants.add([...cps.slice(0, i), ch, ...cps.slice(i)].join(''));
+        }
+      }
+      for (const v of variants) if (coreInstant(v) !== oracleInstant(v)) wrong.push(`${JSON.stringify(v)}: core ${coreInstant(v)}, oracle ${oracleInstant(v)}`);
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+  });
+
+  it('Python lowercasing agrees on every code point, alone and in final-sigma contexts', () => {
+    const wrong: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      for (const s of [ch, `A\u03a3${ch}`, `${ch}\u03a3`]) {
+        if (pythonLower(s) !== oracleLower(s) && wrong.length < 10) wrong.push(`U+${cp.toString(16)} in ${JSON.stringify(s)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('Python float repr agrees on arbitrary doubles', () => {
     fc.assert(
       fc.property(fc.oneof(fc.double(), fc.integer().map((n) => n * 10 ** ((n % 40) - 20))), (x) => {
