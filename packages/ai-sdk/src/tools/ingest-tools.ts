@@ -3,7 +3,7 @@
  * EvidenceView, or append one evidence item (optionally with its assertion) or one check to the
  * latest snapshot. Trusted origins need `ingest_attestation: true`.
  */
-import { decodeView, type SourceRef, type VerificationCheck } from '@ewp/core';
+import { type Assertion, decodeView, type EvidenceItem, type SourceRef, type VerificationCheck } from '@ewp/core';
 import type { EvidenceStore, LedgerRecord } from '@ewp/ledger';
 import { tool } from 'ai';
 import { z } from 'zod';
@@ -80,15 +80,17 @@ async function appendRecords(
   store: EvidenceStore,
   ingest: IngestCapability,
   propositionId: string,
-  records: LedgerRecord[],
+  records: { assertions: Assertion[]; evidence: EvidenceItem[]; checks: VerificationCheck[] },
   attestation: boolean | undefined,
   newViewId: string | undefined,
 ) {
-  const assertions = records.flatMap((r) => (r.kind === 'assertion' ? [r.record] : []));
-  const evidence = records.flatMap((r) => (r.kind === 'evidence' ? [r.record] : []));
-  const checks = records.flatMap((r) => (r.kind === 'check' ? [r.record] : []));
-  requireAttestation({ assertions, evidence, checks }, attestation, ingest);
-  return store.extend(propositionId, records, newViewId === undefined ? {} : { newViewId });
+  requireAttestation(records, attestation, ingest);
+  const ledgerRecords: LedgerRecord[] = [
+    ...records.assertions.map((record): LedgerRecord => ({ kind: 'assertion', record })),
+    ...records.evidence.map((record): LedgerRecord => ({ kind: 'evidence', record })),
+    ...records.checks.map((record): LedgerRecord => ({ kind: 'check', record })),
+  ];
+  return store.extend(propositionId, ledgerRecords, newViewId === undefined ? {} : { newViewId });
 }
 
 export function evidenceRecordTool({ store, ingest }: IngestToolOptions) {
@@ -116,33 +118,29 @@ export function evidenceRecordTool({ store, ingest }: IngestToolOptions) {
       refusing(async () => {
         const e = input.evidence;
         const source = buildSource(e.source, e.evidence_id, '$.evidence.source');
-        const records: LedgerRecord[] = [
-          {
-            kind: 'evidence',
-            record: {
-              evidence_id: e.evidence_id,
-              proposition_id: input.proposition_id,
-              polarity: e.polarity,
-              source,
-              content: e.content,
-              observed_at: e.observed_at,
-            },
-          },
-        ];
-        if (input.text !== undefined && input.text !== '') {
-          records.unshift({
-            kind: 'assertion',
-            record: {
-              assertion_id: input.assertion_id ?? `${e.evidence_id}:a`,
-              proposition_id: input.proposition_id,
-              text: input.text,
-              asserted_by: input.asserted_by ?? 'ai-sdk',
-              assertion_confidence: input.assertion_confidence ?? 0.5,
-              source,
-              asserted_at: e.observed_at,
-            },
-          });
-        }
+        const evidence: EvidenceItem = {
+          evidence_id: e.evidence_id,
+          proposition_id: input.proposition_id,
+          polarity: e.polarity,
+          source,
+          content: e.content,
+          observed_at: e.observed_at,
+        };
+        const assertions: Assertion[] =
+          input.text !== undefined && input.text !== ''
+            ? [
+                {
+                  assertion_id: input.assertion_id ?? `${e.evidence_id}:a`,
+                  proposition_id: input.proposition_id,
+                  text: input.text,
+                  asserted_by: input.asserted_by ?? 'ai-sdk',
+                  assertion_confidence: input.assertion_confidence ?? 0.5,
+                  source,
+                  asserted_at: e.observed_at,
+                },
+              ]
+            : [];
+        const records = { assertions, evidence: [evidence], checks: [] };
         const put = await appendRecords(store, ingest, input.proposition_id, records, input.ingest_attestation, input.new_view_id);
         const view = (await store.get(input.proposition_id, put.view_id))!;
         return { recorded: true as const, evidence_id: e.evidence_id, view_id: put.view_id, count: view.evidence.length };
@@ -181,7 +179,14 @@ export function checkRecordTool({ store, ingest }: IngestToolOptions) {
           result: c.result,
           subjects: c.subjects ?? [],
         };
-        const put = await appendRecords(store, ingest, input.proposition_id, [{ kind: 'check', record }], input.ingest_attestation, input.new_view_id);
+        const put = await appendRecords(
+          store,
+          ingest,
+          input.proposition_id,
+          { assertions: [], evidence: [], checks: [record] },
+          input.ingest_attestation,
+          input.new_view_id,
+        );
         const view = (await store.get(input.proposition_id, put.view_id))!;
         return { recorded: true as const, check_id: c.check_id, view_id: put.view_id, count: view.checks.length };
       }),
