@@ -22,13 +22,20 @@ export interface PutResult {
   view_id: string;
 }
 
-/** One record appended by {@link EvidenceStore.extend}. */
+/**
+ * One record appended by {@link EvidenceStore.extend}. The record is decoded and validated like the
+ * matching view field (SPEC §4), so wire JSON is accepted as well as decoded records; defaults apply
+ * (a record's `proposition_id` defaults to the proposition being extended).
+ */
 export type LedgerRecord =
-  | { kind: 'assertion'; record: Assertion }
-  | { kind: 'evidence'; record: EvidenceItem }
-  | { kind: 'check'; record: VerificationCheck }
-  | { kind: 'conflict'; record: Conflict }
-  | { kind: 'lineage'; record: LineageEdge };
+  | { kind: 'assertion'; record: Assertion | RawRecord }
+  | { kind: 'evidence'; record: EvidenceItem | RawRecord }
+  | { kind: 'check'; record: VerificationCheck | RawRecord }
+  | { kind: 'conflict'; record: Conflict | RawRecord }
+  | { kind: 'lineage'; record: LineageEdge | RawRecord };
+
+/** A record as JSON, before decoding. */
+export type RawRecord = Readonly<Record<string, unknown>>;
 
 export interface PropositionSummary {
   proposition_id: string;

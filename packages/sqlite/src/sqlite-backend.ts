@@ -30,6 +30,11 @@ function statements(db: Database.Database) {
     latest: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE owner = ? ORDER BY seq DESC LIMIT 1`),
     bySeq: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE seq = ?`),
     binding: db.prepare('SELECT body, digest FROM ewp_bindings WHERE owner = ? AND kind = ? AND id = ?'),
+    // One statement for many keys: SQLite walks the JSON list and probes the primary key for each.
+    bindingsMany: db.prepare(
+      `SELECT b.kind, b.id, b.body, b.digest FROM json_each(?) AS j
+       CROSS JOIN ewp_bindings AS b ON b.owner = ? AND b.kind = j.value ->> 0 AND b.id = j.value ->> 1`,
+    ),
     ids: db.prepare('SELECT view_id, seq FROM ewp_snapshots WHERE owner = ? ORDER BY seq'),
     latestRows: db.prepare(
       `SELECT ${SNAPSHOT_COLUMNS.replace('seq,', 's.seq,')}, c.n AS snapshots FROM ewp_snapshots s
@@ -51,6 +56,8 @@ function statements(db: Database.Database) {
   };
 }
 
+const SLEEP = new Int32Array(new SharedArrayBuffer(4));
+
 export class SqliteLedgerBackend implements LedgerBackend {
   private readonly db: Database.Database;
   private readonly readOnly: boolean;
@@ -58,8 +65,11 @@ export class SqliteLedgerBackend implements LedgerBackend {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly reader: LedgerReader;
 
-  constructor(db: Database.Database, readOnly: boolean) {
+  private readonly busyTimeoutMs: number;
+
+  constructor(db: Database.Database, readOnly: boolean, busyTimeoutMs: number) {
     this.db = db;
+    this.busyTimeoutMs = busyTimeoutMs;
     this.readOnly = readOnly;
     this.s = statements(db);
     const s = this.s;
@@ -69,9 +79,16 @@ export class SqliteLedgerBackend implements LedgerBackend {
       snapshotBySeq: (seq) => s.bySeq.get(seq) as SnapshotRow | undefined,
       bindings: (pid, keys: readonly BindingRequest[]) => {
         const out = new Map<string, StoredBinding>();
-        for (const { kind, id } of keys) {
-          const row = s.binding.get(pid, kind, id) as StoredBinding | undefined;
-          if (row !== undefined) out.set(bindingKey(kind, id), row);
+        if (keys.length < 8) {
+          for (const { kind, id } of keys) {
+            const row = s.binding.get(pid, kind, id) as StoredBinding | undefined;
+            if (row !== undefined) out.set(bindingKey(kind, id), row);
+          }
+          return out;
+        }
+        const list = JSON.stringify(keys.map((k) => [k.kind, k.id]));
+        for (const row of s.bindingsMany.iterate(list, pid) as IterableIterator<{ kind: BindingKind; id: string; body: string; digest: string }>) {
+          out.set(bindingKey(row.kind, row.id), { body: row.body, digest: row.digest });
         }
         return out;
       },
@@ -122,11 +139,7 @@ export class SqliteLedgerBackend implements LedgerBackend {
           s.setMeta.run(anchor.head_hash, 'anchor_head');
         },
       };
-      try {
-        this.db.exec('BEGIN IMMEDIATE');
-      } catch (cause) {
-        throw new StoreUnavailableError('busy', `could not take the SQLite write lock: ${(cause as Error).message}`, { cause });
-      }
+      this.beginImmediate();
       try {
         const result = await fn(writer);
         this.db.exec('COMMIT');
@@ -136,6 +149,27 @@ export class SqliteLedgerBackend implements LedgerBackend {
         throw error;
       }
     });
+  }
+
+  /**
+   * `BEGIN IMMEDIATE`, retried every millisecond until the deadline. SQLite's own busy handler backs
+   * off to 100 ms sleeps, so under contention waiters miss most free windows; short polls keep several
+   * appending processes moving.
+   */
+  private beginImmediate(): void {
+    const deadline = Date.now() + this.busyTimeoutMs;
+    for (;;) {
+      try {
+        this.db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (cause) {
+        const code = (cause as { code?: string }).code;
+        if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_BUSY_SNAPSHOT') || Date.now() >= deadline) {
+          throw new StoreUnavailableError('busy', `could not take the SQLite write lock: ${(cause as Error).message}`, { cause });
+        }
+        Atomics.wait(SLEEP, 0, 0, 1);
+      }
+    }
   }
 
   private enqueue<T>(fn: () => Promise<T>): Promise<T> {

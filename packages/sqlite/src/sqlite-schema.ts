@@ -77,7 +77,8 @@ export function ensureSchema(db: Database.Database, path: string, readOnly: bool
       db.exec('ROLLBACK');
       throw error;
     }
-    return ensureSchema(db, path, readOnly);
+    ensureSchema(db, path, readOnly);
+    return;
   }
   if (appId !== APPLICATION_ID) {
     throw new StoreUnavailableError(

@@ -44,8 +44,9 @@ export class SqliteEvidenceStore extends LedgerEngineStore {
   constructor(path: string, options: SqliteStoreOptions = {}) {
     const file = resolve(path);
     const readOnly = options.readOnly ?? false;
-    const db = openDatabase(file, readOnly, options.busyTimeoutMs ?? 30_000);
-    super(new SqliteLedgerBackend(db, readOnly), SqliteEvidenceStore.CAPABILITIES);
+    const busyTimeoutMs = options.busyTimeoutMs ?? 30_000;
+    const db = openDatabase(file, readOnly, busyTimeoutMs);
+    super(new SqliteLedgerBackend(db, readOnly, busyTimeoutMs), SqliteEvidenceStore.CAPABILITIES);
     this.path = file;
     this.readOnly = readOnly;
     this.db = db;
@@ -76,6 +77,8 @@ function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number): D
     }
     db.pragma('foreign_keys = ON');
     ensureSchema(db, file, readOnly);
+    // From here on BEGIN IMMEDIATE polls on its own (see SqliteLedgerBackend); other statements rarely wait.
+    db.pragma('busy_timeout = 5');
   } catch (error) {
     db.close();
     if (error instanceof StoreUnavailableError) throw error;

@@ -1,0 +1,235 @@
+/**
+ * LedgerBackend rows in PostgreSQL. A write is one transaction that first locks the anchor row
+ * (`SELECT … FOR UPDATE`): every write appends to the one event log, so writers from any number of
+ * processes and machines serialize on it, and everything they read afterwards (READ COMMITTED) is
+ * the latest committed state.
+ */
+import {
+  type Binding,
+  type BindingKind,
+  type BindingRequest,
+  bindingKey,
+  type ChainAnchor,
+  type LedgerBackend,
+  type LedgerReader,
+  type LedgerWriter,
+  type NewSnapshotRow,
+  type SnapshotRow,
+  type StoredBinding,
+  type StoredChainEntry,
+  StoreUnavailableError,
+} from '@ewp/ledger';
+import type pg from 'pg';
+import { ident } from './postgres-schema.js';
+
+const PAGE = 5000;
+
+type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+interface RawSnapshot extends Omit<SnapshotRow, 'seq' | 'parent_seq'> {
+  seq: string;
+  parent_seq: string | null;
+}
+
+function toRow(r: RawSnapshot): SnapshotRow {
+  return { ...r, seq: Number(r.seq), parent_seq: r.parent_seq === null ? null : Number(r.parent_seq) };
+}
+
+function makeReader(db: Queryable, schema: string): LedgerReader {
+  const t = (name: string) => `${ident(schema)}.${name}`;
+  const cols =
+    'seq, owner AS proposition_id, view_id, view_digest, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
+  const one = async (sql: string, params: unknown[]) => {
+    const r = await db.query(sql, params);
+    return r.rows[0] === undefined ? undefined : toRow(r.rows[0] as RawSnapshot);
+  };
+  return {
+    findSnapshot: (pid, vid) => one(`SELECT ${cols} FROM ${t('snapshots')} WHERE owner = $1 AND view_id = $2`, [pid, vid]),
+    latestSnapshot: (pid) => one(`SELECT ${cols} FROM ${t('snapshots')} WHERE owner = $1 ORDER BY seq DESC LIMIT 1`, [pid]),
+    snapshotBySeq: (seq) => one(`SELECT ${cols} FROM ${t('snapshots')} WHERE seq = $1`, [seq]),
+    bindings: async (pid, keys: readonly BindingRequest[]) => {
+      const out = new Map<string, StoredBinding>();
+      if (keys.length === 0) return out;
+      const r = await db.query(
+        `SELECT b.kind, b.id, b.body, b.digest FROM unnest($2::text[], $3::text[]) AS k(kind, id)
+         JOIN ${t('bindings')} AS b ON b.owner = $1 AND b.kind = k.kind AND b.id = k.id`,
+        [pid, keys.map((k) => k.kind), keys.map((k) => k.id)],
+      );
+      for (const row of r.rows as { kind: BindingKind; id: string; body: string; digest: string }[]) {
+        out.set(bindingKey(row.kind, row.id), { body: row.body, digest: row.digest });
+      }
+      return out;
+    },
+    snapshotIds: async (pid) =>
+      ((await db.query(`SELECT view_id, seq FROM ${t('snapshots')} WHERE owner = $1 ORDER BY seq`, [pid])).rows as { view_id: string; seq: string }[]).map(
+        (r) => ({ view_id: r.view_id, seq: Number(r.seq) }),
+      ),
+    latestRows: async () => {
+      const r = await db.query(
+        `SELECT ${cols.replace('seq,', 's.seq,')}, c.n AS snapshots FROM ${t('snapshots')} s
+         JOIN (SELECT owner AS o, MAX(seq) AS m, COUNT(*) AS n FROM ${t('snapshots')} GROUP BY owner) c ON s.seq = c.m
+         ORDER BY s.seq DESC`,
+      );
+      return (r.rows as (RawSnapshot & { snapshots: string })[]).map(({ snapshots, ...row }) => ({ row: toRow(row), snapshots: Number(snapshots) }));
+    },
+    chainAnchor: async (): Promise<ChainAnchor> => {
+      const rows = (await db.query(`SELECT key, value FROM ${t('meta')} WHERE key IN ('anchor_length', 'anchor_head')`)).rows as {
+        key: string;
+        value: string;
+      }[];
+      const length = Number(rows.find((r) => r.key === 'anchor_length')?.value);
+      const head = rows.find((r) => r.key === 'anchor_head')?.value;
+      if (!Number.isSafeInteger(length) || length < 0 || typeof head !== 'string') {
+        throw new StoreUnavailableError('damaged', 'the event-log anchor is missing or unreadable');
+      }
+      return { length, head_hash: head };
+    },
+    chainTail: async () => {
+      const row = (await db.query(`SELECT idx, hash FROM ${t('chain')} ORDER BY idx DESC LIMIT 1`)).rows[0] as { idx: string; hash: string } | undefined;
+      return row === undefined ? undefined : { index: Number(row.idx), hash: row.hash };
+    },
+    chainEntries: async function* () {
+      let after = -1;
+      for (;;) {
+        const rows = (await db.query(`SELECT idx, prev_hash, event, hash FROM ${t('chain')} WHERE idx > $1 ORDER BY idx LIMIT ${PAGE}`, [after]))
+          .rows as (StoredChainEntry & { idx: string })[];
+        for (const { idx: _idx, ...entry } of rows) yield entry;
+        if (rows.length < PAGE) return;
+        after = Number(rows.at(-1)?.idx);
+      }
+    },
+    allSnapshots: async function* () {
+      let after = 0;
+      for (;;) {
+        const rows = (await db.query(`SELECT ${cols} FROM ${t('snapshots')} WHERE seq > $1 ORDER BY seq LIMIT ${PAGE}`, [after])).rows as RawSnapshot[];
+        for (const row of rows) yield toRow(row);
+        if (rows.length < PAGE) return;
+        after = Number(rows.at(-1)?.seq);
+      }
+    },
+    allBindings: async function* () {
+      let last: [string, string, string] = ['', '', ''];
+      let first = true;
+      for (;;) {
+        const rows = (
+          await db.query(
+            `SELECT owner AS proposition_id, kind, id, body, digest FROM ${t('bindings')}
+             WHERE $4 OR (owner, kind, id) > ($1, $2, $3) ORDER BY owner, kind, id LIMIT ${PAGE}`,
+            [...last, first],
+          )
+        ).rows as { proposition_id: string; kind: BindingKind; id: string; body: string; digest: string }[];
+        first = false;
+        yield* rows;
+        if (rows.length < PAGE) return;
+        const tail = rows.at(-1) as (typeof rows)[number];
+        last = [tail.proposition_id, tail.kind, tail.id];
+      }
+    },
+  };
+}
+
+export class PostgresLedgerBackend implements LedgerBackend {
+  private readonly pool: pg.Pool;
+  private readonly schema: string;
+  private readonly readOnly: boolean;
+  private readonly ownsPool: boolean;
+
+  constructor(pool: pg.Pool, schema: string, readOnly: boolean, ownsPool: boolean) {
+    this.pool = pool;
+    this.schema = schema;
+    this.readOnly = readOnly;
+    this.ownsPool = ownsPool;
+  }
+
+  async read<T>(fn: (reader: LedgerReader) => Promise<T>): Promise<T> {
+    // One connection and one REPEATABLE READ snapshot, so a multi-query read sees one consistent state.
+    const client = await this.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const result = await fn(makeReader(client, this.schema));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async write<T>(fn: (writer: LedgerWriter) => Promise<T>): Promise<T> {
+    if (this.readOnly) throw new StoreUnavailableError('read_only', 'the PostgreSQL ledger was opened read-only');
+    const client = await this.connect();
+    const t = (name: string) => `${ident(this.schema)}.${name}`;
+    try {
+      await client.query('BEGIN');
+      // The write lock: every writer of this ledger queues here, in any process on any machine.
+      await client.query(`SELECT value FROM ${t('meta')} WHERE key = 'anchor_length' FOR UPDATE`);
+      const writer: LedgerWriter = {
+        ...makeReader(client, this.schema),
+        insertBindings: async (pid: string, rows: readonly Binding[]) => {
+          for (let i = 0; i < rows.length; i += PAGE) {
+            const page = rows.slice(i, i + PAGE);
+            await client.query(
+              `INSERT INTO ${t('bindings')} (owner, kind, id, body, digest)
+               SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[])`,
+              [pid, page.map((b) => b.kind), page.map((b) => b.id), page.map((b) => b.body), page.map((b) => b.digest)],
+            );
+          }
+        },
+        insertSnapshot: async (row: NewSnapshotRow) => {
+          const r = await client.query(
+            `INSERT INTO ${t('snapshots')} (owner, view_id, view_digest, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING seq`,
+            [
+              row.proposition_id,
+              row.view_id,
+              row.view_digest,
+              row.content_digest,
+              row.parent_seq,
+              row.depth,
+              row.head,
+              row.members,
+              row.record_count,
+              row.assertion_texts,
+              row.committed_at,
+            ],
+          );
+          return Number((r.rows[0] as { seq: string }).seq);
+        },
+        appendChain: async (entries: readonly StoredChainEntry[], anchor: ChainAnchor) => {
+          const first = anchor.length - entries.length;
+          await client.query(
+            `INSERT INTO ${t('chain')} (idx, prev_hash, event, hash)
+             SELECT $1::bigint + o - 1, p, e, h FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(p, e, h, o)`,
+            [first, entries.map((e) => e.prev_hash), entries.map((e) => e.event), entries.map((e) => e.hash)],
+          );
+          await client.query(
+            `UPDATE ${t('meta')} SET value = CASE key WHEN 'anchor_length' THEN $1 ELSE $2 END WHERE key IN ('anchor_length', 'anchor_head')`,
+            [String(anchor.length), anchor.head_hash],
+          );
+        },
+      };
+      const result = await fn(writer);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (cause) {
+      throw new StoreUnavailableError('connection', `cannot reach PostgreSQL: ${(cause as Error).message}`, { cause });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsPool) await this.pool.end();
+  }
+}

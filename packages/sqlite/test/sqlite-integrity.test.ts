@@ -1,0 +1,156 @@
+/** Schema versioning, read-only mode and tamper detection on real SQLite files. */
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../src/sqlite-schema.js';
+import { SqliteEvidenceStore } from '../src/sqlite-store.js';
+import { seedView } from './fault-views.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ewp-sqlite-integrity-'));
+let n = 0;
+const file = () => join(dir, `l${++n}.sqlite`);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function refusal(fn: () => unknown): { code?: string; reason?: string; message: string } {
+  try {
+    fn();
+  } catch (error) {
+    return error as { code?: string; reason?: string; message: string };
+  }
+  throw new Error('expected a refusal');
+}
+
+async function seeded(): Promise<SqliteEvidenceStore> {
+  const store = new SqliteEvidenceStore(file());
+  await store.put(seedView('P-1'));
+  await store.extend('P-1', [{ kind: 'evidence', record: { ...seedView('P-1').evidence[0], evidence_id: 'e1' } }], { newViewId: 'v2' });
+  await store.put(seedView('P-2'));
+  return store;
+}
+
+describe('schema', () => {
+  it('refuses an older or unknown schema version without touching the file', async () => {
+    const path = file();
+    (await seeded().then(async (s) => s.close())) as void;
+    const tmp = new SqliteEvidenceStore(path);
+    await tmp.put(seedView('P-1'));
+    await tmp.close();
+    for (const version of [SCHEMA_VERSION - 1, SCHEMA_VERSION + 1]) {
+      const raw = new Database(path);
+      raw.pragma(`user_version = ${version}`);
+      raw.close();
+      const error = refusal(() => new SqliteEvidenceStore(path));
+      expect(error).toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE', reason: 'schema' });
+      expect(error.message).toContain('start a new ledger');
+    }
+  });
+
+  it('refuses a SQLite file that is not an EWP ledger', () => {
+    const path = file();
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE views (x)');
+    raw.close();
+    expect(refusal(() => new SqliteEvidenceStore(path))).toMatchObject({ reason: 'schema' });
+    expect(refusal(() => new SqliteEvidenceStore(path, { readOnly: true }))).toMatchObject({ reason: 'schema' });
+  });
+
+  it('refuses a file that is not SQLite at all', () => {
+    const path = file();
+    writeFileSync(path, 'not a database, just text that is long enough to be read as a header.....................................');
+    expect(refusal(() => new SqliteEvidenceStore(path))).toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE' });
+  });
+});
+
+describe('read-only', () => {
+  it('refuses a missing path and creates nothing (no file, no directory)', () => {
+    const path = join(dir, 'nope', 'deeper', 'ledger.sqlite');
+    expect(refusal(() => new SqliteEvidenceStore(path, { readOnly: true }))).toMatchObject({ reason: 'not_found' });
+    expect(existsSync(join(dir, 'nope'))).toBe(false);
+  });
+
+  it('refuses store writes and raw SQL writes, on a ledger whose writer has closed', async () => {
+    const store = await seeded();
+    const path = store.path;
+    await store.close();
+    const before = readdirSync(dir);
+    const ro = new SqliteEvidenceStore(path, { readOnly: true });
+    expect((await ro.get('P-1'))?.view_id).toBe('v2');
+    await expect(ro.put(seedView('P-9'))).rejects.toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE', reason: 'read_only' });
+    expect(() => ro.db.exec('DELETE FROM ewp_snapshots')).toThrow(/readonly/i);
+    expect((await ro.verifyChain()).ok).toBe(true);
+    await ro.close();
+    // Only SQLite's own WAL index files may appear (a read-only WAL reader needs them); no ledger content.
+    const added = readdirSync(dir).filter((f) => !before.includes(f));
+    expect(added.every((f) => f === `${path.split('/').at(-1)}-wal` || f === `${path.split('/').at(-1)}-shm`)).toBe(true);
+  });
+});
+
+describe('tamper detection', () => {
+  const flip = (text: string, at = Math.floor(text.length / 2)) =>
+    text.slice(0, at) + String.fromCharCode(text.charCodeAt(at) ^ 1) + text.slice(at + 1);
+
+  it('detects a flipped byte in a record row on read and in verify', async () => {
+    const store = await seeded();
+    const row = store.db.prepare("SELECT body FROM ewp_bindings WHERE owner = 'P-1' AND kind = 'evidence' AND id = 'e0'").get() as { body: string };
+    store.db.prepare("UPDATE ewp_bindings SET body = ? WHERE owner = 'P-1' AND kind = 'evidence' AND id = 'e0'").run(flip(row.body));
+    await expect(store.get('P-1')).rejects.toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE', reason: 'damaged' });
+    await expect(store.get('P-1', 'seed')).rejects.toMatchObject({ reason: 'damaged' });
+    expect(await store.get('P-2')).toBeDefined();
+    const result = await store.verifyChain();
+    // Index 1 is the snapshot_committed event of P-1's first snapshot, the first row that fails.
+    expect(result).toMatchObject({ ok: false, reason: 'row_mismatch', firstBadIndex: 1 });
+    await store.close();
+  });
+
+  it('detects a flipped byte in a snapshot head', async () => {
+    const store = await seeded();
+    const row = store.db.prepare("SELECT head FROM ewp_snapshots WHERE owner = 'P-2'").get() as { head: string };
+    store.db.prepare("UPDATE ewp_snapshots SET head = ? WHERE owner = 'P-2'").run(row.head.replace('"degraded":false', '"degraded":true '));
+    await expect(store.get('P-2')).rejects.toMatchObject({ reason: 'damaged' });
+    expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch' });
+    await store.close();
+  });
+
+  it('detects a row whose digest was recomputed to match (the chain event disagrees)', async () => {
+    const store = await seeded();
+    store.db.prepare("UPDATE ewp_snapshots SET content_digest = 'x' || substr(content_digest, 2) WHERE owner = 'P-2'").run();
+    const result = await store.verifyChain();
+    expect(result).toMatchObject({ ok: false, reason: 'row_mismatch', firstBadIndex: 5 });
+    await store.close();
+  });
+
+  it('detects a flipped byte, a swap, a deletion and a truncation in the event log', async () => {
+    const cases: [string, (db: Database.Database) => void, { reason: string; firstBadIndex: number }, boolean][] = [
+      [
+        'flipped byte',
+        (db) => {
+          const { event } = db.prepare('SELECT event FROM ewp_chain WHERE idx = 2').get() as { event: string };
+          db.prepare('UPDATE ewp_chain SET event = ? WHERE idx = 2').run(event.replace('"P-1"', '"P-l"'));
+        },
+        { reason: 'hash_mismatch', firstBadIndex: 2 },
+        false,
+      ],
+      [
+        'swapped entries',
+        (db) => {
+          db.exec('UPDATE ewp_chain SET idx = -1 WHERE idx = 1; UPDATE ewp_chain SET idx = 1 WHERE idx = 2; UPDATE ewp_chain SET idx = 2 WHERE idx = -1');
+        },
+        { reason: 'seq_mismatch', firstBadIndex: 1 },
+        false,
+      ],
+      ['deleted entry', (db) => db.exec('DELETE FROM ewp_chain WHERE idx = 3'), { reason: 'seq_mismatch', firstBadIndex: 3 }, false],
+      ['truncated tail', (db) => db.exec('DELETE FROM ewp_chain WHERE idx >= 4'), { reason: 'truncated', firstBadIndex: 4 }, true],
+      ['emptied log', (db) => db.exec('DELETE FROM ewp_chain'), { reason: 'truncated', firstBadIndex: 0 }, true],
+    ];
+    for (const [name, tamper, expected, tailGone] of cases) {
+      const store = await seeded();
+      tamper(store.db);
+      expect(await store.verifyChain(), name).toMatchObject({ ok: false, ...expected });
+      // A log whose tail disagrees with the anchor is never extended or restarted from genesis.
+      if (tailGone) await expect(store.put(seedView('P-new')), name).rejects.toMatchObject({ reason: 'damaged' });
+      await store.close();
+    }
+  });
+});
