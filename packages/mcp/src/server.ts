@@ -10,6 +10,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -18,6 +19,7 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
 import { ToolRefusal, toRefusal } from './refusal.js';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
 import { inputs, jsonSchemaOf, outputs } from './schemas.js';
@@ -136,6 +138,7 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(options.store) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, context));
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [AGENT_PROMPT] }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => getAgentPrompt(request.params.name));
   return server;
 }

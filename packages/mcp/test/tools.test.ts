@@ -40,6 +40,16 @@ describe('tools/list', () => {
     expect(instructions).toContain('DEGRADED');
   });
 
+  it('offers the agent rules as a prompt', async () => {
+    const { prompts } = await c.client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['ewp_memory_rules']);
+    const prompt = await c.client.getPrompt({ name: 'ewp_memory_rules' });
+    const text = (prompt.messages[0]?.content as { text: string }).text;
+    expect(text).toContain('conflict=OPEN');
+    expect(text).toContain('DEGRADED');
+    await expect(c.client.getPrompt({ name: 'nope' })).rejects.toThrow(/unknown prompt/);
+  });
+
   it('an unknown tool is EWP_UNKNOWN_TOOL', async () => {
     expect(await refused(c.client, 'ewp_nope', {})).toBe('EWP_UNKNOWN_TOOL');
   });
