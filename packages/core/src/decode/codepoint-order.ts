@@ -8,23 +8,23 @@ export function compareCodePoints(a: string, b: string): number {
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);
-    if (x !== y) {
-      // Only surrogates (astral characters, or lone surrogates) order differently from code points.
-      if (x < 0xd800 || y < 0xd800 || (x >= 0xe000 && y >= 0xe000)) return x - y;
-      return codePointAtUnit(a, i) - codePointAtUnit(b, i);
-    }
+    if (x === y) continue;
+    // Only surrogates (astral characters, or lone surrogates) order differently from code points.
+    if (x < 0xd800 || y < 0xd800 || (x >= 0xe000 && y >= 0xe000)) return x - y;
+    // If a shared high surrogate at i−1 pairs with a low surrogate at i in either string, the
+    // code points differ from i−1: compare from there (a lone surrogate is its own code point).
+    const j = i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(x) || isLow(y)) ? i - 1 : i;
+    return (a.codePointAt(j) ?? 0) - (b.codePointAt(j) ?? 0);
   }
   return a.length - b.length;
 }
 
-// The code point that the UTF-16 unit at i belongs to (a lone surrogate is its own code point).
-function codePointAtUnit(s: string, i: number): number {
-  const u = s.charCodeAt(i);
-  if (u >= 0xdc00 && u <= 0xdfff && i > 0) {
-    const hi = s.charCodeAt(i - 1);
-    if (hi >= 0xd800 && hi <= 0xdbff) return 0x10000 + ((hi - 0xd800) << 10) + (u - 0xdc00);
-  }
-  return s.codePointAt(i) ?? u;
+function isHigh(u: number): boolean {
+  return u >= 0xd800 && u <= 0xdbff;
+}
+
+function isLow(u: number): boolean {
+  return u >= 0xdc00 && u <= 0xdfff;
 }
 
 /** A sorted copy in code point order (duplicates kept). */

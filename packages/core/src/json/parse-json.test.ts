@@ -49,3 +49,10 @@ describe('parseJson keeps what Python keeps', () => {
     expect(() => parseJson('['.repeat(20_000) + ']'.repeat(20_000))).toThrow(InvalidEvidenceView);
   });
 });
+
+describe("Python's 4300-digit integer limit", () => {
+  it('accepts 4300 digits and refuses 4301', () => {
+    expect(typeof parseJson('1'.repeat(4300))).toBe('bigint');
+    expect(() => parseJson(`[-${'1'.repeat(4301)}]`)).toThrow(/4300/);
+  });
+});

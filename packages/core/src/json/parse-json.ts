@@ -27,6 +27,7 @@ export function parseJson(text: string): unknown {
 
 // Python's decoder fails near its recursion limit (1000) as well.
 const MAX_DEPTH = 1_000;
+const PYTHON_INT_MAX_DIGITS = 4300;
 
 class Parser {
   pos = 0;
@@ -120,6 +121,11 @@ class Parser {
     }
     const v = Number(token);
     if (Number.isSafeInteger(v)) return v === 0 ? 0 : v;
+    // Python 3.12 refuses to convert integer text longer than 4300 digits (int_max_str_digits).
+    if (p - intStart > PYTHON_INT_MAX_DIGITS) {
+      this.pos = start;
+      this.fail(`integer token of ${p - intStart} digits exceeds Python's limit of ${PYTHON_INT_MAX_DIGITS}`);
+    }
     return BigInt(token);
   }
 
