@@ -23,7 +23,7 @@ describe('known disagreement 1: code point order with a lone high surrogate befo
     expect(oracleCompare(LONE_THEN_ASTRAL, ASTRAL)).toBeLessThan(0);
   });
 
-  it.fails('@ewp/core compareCodePoints orders like Python (fails while core is wrong)', () => {
+  it('@ewp/core compareCodePoints orders like Python (fixed; regression test)', () => {
     expect(compareCodePoints(LONE_THEN_ASTRAL, ASTRAL)).toBeLessThan(0);
   });
 
@@ -38,7 +38,7 @@ describe('known disagreement 1: code point order with a lone high surrogate befo
     expect(out.ok && out.warrant.supporting_evidence_ids).toEqual([LONE_THEN_ASTRAL, ASTRAL]);
   });
 
-  it.fails('@ewp/core gives the same WarrantView (derived view_id and id order) (fails while core is wrong)', () => {
+  it('@ewp/core gives the same WarrantView (derived view_id and id order) (fixed; regression test)', () => {
     const oracle = evaluateView(text, T);
     const core = coreOutcome(text, T);
     expect(core.ok && core.warrant).toEqual(oracle.ok && oracle.warrant);
@@ -59,7 +59,7 @@ describe('known disagreement 2: integer tokens of more than 4300 digits', () => 
     expect(evaluateView(`{"proposition_id": "P", "view_id": ${'1'.repeat(4300)}}`, T).ok).toBe(true);
   });
 
-  it.fails('@ewp/core refuses too (fails while core accepts it)', () => {
+  it('@ewp/core refuses too (fixed; regression test)', () => {
     expect(coreOutcome(text, T).ok).toBe(false);
   });
 });
