@@ -23,18 +23,18 @@ export interface EwpToolsOptions {
 }
 
 /** The tools every caller gets. */
-export interface ReadTools {
+export type ReadTools = {
   ewp_warrant_now: ReturnType<typeof warrantNowTool>;
   ewp_may_act: ReturnType<typeof mayActTool>;
   ewp_memory_context: ReturnType<typeof memoryContextTool>;
-}
+};
 
 /** The tools an ingest capability adds. */
-export interface IngestTools {
+export type IngestTools = {
   ewp_evidence_view_put: ReturnType<typeof viewPutTool>;
   ewp_evidence_record: ReturnType<typeof evidenceRecordTool>;
   ewp_check_record: ReturnType<typeof checkRecordTool>;
-}
+};
 
 /**
  * AI SDK 6 tools over an EvidenceStore.
