@@ -39,3 +39,5 @@ export type {
 export { LedgerEngineStore, MAX_DELTA_DEPTH } from './ledger-engine.js';
 export { MemoryEvidenceStore, type MemoryEvidenceStoreOptions } from './memory-store.js';
 export { type Binding, type BindingKind, bindingKey, type MemberRef } from './snapshot-layout.js';
+export { fileKey, JsonFileEvidenceStore, type JsonFileStoreOptions } from './json-file-store.js';
+export { withFileLock } from './file-lock.js';
