@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { guardMessage, parseJsonBytes } from './jsonrpc-guard.js';
+
+describe('JSON-RPC framing checks', () => {
+  it('passes requests, notifications and responses', () => {
+    expect(guardMessage({ jsonrpc: '2.0', id: 1, method: 'ping' }).ok).toBe(true);
+    expect(guardMessage({ jsonrpc: '2.0', id: 'a', method: 'tools/list', params: {} }).ok).toBe(true);
+    expect(guardMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }).ok).toBe(true);
+    expect(guardMessage({ jsonrpc: '2.0', id: 3, result: {} }).ok).toBe(true);
+  });
+
+  it('treats params null as absent', () => {
+    const r = guardMessage({ jsonrpc: '2.0', id: 1, method: 'ping', params: null });
+    expect(r.ok && 'params' in r.message).toBe(false);
+  });
+
+  it('answers bad messages with a specific code and never echoes an unusable id', () => {
+    const reply = (value: unknown) => {
+      const r = guardMessage(value);
+      return r.ok ? undefined : r.reply;
+    };
+    expect(reply(null)).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(reply([])).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(reply({ jsonrpc: '2.0', id: 7 })).toMatchObject({ id: 7, error: { code: -32600 } });
+    expect(reply({ jsonrpc: '2.0', id: 2 ** 60, method: 'ping' })).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(reply({ jsonrpc: '2.0', id: false, method: 'ping' })).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(reply({ id: 1, method: 'ping' })).toMatchObject({ id: 1, error: { code: -32600 } });
+    expect(reply({ jsonrpc: '2.0', id: 1, method: '' })).toMatchObject({ id: 1, error: { code: -32600 } });
+    expect(reply({ jsonrpc: '2.0', id: 1, method: 'x', params: 'p' })).toMatchObject({ id: 1, error: { code: -32602 } });
+    expect(reply({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } })).toMatchObject({ error: { code: -32602 } });
+    // A malformed notification is never answered.
+    expect(reply({ jsonrpc: '2.0', method: 'x', params: 5 })).toBeUndefined();
+  });
+
+  it('reads strict UTF-8 JSON', () => {
+    expect(parseJsonBytes(new TextEncoder().encode('{"a":"é"}'))).toEqual({ ok: true, value: { a: 'é' } });
+    expect(parseJsonBytes(new Uint8Array([0x22, 0xc3, 0x22]))).toEqual({ ok: false, reason: 'parse error: not UTF-8' });
+    expect(parseJsonBytes(new TextEncoder().encode('{'))).toEqual({ ok: false, reason: 'parse error: not JSON' });
+  });
+});
