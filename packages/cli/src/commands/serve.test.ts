@@ -1,0 +1,213 @@
+/** `ewp serve` in process: real SQLite ledgers, real streams, raw MCP JSON-RPC lines. */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { CliIO } from '../cli-io.js';
+import { parseListenAddress, serveCommand } from './serve.js';
+
+const T = '2026-09-21T21:00:00+00:00';
+const source = {
+  source_id: 'chat-1',
+  lineage_id: 'L-chat',
+  origin_type: 'extract',
+  origin_locator: 'loc:chat',
+  snapshot_id: 'snap:chat',
+  content_hash: 'sha256:chat',
+  observed_at: '2026-09-01T00:00:00+00:00',
+};
+const view = {
+  proposition_id: 'P-note',
+  view_id: 'v1',
+  assertions: [{ assertion_id: 'a1', text: 'deploys on Friday', asserted_by: 'agent', assertion_confidence: 0.7, source, asserted_at: '2026-09-01T00:00:00Z' }],
+};
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'ewp-serve-'));
+}
+
+interface Session {
+  io: CliIO;
+  stdin: PassThrough;
+  stderr: () => string;
+  /** Send one JSON-RPC request line and wait for its reply. */
+  request(method: string, params?: unknown): Promise<Record<string, unknown>>;
+  tool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+function session(env: NodeJS.ProcessEnv = {}, cwd = tmpdir()): Session {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let errText = '';
+  stderr.on('data', (chunk) => {
+    errText += chunk;
+  });
+  let buffer = '';
+  const waiting = new Map<number, (reply: Record<string, unknown>) => void>();
+  stdout.setEncoding('utf8');
+  stdout.on('data', (chunk: string) => {
+    buffer += chunk;
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      const reply = JSON.parse(buffer.slice(0, nl)) as Record<string, unknown>;
+      buffer = buffer.slice(nl + 1);
+      waiting.get(reply.id as number)?.(reply);
+    }
+  });
+  let nextId = 1;
+  const request = (method: string, params: unknown = {}) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  return {
+    io: { stdin, stdout, stderr, env, cwd },
+    stdin,
+    stderr: () => errText,
+    request,
+    async tool(name, args) {
+      const reply = await request('tools/call', { name, arguments: args });
+      return reply.result as Record<string, unknown>;
+    },
+  };
+}
+
+async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stderr: string }> {
+  const s = session(env);
+  s.stdin.end();
+  const code = await serveCommand(args, s.io);
+  return { code, stderr: s.stderr() };
+}
+
+describe('ewp serve: startup rules', () => {
+  it('without a write role, a ledger option is required', async () => {
+    const r = await run([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--db is required');
+  });
+
+  it('without a write role, a missing ledger is refused and nothing is created', async () => {
+    const file = join(tempDir(), 'sub', 'missing.sqlite');
+    const r = await run(['--db', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not found|does not exist/i);
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(join(file, '..'))).toBe(false);
+  });
+
+  it('without a write role, a file that is not a ledger is refused, not initialised', async () => {
+    const file = join(tempDir(), 'empty.sqlite');
+    writeFileSync(file, '');
+    expect((await run(['--db', file])).code).toBe(2);
+  });
+
+  it('refuses --allow-ingest with --http, and a token file on stdio', async () => {
+    const both = await run(['--http', '127.0.0.1:0', '--allow-ingest']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--allow-ingest is stdio only');
+    const tokenFile = join(tempDir(), 'token');
+    writeFileSync(tokenFile, 'secret\n');
+    expect((await run(['--ingest-token-file', tokenFile, '--allow-ingest'])).code).toBe(2);
+    expect((await run(['--http', '127.0.0.1:0', '--ingest-token-file', join(tempDir(), 'none')])).code).toBe(2);
+    expect((await run(['--http', 'nonsense'])).code).toBe(2);
+    expect((await run(['--db', 'a', '--pg', 'postgres://x'])).code).toBe(2);
+  });
+
+  it('parses listen addresses, loopback by default', () => {
+    expect(parseListenAddress('8765')).toEqual({ host: '127.0.0.1', port: 8765 });
+    expect(parseListenAddress('0.0.0.0:80')).toEqual({ host: '0.0.0.0', port: 80 });
+    expect(parseListenAddress('[::1]:9000')).toEqual({ host: '::1', port: 9000 });
+    expect(() => parseListenAddress('host:70000')).toThrow(/PORT/);
+  });
+
+  it('prints help', async () => {
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (c) => {
+      out += c;
+    });
+    const io: CliIO = { stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: {}, cwd: tmpdir() };
+    expect(await serveCommand(['--help'], io)).toBe(0);
+    expect(out).toContain('--allow-ingest');
+  });
+});
+
+describe('ewp serve on stdio', () => {
+  it('writes with --allow-ingest, then serves the same file read-only', async () => {
+    const file = join(tempDir(), 'nested', 'ewp.sqlite');
+    const writer = session();
+    const done = serveCommand(['--db', file, '--allow-ingest'], writer.io);
+    const init = await writer.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } });
+    expect((init.result as { serverInfo: { name: string } }).serverInfo.name).toBe('ewp-mcp');
+    const put = await writer.tool('ewp_evidence_view_put', { view });
+    expect(put.structuredContent).toMatchObject({ stored: true, view_id: 'v1' });
+    writer.stdin.end();
+    expect(await done).toBe(0);
+    expect(existsSync(file)).toBe(true);
+
+    const reader = session();
+    const readerDone = serveCommand(['--db', file], reader.io);
+    const w = await reader.tool('ewp_warrant_now', { proposition_id: 'P-note', evaluated_at: T });
+    expect((w.structuredContent as { warrant: { acceptance: string } }).warrant.acceptance).toBe('TENTATIVE');
+    const refused = await reader.tool('ewp_evidence_view_put', { view: { ...view, view_id: 'v2' } });
+    expect(refused.isError).toBe(true);
+    expect((refused.error as { code: string }).code).toBe('EWP_REFUSE_INGEST_ROLE');
+    expect(reader.stderr()).toContain('read-only');
+    reader.stdin.end();
+    expect(await readerDone).toBe(0);
+  });
+
+  it('without a ledger option and with --allow-ingest, serves an in-memory ledger', async () => {
+    const s = session();
+    const done = serveCommand(['--allow-ingest'], s.io);
+    expect((await s.tool('ewp_evidence_view_put', { view })).isError).toBeUndefined();
+    s.stdin.end();
+    expect(await done).toBe(0);
+    expect(s.stderr()).toContain('in memory');
+  });
+});
+
+describe('ewp serve --http', () => {
+  async function startHttp(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<number> }> {
+    const s = session(env);
+    const done = serveCommand(['--http', '127.0.0.1:0', ...args], s.io);
+    for (let i = 0; i < 200 && !s.stderr().includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
+    const url = /listening on (\S+)/.exec(s.stderr())?.[1];
+    if (!url) throw new Error(`server did not start: ${s.stderr()}`);
+    return {
+      url,
+      stop: async () => {
+        process.emit('SIGTERM', 'SIGTERM');
+        return done;
+      },
+    };
+  }
+
+  async function callTool(url: string, name: string, args: Record<string, unknown>, token?: string): Promise<Record<string, unknown>> {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    });
+    return ((await response.json()) as { result: Record<string, unknown> }).result;
+  }
+
+  it('takes the ingest token from EWP_INGEST_TOKEN', async () => {
+    const file = join(tempDir(), 'http.sqlite');
+    const server = await startHttp(['--db', file], { EWP_INGEST_TOKEN: 'tok-env' });
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(((await callTool(server.url, 'ewp_evidence_view_put', { view })).error as { code: string }).code).toBe('EWP_REFUSE_INGEST_ROLE');
+    expect((await callTool(server.url, 'ewp_evidence_view_put', { view }, 'tok-env')).structuredContent).toMatchObject({ stored: true });
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('takes the ingest token from --ingest-token-file (trimmed)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'token'), '  tok-file\n');
+    const server = await startHttp(['--db', join(dir, 'l.sqlite'), '--ingest-token-file', join(dir, 'token')], {});
+    expect((await callTool(server.url, 'ewp_evidence_view_put', { view }, 'tok-file')).structuredContent).toMatchObject({ stored: true });
+    expect(await server.stop()).toBe(0);
+  });
+});

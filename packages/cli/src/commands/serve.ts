@@ -1,0 +1,175 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
+import { serveStdio, startEwpHttpServer } from '@ewp/mcp';
+import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
+import { openStore } from '../open-store.js';
+
+const HELP = `usage: ewp serve [--db FILE | --pg URL | --json-dir DIR] [--allow-ingest]
+       ewp serve --http [HOST:]PORT [--db FILE | --pg URL | --json-dir DIR] [--ingest-token-file FILE]
+
+Serve EWP to MCP clients (Claude, Codex, OpenClaw, ...) over a ledger: eight tools
+(ewp_warrant_now, ewp_memory_context, ewp_may_act, ...) and resources for stored views.
+
+  --db FILE               SQLite ledger (created when the server may write)
+  --pg URL                PostgreSQL ledger
+  --json-dir DIR          JSON-file ledger
+  --http [HOST:]PORT      Streamable HTTP on http://HOST:PORT/mcp instead of stdio
+                          (HOST defaults to 127.0.0.1: loopback only unless told otherwise)
+  --allow-ingest          stdio only: this client may write (the ingest role)
+  --ingest-token-file F   HTTP only: requests bearing this token (trimmed) may write;
+                          the EWP_INGEST_TOKEN environment variable works too. Never pass
+                          a token on the command line.
+
+Without a way to write, the ledger is opened read-only and must exist.
+With a way to write and no ledger option, the ledger lives in memory.
+`;
+
+interface ServeOptions {
+  db?: string;
+  pg?: string;
+  jsonDir?: string;
+  http?: { host: string; port: number };
+  allowIngest: boolean;
+  ingestToken?: string;
+}
+
+class UsageError extends Error {}
+
+/** `[HOST:]PORT`, `HOST:PORT` with an IPv6 host in brackets. */
+export function parseListenAddress(text: string): { host: string; port: number } {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(text.trim());
+  const port = match ? Number(match[2]) : Number.NaN;
+  if (!match || port > 65535) throw new UsageError(`--http: expected [HOST:]PORT, got ${JSON.stringify(text)}`);
+  const host = match[1]?.replace(/^\[|\]$/g, '') ?? '127.0.0.1';
+  return { host, port };
+}
+
+async function readOptions(args: string[], io: CliIO): Promise<ServeOptions | 'help'> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      db: { type: 'string' },
+      pg: { type: 'string' },
+      'json-dir': { type: 'string' },
+      http: { type: 'string' },
+      'allow-ingest': { type: 'boolean' },
+      'ingest-token-file': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  const ledgers = [values.db, values.pg, values['json-dir']].filter((v) => v !== undefined);
+  if (ledgers.length > 1) throw new UsageError('give at most one of --db, --pg, --json-dir');
+  const allowIngest = values['allow-ingest'] ?? false;
+  const options: ServeOptions = { allowIngest };
+  const path = (p: string) => (isAbsolute(p) ? p : resolve(io.cwd, p));
+  if (values.db !== undefined) options.db = path(values.db);
+  if (values.pg !== undefined) options.pg = values.pg;
+  if (values['json-dir'] !== undefined) options.jsonDir = path(values['json-dir']);
+  if (values.http !== undefined) {
+    // On HTTP the role would go to every caller that can reach the port.
+    if (allowIngest) throw new UsageError('--allow-ingest is stdio only; over HTTP use --ingest-token-file or EWP_INGEST_TOKEN');
+    options.http = parseListenAddress(values.http);
+    const tokenFile = values['ingest-token-file'];
+    if (tokenFile !== undefined) {
+      let token: string;
+      try {
+        token = (await readFile(path(tokenFile), 'utf8')).trim();
+      } catch (error) {
+        throw new UsageError(`--ingest-token-file: cannot read ${tokenFile}: ${(error as Error).message}`);
+      }
+      if (token === '') throw new UsageError(`--ingest-token-file: ${tokenFile} is empty`);
+      options.ingestToken = token;
+    } else if (io.env.EWP_INGEST_TOKEN?.trim()) {
+      options.ingestToken = io.env.EWP_INGEST_TOKEN.trim();
+    }
+  } else if (values['ingest-token-file'] !== undefined) {
+    throw new UsageError('--ingest-token-file is for --http; on stdio the operator grants the role with --allow-ingest');
+  }
+  return options;
+}
+
+async function openLedger(options: ServeOptions, canWrite: boolean): Promise<{ store: EvidenceStore; label: string }> {
+  const chosen = options.db ?? options.pg ?? options.jsonDir;
+  if (chosen === undefined) {
+    if (!canWrite) {
+      throw new UsageError('--db is required (or --pg / --json-dir) when the server cannot write: it serves an existing ledger read-only');
+    }
+    return { store: new MemoryEvidenceStore(), label: 'in memory (lost on exit)' };
+  }
+  const store = await openStore({
+    ...(options.db === undefined ? {} : { db: options.db }),
+    ...(options.pg === undefined ? {} : { pg: options.pg }),
+    ...(options.jsonDir === undefined ? {} : { jsonDir: options.jsonDir }),
+    readOnly: !canWrite,
+  });
+  const where = options.db ?? options.jsonDir ?? 'PostgreSQL';
+  return { store, label: `${where}${canWrite ? '' : ' (read-only)'}` };
+}
+
+function untilSignal(): Promise<string> {
+  return new Promise((resolveSignal) => {
+    const onSignal = (signal: string) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolveSignal(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/**
+ * `ewp serve`: the MCP server over a ledger, on stdio (until the input ends) or Streamable HTTP
+ * (until SIGINT/SIGTERM). stdout is the protocol channel on stdio, so everything else goes to stderr.
+ */
+export const serveCommand: Command = async (args, io) => {
+  let options: ServeOptions | 'help';
+  try {
+    options = await readOptions(args, io);
+  } catch (error) {
+    io.stderr.write(`ewp serve: ${(error as Error).message}\n\n${HELP}`);
+    return EXIT_USAGE;
+  }
+  if (options === 'help') {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  const canWrite = options.http ? options.ingestToken !== undefined : options.allowIngest;
+  let ledger: { store: EvidenceStore; label: string };
+  try {
+    ledger = await openLedger(options, canWrite);
+  } catch (error) {
+    io.stderr.write(`ewp serve: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    if (options.http) {
+      const server = await startEwpHttpServer({
+        store: ledger.store,
+        host: options.http.host,
+        port: options.http.port,
+        ...(options.ingestToken === undefined ? {} : { ingestToken: options.ingestToken }),
+      });
+      io.stderr.write(
+        `ewp serve: listening on ${server.url} (ledger: ${ledger.label}; ingest role: ${canWrite ? 'bearer token' : 'none, read-only'})\n`,
+      );
+      const signal = await untilSignal();
+      io.stderr.write(`ewp serve: ${signal}, shutting down\n`);
+      await server.close();
+    } else {
+      io.stderr.write(`ewp serve: MCP on stdio (ledger: ${ledger.label}; ingest role: ${canWrite ? 'granted' : 'none'})\n`);
+      await serveStdio({ store: ledger.store, allowIngest: options.allowIngest, input: io.stdin, output: io.stdout });
+    }
+  } catch (error) {
+    io.stderr.write(`ewp serve: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  } finally {
+    await ledger.store.close();
+  }
+  return EXIT_OK;
+};
