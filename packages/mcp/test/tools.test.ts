@@ -44,7 +44,7 @@ describe('tools/list', () => {
     const { prompts } = await c.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['ewp_memory_rules']);
     const prompt = await c.client.getPrompt({ name: 'ewp_memory_rules' });
-    const text = (prompt.messages[0]?.content as { text: string }).text;
+    const text = (prompt.messages[0]?.content as { text?: string } | undefined)?.text;
     expect(text).toContain('conflict=OPEN');
     expect(text).toContain('DEGRADED');
     await expect(c.client.getPrompt({ name: 'nope' })).rejects.toThrow(/unknown prompt/);
