@@ -10,6 +10,7 @@ import {
   parseExpectedLossFile,
   renderLossReportMarkdown,
   runAdapterConformanceReport,
+  runSnapshotContract,
 } from './index.js';
 
 /**
@@ -107,6 +108,20 @@ describe('runAdapterConformanceReport', () => {
   });
 });
 
+describe('runSnapshotContract', () => {
+  it('catches a store that overwrites snapshots and never refuses', async () => {
+    const stored = new Map<string, EvidenceView>();
+    const naive: MemoryAdapter = {
+      write: async (v) => void stored.set(v.proposition_id, v),
+      read: async (pid) => stored.get(pid)!,
+    };
+    const failures = await runSnapshotContract(naive);
+    expect(failures).toContain('v2 check k1 reused with result opposes: stored, expected a refusal');
+    expect(failures).toContain('v1 again with degraded: true: stored, expected a refusal');
+    expect(failures.some((f) => f.startsWith('reading v1 by id') || f.startsWith('v1 read by id'))).toBe(true);
+  });
+});
+
 describe('diffViews', () => {
   const view = decodeView(adapterFixtures().find((f) => f.name === '02-fork-x')!.raw);
   it('ignores record order and the adapter namespace', () => {
@@ -139,6 +154,6 @@ describe('expected-loss files and reports', () => {
     const report = await runAdapterConformanceReport(mapSubject({}), { fixtures: ['02-fork-x'] });
     const json = lossReportJson([report], {});
     expect(renderLossReportMarkdown(json)).toBe(renderLossReportMarkdown(JSON.parse(JSON.stringify(json))));
-    expect(renderLossReportMarkdown(json)).toContain('| map | 1 | 1 | 1 | 0 (0) | 0 | 0 | 0 | 0 | pass |');
+    expect(renderLossReportMarkdown(json)).toContain('| map | 1 | 1 | 1 | 0 (0) | 0 | — | 0 | 0 | 0 | pass |');
   });
 });

@@ -21,3 +21,4 @@ export { type AdapterFixture, adapterFixtures } from './pack-fixtures.js';
 export { type AdapterConformanceReport, adapterFixtureNames, runAdapterConformanceReport } from './run-adapter-conformance.js';
 export { runAdapterConformance } from './vitest-suite.js';
 export { jsonTwinPath, lossReportIsCurrent, mergedLossReport, readLossReport, writeLossReport } from './loss-report-file.js';
+export { runSnapshotContract } from './snapshot-contract.js';

@@ -38,6 +38,8 @@ export interface MemoryAdapter {
 export interface AdapterCapabilities {
   /** The adapter implements `search` (checked for RETRIEVAL_LOSS). */
   search: boolean;
+  /** The adapter keeps the snapshot-store contract (STORES.md §1): checked with the cross-store agreement sequence. */
+  snapshots?: boolean;
   /** The adapter implements `readNative` and the subject can plant native records. */
   nativeRecords: boolean;
   /**

@@ -10,6 +10,7 @@ import { diffViews, type FieldDifference } from './diff-views.js';
 import { type ExpectedLoss, isObservation, lossMatches, type ObservedLoss } from './loss.js';
 import type { AdapterSubject, MemoryAdapter } from './memory-adapter.js';
 import { type AdapterFixture, adapterFixtures } from './pack-fixtures.js';
+import { runSnapshotContract } from './snapshot-contract.js';
 
 /** What one adapter did with the whole pack. */
 export interface AdapterConformanceReport {
@@ -17,7 +18,7 @@ export interface AdapterConformanceReport {
   /** Fixtures written and read back. */
   fixtures: number;
   /** How many checks of each family ran. */
-  checks: { roundTrip: number; warrant: number; search: number; searchPartial: number; native: number };
+  checks: { roundTrip: number; warrant: number; search: number; searchPartial: number; native: number; snapshots: number };
   /** Every loss observed (observations included), sorted. */
   losses: ObservedLoss[];
   /** Losses not covered by the expected-loss list (observations excluded): failures. */
@@ -33,6 +34,7 @@ export interface AdapterConformanceReport {
 /** The fixed T for native-record checks, so reports are reproducible. */
 const NATIVE_T = '2030-01-01T00:00:00Z';
 const NATIVE_FIXTURE = 'native-records';
+const SNAPSHOT_FIXTURE = 'snapshot-contract';
 
 function normative(w: WarrantView): Record<string, string> {
   const { acceptance, conflict, verification, currency, sufficiency } = w.warrant;
@@ -170,7 +172,7 @@ export async function runAdapterConformanceReport(
   const report: AdapterConformanceReport = {
     adapter: subject.name,
     fixtures: 0,
-    checks: { roundTrip: 0, warrant: 0, search: 0, searchPartial: 0, native: 0 },
+    checks: { roundTrip: 0, warrant: 0, search: 0, searchPartial: 0, native: 0, snapshots: 0 },
     losses: [],
     unexpected: [],
     stale: [],
@@ -185,6 +187,15 @@ export async function runAdapterConformanceReport(
       report.fixtures++;
     } catch (error) {
       report.errors.push({ fixture: fixture.name, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  if (subject.capabilities.snapshots) {
+    try {
+      const failures = await withAdapter(subject, runSnapshotContract);
+      report.checks.snapshots++;
+      for (const f of failures) report.errors.push({ fixture: SNAPSHOT_FIXTURE, message: f });
+    } catch (error) {
+      report.errors.push({ fixture: SNAPSHOT_FIXTURE, message: error instanceof Error ? error.message : String(error) });
     }
   }
   if (subject.capabilities.nativeRecords) {

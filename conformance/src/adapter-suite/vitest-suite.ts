@@ -20,6 +20,11 @@ export async function runAdapterConformance(subject: AdapterSubject): Promise<vo
         expect(report.unexpected.filter((l) => l.fixture === name)).toEqual([]);
       });
     }
+    if (subject.capabilities.snapshots) {
+      it('keeps the snapshot-store contract (cross-store agreement sequence)', () => {
+        expect(report.errors.filter((e) => e.fixture === 'snapshot-contract')).toEqual([]);
+      });
+    }
     if (subject.capabilities.nativeRecords) {
       it('reads native records as untrusted and DEGRADED', () => {
         expect(report.errors.filter((e) => e.fixture === 'native-records')).toEqual([]);

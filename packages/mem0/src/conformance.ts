@@ -26,7 +26,7 @@ async function plantNative(adapter: MemoryAdapter): Promise<void> {
   for (let i = 0; i < 200 && (await backend.listAll()).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
-const capabilities = { search: true, nativeRecords: true, metaNamespace: '@ewp/mem0' };
+const capabilities = { search: true, nativeRecords: true, snapshots: true, metaNamespace: '@ewp/mem0' };
 
 /** The open-source `Memory` (mem0ai/oss), real and offline; one Memory per run, one user per fixture. */
 export function mem0OssSubject(): AdapterSubject {

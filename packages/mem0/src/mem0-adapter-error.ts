@@ -2,6 +2,8 @@
 export type Mem0AdapterErrorCode =
   /** A different snapshot is already stored under this (proposition_id, view_id). */
   | 'SNAPSHOT_IMMUTABLE'
+  /** An id of the new snapshot names other content in an earlier snapshot (STORES.md §1.5). */
+  | 'SNAPSHOT_IDENTITY'
   /** No committed snapshot for the proposition (or for the named view_id). */
   | 'SNAPSHOT_NOT_FOUND'
   /** The memories read back do not rebuild the committed snapshot (deleted, altered, lagging or partial read). */

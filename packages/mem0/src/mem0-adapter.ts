@@ -3,6 +3,7 @@ import { type Assertion, decodeView, type EvidenceItem, type EvidenceView } from
 import { Mem0AdapterError } from './mem0-adapter-error.js';
 import type { Mem0Backend, StoredMemory } from './mem0-backend.js';
 import { META_NAMESPACE, nativeView, storeNotes } from './native-memory.js';
+import { identityClash } from './snapshot-identity.js';
 import {
   decodeMember,
   encodeMember,
@@ -98,6 +99,15 @@ export class Mem0Adapter {
       throw new Mem0AdapterError('SNAPSHOT_IMMUTABLE', `snapshot ${view.view_id} of ${view.proposition_id} is already stored with other content`, {
         proposition_id: view.proposition_id,
         view_id: view.view_id,
+      });
+    }
+    const stored = committed.map((c) => this.rebuild(c, memories)).filter((r) => r.digestOk).map((r) => r.view);
+    const clash = identityClash(stored, view);
+    if (clash !== undefined) {
+      throw new Mem0AdapterError('SNAPSHOT_IDENTITY', `${clash} of ${view.proposition_id} names other content in an earlier snapshot`, {
+        proposition_id: view.proposition_id,
+        view_id: view.view_id,
+        clash,
       });
     }
     const seq = 1 + Math.max(0, ...committed.map((c) => c.seq), ...memories.map((m) => Number(m.metadata[META.seq]) || 0));

@@ -41,7 +41,7 @@ export function zepSubject(): AdapterSubject {
   let n = 0;
   return {
     name: 'zep',
-    capabilities: { search: true, nativeRecords: true, metaNamespace: '@ewp/zep' },
+    capabilities: { search: true, nativeRecords: true, snapshots: true, metaNamespace: '@ewp/zep' },
     expectedLoss: expectedLoss(),
     plantNative: plantZepFacts,
     async create() {

@@ -1,6 +1,8 @@
 /** Stable codes of {@link ZepAdapterError}. */
 export type ZepAdapterErrorCode =
   | 'SNAPSHOT_IMMUTABLE'
+  /** An id of the new snapshot names other content in an earlier snapshot (STORES.md §1.5). */
+  | 'SNAPSHOT_IDENTITY'
   | 'SNAPSHOT_NOT_FOUND'
   /** The episodes read back do not rebuild the committed snapshot (deleted, re-tagged, lagging or partial read). */
   | 'SNAPSHOT_INTEGRITY'

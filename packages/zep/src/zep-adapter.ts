@@ -15,6 +15,7 @@ import {
   snapshotDigest,
 } from './episode-codec.js';
 import { factsView, META_NAMESPACE, type ZepFact } from './native-facts.js';
+import { identityClash } from './snapshot-identity.js';
 import { ZepAdapterError } from './zep-adapter-error.js';
 
 /** The episode fields the adapter reads (the client's camelCase `Episode`). */
@@ -85,6 +86,22 @@ export class ZepAdapter {
       throw new ZepAdapterError('SNAPSHOT_IMMUTABLE', `snapshot ${view.view_id} of ${view.proposition_id} is already stored with other content`, {
         proposition_id: view.proposition_id,
         view_id: view.view_id,
+      });
+    }
+    const stored: EvidenceView[] = [];
+    for (const c of committed) {
+      try {
+        stored.push(this.rebuild(view.proposition_id, c, episodes));
+      } catch {
+        // A snapshot broken outside the adapter cannot be compared; `inspect` reports it.
+      }
+    }
+    const clash = identityClash(stored, view);
+    if (clash !== undefined) {
+      throw new ZepAdapterError('SNAPSHOT_IDENTITY', `${clash} of ${view.proposition_id} names other content in an earlier snapshot`, {
+        proposition_id: view.proposition_id,
+        view_id: view.view_id,
+        clash,
       });
     }
     const seq = 1 + Math.max(0, ...episodes.map((e) => Number(e.metadata?.[META.seq]) || 0));

@@ -1,0 +1,54 @@
+import type { EvidenceView, SourceRef } from '@ewp/core';
+
+/**
+ * The identity rule of a proposition's snapshots (STORES.md §1.5): a later snapshot may add or
+ * leave out records, but may not reuse an id for different content. Returns what clashes, or
+ * undefined. Lineage, completeness, freshness, subjects and a conflict's status/note belong to each
+ * snapshot and may change freely.
+ */
+export function identityClash(committed: EvidenceView[], view: EvidenceView): string | undefined {
+  const seen = new Map<string, string>();
+  const claim = (key: string, content: unknown): string | undefined => {
+    const text = JSON.stringify(content);
+    const before = seen.get(key);
+    if (before !== undefined && before !== text) return key;
+    seen.set(key, text);
+    return undefined;
+  };
+  const sourceKey = (s: SourceRef) => [
+    s.source_id,
+    s.lineage_id,
+    s.origin_type,
+    s.origin_locator,
+    s.snapshot_id,
+    s.content_hash,
+    s.observed_at,
+    s.extractor_id,
+    s.parent_source_id,
+  ];
+  for (const v of [...committed, view]) {
+    for (const a of v.assertions) {
+      const clash =
+        claim(`assertion ${a.assertion_id}`, [a.proposition_id, a.text, a.asserted_by, Object.is(a.assertion_confidence, -0) ? '-0' : a.assertion_confidence, a.source.source_id, a.asserted_at]) ??
+        claim(`source ${a.source.source_id}`, sourceKey(a.source));
+      if (clash) return clash;
+    }
+    for (const e of v.evidence) {
+      const clash =
+        claim(`evidence ${e.evidence_id}`, [e.proposition_id, e.polarity, e.source.source_id, e.content, e.observed_at]) ??
+        claim(`source ${e.source.source_id}`, sourceKey(e.source));
+      if (clash) return clash;
+    }
+    for (const c of v.checks) {
+      const clash =
+        claim(`check ${c.check_id}`, [c.method, c.scope, c.source.source_id, c.observed_at, c.result, [...new Set(c.subjects)].sort()]) ??
+        claim(`source ${c.source.source_id}`, sourceKey(c.source));
+      if (clash) return clash;
+    }
+    for (const c of v.conflicts) {
+      const clash = claim(`conflict ${c.conflict_id}`, [...new Set(c.proposition_ids)].sort());
+      if (clash) return clash;
+    }
+  }
+  return undefined;
+}
