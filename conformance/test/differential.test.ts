@@ -54,7 +54,7 @@ describe('differential: oracle vs @ewp/core', () => {
         }),
         ({ c, text }) => compareOnText(text, c.evaluatedAt),
       ),
-      { numRuns: Math.max(500, Math.floor(RUNS / 2)), seed: SEED },
+      { numRuns: Math.max(500, Math.floor(RUNS / 4)), seed: SEED },
     );
   }, 600_000);
 
@@ -89,7 +89,7 @@ describe('differential: oracle vs @ewp/core', () => {
           compareOnText(text, iso(t));
         },
       ),
-      { numRuns: Math.max(500, Math.floor(RUNS / 2)), seed: SEED },
+      { numRuns: Math.max(500, Math.floor(RUNS / 4)), seed: SEED },
     );
   }, 600_000);
 
