@@ -54,8 +54,8 @@ describe('ewp conformance', () => {
   it('skips adapters that are not installed and passes a lossless one', async () => {
     const r = await run(['--module', 'fake-adapters'], loader([subject('good', false)]));
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('skipped @ewp/mem0/conformance (not installed)');
-    expect(r.stderr).toContain('skipped @ewp/zep/conformance (not installed)');
+    expect(r.stderr).toContain('skipped @ewp/mem0/conformance (not installed');
+    expect(r.stderr).toContain('skipped @ewp/zep/conformance (not installed');
     expect(r.stdout).toContain('| good | 52 | 52 | 52 | 0 (0) | 0 | — | 0 | 0 | 0 | pass |');
   });
 
@@ -97,7 +97,7 @@ describe('ewp conformance', () => {
 
   it('discovers the real adapters through import() when installed, and skips them otherwise', async () => {
     const r = await run(['--adapter', 'zep']);
-    if (r.stderr.includes('skipped @ewp/zep/conformance (not installed)')) {
+    if (r.stderr.includes('skipped @ewp/zep/conformance (not installed')) {
       expect(r.code).toBe(2);
     } else {
       expect(r.stderr).toContain('zep: 52 fixtures');

@@ -37,12 +37,12 @@ export const ADAPTER_MODULES = ['@ewp/mem0/conformance', '@ewp/zep/conformance']
 /** Imports a module by specifier; injectable so tests can provide adapters. */
 export type ModuleLoader = (specifier: string) => Promise<unknown>;
 
-function notInstalled(error: unknown, specifier: string): boolean {
+/** Is this the loader saying the adapter package (or its conformance entry) is not installed? */
+function notInstalled(error: unknown): boolean {
   const code = (error as { code?: string }).code;
-  return (
-    (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED' || code === 'MODULE_NOT_FOUND') &&
-    String((error as Error).message).includes(specifier.split('/').slice(0, 2).join('/'))
-  ) || /Failed to (load|resolve)/.test(String((error as Error).message));
+  if (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED' || code === 'MODULE_NOT_FOUND') return true;
+  // vite-node (vitest) reports an unresolvable bare import as a plain Error.
+  return /^Failed to (load url|resolve import)/.test(String((error as Error).message));
 }
 
 async function discover(specifiers: string[], load: ModuleLoader, io: CliIO): Promise<AdapterSubject[] | undefined> {
@@ -52,8 +52,8 @@ async function discover(specifiers: string[], load: ModuleLoader, io: CliIO): Pr
     try {
       mod = await load(specifier);
     } catch (error) {
-      if (notInstalled(error, specifier)) {
-        io.stderr.write(`ewp conformance: skipped ${specifier} (not installed)\n`);
+      if (notInstalled(error)) {
+        io.stderr.write(`ewp conformance: skipped ${specifier} (not installed: ${String((error as Error).message).split('\n')[0]})\n`);
         continue;
       }
       io.stderr.write(`ewp conformance: cannot load ${specifier}: ${(error as Error).message}\n`);
