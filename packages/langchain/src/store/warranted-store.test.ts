@@ -157,6 +157,23 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
     await expect(store.search(['ewp'])).rejects.toBeInstanceOf(ReservedNamespaceError);
   });
 
+  it('loses no contribution when items of one proposition are written concurrently', async () => {
+    const { store } = await setup();
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.put(['team'], `m${i}`, { text: `observation ${i}`, proposition_id: 'P-team' })),
+    );
+    const view = (await store.ledger.get('P-team'))!;
+    expect(view.assertions.map((a) => a.text).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `observation ${i}`));
+    expect((await store.warrantOf('P-team'))!.independent_lineage_count).toBe(8);
+  });
+
+  it('writes neither the item nor its evidence when the ledger refuses', async () => {
+    const { store, inner } = await setup({ propositionOf: () => '' });
+    await expect(store.put(['m'], 'bad', { text: 'x' })).rejects.toMatchObject({ code: 'EMPTY_STRING' });
+    expect(await inner.get(['m'], 'bad')).toBeNull();
+    expect(await store.ledger.listPropositions()).toEqual([]);
+  });
+
   it('reads an item written around the wrapper as unrecorded: DEGRADED', async () => {
     const { store, inner } = await setup();
     await inner.put(['raw'], 'r1', { text: 'written directly' });
