@@ -6,7 +6,7 @@
  * Writes /work/main/bench/results/mcp-warrant-now.json. EWP_BENCH_SECONDS sets each scenario's
  * length (default 3).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,23 @@ await build({
 });
 const lib = await import(bundle);
 
+/** CPU time (user + system, ms) a process has used so far; Linux /proc only, else undefined. */
+function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+/** Server CPU per call: load-independent, unlike wall-clock rates on a shared machine. */
+function serverCpuPerCall(pids, before, calls) {
+  const after = pids.map(processCpuMs);
+  if (after.some((x) => x === undefined) || before.some((x) => x === undefined)) return undefined;
+  return after.reduce((sum, x, i) => sum + (x - before[i]), 0) / calls;
+}
+
 function newClient() {
   return new Client({ name: 'ewp-bench', version: '1.0.0' });
 }
@@ -49,8 +66,9 @@ async function checkedCall(client) {
 }
 
 /** Each client calls in a loop for SECONDS; returns throughput and latency percentiles. */
-async function drive(clients, call = checkedCall) {
-  for (const c of clients) for (let i = 0; i < 20; i++) await call(c); // warm-up
+async function drive(clients, call = checkedCall, onStart = () => {}) {
+  for (const c of clients) for (let i = 0; i < 50; i++) await call(c); // warm-up (JIT, pools)
+  onStart();
   const latencies = [];
   const deadline = performance.now() + SECONDS * 1000;
   const start = performance.now();
@@ -86,7 +104,9 @@ async function stdioClients(n) {
   return Promise.all(
     Array.from({ length: n }, async () => {
       const client = newClient();
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [bundle, 'stdio'], stderr: 'ignore' }));
+      const transport = new StdioClientTransport({ command: process.execPath, args: [bundle, 'stdio'], stderr: 'ignore' });
+      await client.connect(transport);
+      client.serverPid = transport.pid;
       return client;
     }),
   );
@@ -114,11 +134,16 @@ async function closeAll(clients) {
 }
 
 const scenarios = [];
-async function scenario(name, transport, clientsCount, makeClients, call) {
+async function scenario(name, transport, clientsCount, makeClients, serverPids = (clients) => clients.map((c) => c.serverPid).filter(Boolean)) {
   const clients = await makeClients(clientsCount);
-  const r = await drive(clients, call);
+  const pids = serverPids(clients);
+  let before = [];
+  const r = await drive(clients, checkedCall, () => {
+    before = pids.map(processCpuMs);
+  });
+  const cpu = pids.length > 0 ? serverCpuPerCall(pids, before, r.calls) : undefined;
   await closeAll(clients);
-  scenarios.push({ name, transport, clients: clientsCount, ...r });
+  scenarios.push({ name, transport, clients: clientsCount, ...r, ...(cpu === undefined ? {} : { server_cpu_ms_per_call: cpu }) });
   process.stderr.write(`  ${name}: ${r.calls_per_s.toFixed(0)} calls/s\n`);
 }
 
@@ -135,8 +160,8 @@ await scenario('in-memory, 16 clients', 'in-memory', 16, inMemoryClients);
 await scenario('stdio, 1 client', 'stdio', 1, stdioClients);
 await scenario('stdio, 16 clients (16 server processes)', 'stdio', 16, stdioClients);
 const http = await httpServer();
-await scenario('HTTP loopback, 1 client', 'http', 1, (n) => httpClients(http.url, n));
-await scenario('HTTP loopback, 16 clients (one server)', 'http', 16, (n) => httpClients(http.url, n));
+await scenario('HTTP loopback, 1 client', 'http', 1, (n) => httpClients(http.url, n), () => [http.child.pid]);
+await scenario('HTTP loopback, 16 clients (one server)', 'http', 16, (n) => httpClients(http.url, n), () => [http.child.pid]);
 http.child.kill();
 
 const baseline = scenarios.find((s) => s.name.includes('baseline'));
@@ -167,12 +192,13 @@ const rows = scenarios.map((s) => [
   s.calls_per_s.toFixed(0),
   s.p50_ms.toFixed(3),
   s.p99_ms.toFixed(3),
+  s.server_cpu_ms_per_call === undefined ? '-' : s.server_cpu_ms_per_call.toFixed(3),
   `${s.ratio_to_baseline.toFixed(2)}x`,
 ]);
-const header = ['scenario', 'calls/s', 'p50 ms', 'p99 ms', 'vs in-memory 1 client'];
+const header = ['scenario', 'calls/s', 'p50 ms', 'p99 ms', 'server CPU ms/call', 'vs in-memory 1 client'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-console.log(`\newp_warrant_now over MCP — ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}\n`);
+console.log(`\newp_warrant_now over MCP — ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, load ${machine.loadavg_at_end.join(' ')}\n`);
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of rows) console.log(line(r));
