@@ -6,7 +6,7 @@
 import { decodeView, normalizeWarrantView, REFERENCE_V2, warrantNow } from '@ewp/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbitraryCase, type GeneratedCase, type GeneratedView, type PlainJson } from '../src/generators/index.js';
+import { ANCHORS_MS, arbitraryCase, arbitraryView, formatInstant, type GeneratedCase, type GeneratedView, type PlainJson } from '../src/generators/index.js';
 import { evaluateViewValue, fromPlain } from '../src/oracle/index.js';
 import { sortedJson } from './core-outcome.js';
 
@@ -128,6 +128,27 @@ describe.each([
         const strip = (w: Record<string, unknown> | string) => (typeof w === 'string' ? w : normative({ ...w, view_id: '' }));
         expect(strip(after)).toBe(strip(before));
       }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('spelling T differently (same instant) changes nothing but the echoed evaluated_at', () => {
+    const styles = ['Z', '+00:00', '-00:00', '+05:30', '-08:00', 'space', 'naive', 'compact', 'micro', 'week', 'comma', 'padded'] as const;
+    fc.assert(
+      fc.property(
+        arbitraryView(),
+        fc.constantFrom(...ANCHORS_MS),
+        fc.integer({ min: -2_000_000, max: 2_000_000 }),
+        fc.constantFrom(...styles),
+        fc.constantFrom(...styles),
+        (view, anchor, delta, s1, s2) => {
+          const us = anchor * 1000 + delta;
+          const a = evaluate(view, formatInstant(us, s1));
+          const b = evaluate(view, formatInstant(us, s2));
+          const strip = (w: Record<string, unknown> | string) => (typeof w === 'string' ? w : sortedJson({ ...w, evaluated_at: '' }));
+          expect(strip(b)).toBe(strip(a));
+        },
+      ),
       { numRuns: RUNS },
     );
   });
