@@ -9,6 +9,8 @@ export { holdsIngestRole, presentedToken } from './ingest-token.js';
 export { EWP_TOOL_CODES, type EwpToolCode, ToolRefusal } from './refusal.js';
 export { RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES } from './resources.js';
 export type { EwpToolName } from './schemas.js';
+export type { EwpTool, ToolContext } from './tool-context.js';
+export { AGENT_PROMPT_NAME } from './agent-prompt.js';
 export { callEwpTool, createEwpMcpServer, EWP_TOOLS, type EwpMcpServerOptions, SERVER_INSTRUCTIONS } from './server.js';
 export { type EwpStdioOptions, serveStdio } from './stdio.js';
 export { LineDelimitedServerTransport, MAX_STDIO_MESSAGE_BYTES } from './stdio-transport.js';
