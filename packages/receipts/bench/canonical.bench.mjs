@@ -122,7 +122,7 @@ const path = writeResults('canonical', {
   signing: signing.map((r) => ({ operation: r.operation, per_second: Number(r['per second']) })),
 });
 const m = machine();
-console.log(`receipts canonical bench — ${m.cpu}, ${m.cores} cores, Node ${m.node}${QUICK ? ' (quick)' : ''}\n`);
+console.log(`receipts canonical bench — ${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${m.load_average_1_5_15.join(' ')}${QUICK ? ' (quick)' : ''}\n`);
 console.log(table(canonical, ['dataset', 'json_mb', 'JSON.stringify MB/s', 'ebcj1String MB/s', 'ratio vs stringify', 'ebcj1Bytes MB/s', 'bytes ratio (vs stringify+Buffer.from)', 'jcsString MB/s', 'domainDigest MB/s', 'sha256 only MB/s']));
 console.log(`\n${table(signing, ['operation', 'per second'])}`);
 console.log(`\nwrote ${path}`);

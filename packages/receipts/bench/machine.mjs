@@ -14,6 +14,7 @@ export function machine() {
     memory_gb: Math.round(os.totalmem() / 2 ** 30),
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
+    load_average_1_5_15: load(),
     note: 'shared machine: other engineers run builds and tests concurrently; treat figures as indicative',
   };
 }
@@ -47,16 +48,34 @@ export function rate(fn, minMs = QUICK ? 250 : 1500) {
   return best;
 }
 
-/** Median wall time in ms over `runs` runs (and the minimum, less sensitive to other load). */
+/** Median wall time in ms over `runs` runs. */
 export function medianMs(fn, runs) {
-  const times = [];
+  return timed(fn, runs).median_ms;
+}
+
+/**
+ * Wall time (median and minimum over `runs`) and process CPU time (median; user + system, all
+ * threads including GC) of fn. On an oversubscribed machine the CPU time is the steadier figure.
+ */
+export function timed(fn, runs) {
+  const walls = [];
+  const cpus = [];
   for (let i = 0; i < runs; i++) {
+    const c = process.cpuUsage();
     const t = performance.now();
     fn();
-    times.push(performance.now() - t);
+    walls.push(performance.now() - t);
+    const d = process.cpuUsage(c);
+    cpus.push((d.user + d.system) / 1000);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  walls.sort((a, b) => a - b);
+  cpus.sort((a, b) => a - b);
+  return { median_ms: walls[Math.floor(runs / 2)], min_ms: walls[0], cpu_median_ms: cpus[Math.floor(runs / 2)] };
+}
+
+/** The load average when a benchmark ran (other engineers share the machine). */
+export function load() {
+  return os.loadavg().map((x) => Math.round(x * 100) / 100);
 }
 
 export function table(rows, columns) {

@@ -37,53 +37,64 @@ export class DependencyGraph<T extends GraphNode = GraphNode> {
     const list = [...nodes];
     const n = list.length;
     this.#nodes = list;
-    this.#ids = new Array<string>(n);
+    // push, not `new Array(n)`: V8 gives large preallocated arrays slow dictionary elements.
+    this.#ids = [];
+    const index = this.#index;
     for (let i = 0; i < n; i++) {
       const id = (list[i] as T).checkpoint_id;
-      if (this.#index.has(id)) throw new GraphError('DUPLICATE_ID', `duplicate checkpoint id: ${id}`);
-      this.#index.set(id, i);
-      this.#ids[i] = id;
+      if (index.has(id)) throw new GraphError('DUPLICATE_ID', `duplicate checkpoint id: ${id}`);
+      index.set(id, i);
+      this.#ids.push(id);
     }
     // In-degree counts every listed dependency; the edge set keeps each once (reference quirk).
+    // Two passes over flat typed arrays: no per-node allocation, so a million nodes stay cheap.
     const indegree = new Int32Array(n);
+    let listed = 0;
+    for (let i = 0; i < n; i++) listed += (list[i] as T).depends_on.length;
+    const resolved = new Int32Array(listed);
+    this.#parentStart = new Int32Array(n + 1);
     const childCount = new Int32Array(n);
-    const parentIdx: number[][] = new Array(n);
+    let edges = 0;
     for (let i = 0; i < n; i++) {
       const node = list[i] as T;
       const deps = node.depends_on;
       indegree[i] = deps.length;
-      const parents: number[] = [];
-      const seen = deps.length > 8 ? new Set<number>() : null;
-      for (const dep of deps) {
-        const p = this.#index.get(dep);
+      const base = edges;
+      let seen: Set<number> | undefined;
+      for (let d = 0; d < deps.length; d++) {
+        const dep = deps[d] as string;
+        const p = index.get(dep);
         if (p === undefined) {
           throw new GraphError('MISSING_DEPENDENCY', `checkpoint ${node.checkpoint_id} depends on missing ${dep}`);
         }
-        if (seen === null ? !parents.includes(p) : !seen.has(p)) {
-          seen?.add(p);
-          parents.push(p);
+        let duplicate = false;
+        if (deps.length > 16) {
+          seen ??= new Set<number>();
+          duplicate = seen.has(p);
+          seen.add(p);
+        } else if (deps.length > 1) {
+          for (let e = base; e < edges; e++) {
+            if (resolved[e] === p) {
+              duplicate = true;
+              break;
+            }
+          }
+        }
+        if (!duplicate) {
+          resolved[edges++] = p;
           childCount[p] = (childCount[p] as number) + 1;
         }
       }
-      parentIdx[i] = parents;
-    }
-    this.#childStart = new Int32Array(n + 1);
-    this.#parentStart = new Int32Array(n + 1);
-    let edges = 0;
-    for (let i = 0; i < n; i++) {
-      this.#childStart[i + 1] = (this.#childStart[i] as number) + (childCount[i] as number);
-      edges += (parentIdx[i] as number[]).length;
       this.#parentStart[i + 1] = edges;
     }
+    this.#parentList = resolved.slice(0, edges);
+    this.#childStart = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) this.#childStart[i + 1] = (this.#childStart[i] as number) + (childCount[i] as number);
     this.#childList = new Int32Array(edges);
-    this.#parentList = new Int32Array(edges);
     const fill = this.#childStart.slice(0, n);
     for (let i = 0; i < n; i++) {
-      const parents = parentIdx[i] as number[];
-      const base = this.#parentStart[i] as number;
-      for (let k = 0; k < parents.length; k++) {
-        const p = parents[k] as number;
-        this.#parentList[base + k] = p;
+      for (let e = this.#parentStart[i] as number; e < (this.#parentStart[i + 1] as number); e++) {
+        const p = this.#parentList[e] as number;
         this.#childList[fill[p] as number] = i;
         fill[p] = (fill[p] as number) + 1;
       }

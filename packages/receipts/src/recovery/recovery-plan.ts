@@ -69,7 +69,6 @@ export class RecoveryPlan {
   readonly #graph: DependencyGraph<GraphNode>;
   /** 1 = non-reusable (affected or requires verification). */
   readonly #nonReusable: Uint8Array;
-  readonly #reusableSet: Set<string>;
   #stamp: Int32Array | undefined;
   #stampValue = 0;
 
@@ -93,12 +92,11 @@ export class RecoveryPlan {
     this.blocked = lists.blocked;
     this.reasons = lists.reasons;
     this.#nonReusable = nonReusable;
-    this.#reusableSet = new Set(lists.reusable);
   }
 
   /** True when `id` is proven reusable. */
   isReusable(id: string): boolean {
-    return this.#reusableSet.has(id);
+    return this.#graph.has(id) && this.#nonReusable[this.#graph.indexOf(id)] === 0;
   }
 
   /**
@@ -190,7 +188,9 @@ export function planRecovery<T extends GraphNode>(
   const { start: ps, list: pl } = g.parentsCsr();
   // Invalidated roots each affected node descends from: propagated in topological order, with
   // arrays shared whenever a node inherits exactly one parent's set.
-  const rootsOf: (number[] | undefined)[] = new Array(n);
+  // Filled as nodes are visited in topological order; a Map avoids V8's slow dictionary elements
+  // for large preallocated arrays.
+  const rootsOf = new Map<number, number[]>();
   const reasonText = new Map<number[], string>();
   const pos = g.positions();
 
@@ -211,17 +211,17 @@ export function planRecovery<T extends GraphNode>(
       for (let e = ps[i] as number; e < (ps[i + 1] as number); e++) {
         const p = pl[e] as number;
         if (affected[p] === 0) continue;
-        let contribution = rootsOf[p] as number[];
+        let contribution = rootsOf.get(p) as number[];
         if (rootReason.has(p)) contribution = mergeSorted(contribution, [p], pos);
         if (roots === undefined) roots = contribution;
         else if (roots !== contribution) {
           roots = mergeSorted(roots, contribution, pos);
         }
       }
-      rootsOf[i] = roots ?? [];
+      rootsOf.set(i, roots ?? EMPTY);
       const own = rootReason.get(i);
       if (own !== undefined) reasons[id] = own;
-      else reasons[id] = dependsOnText(rootsOf[i] as number[], g, reasonText);
+      else reasons[id] = dependsOnText(rootsOf.get(i) as number[], g, reasonText);
     } else {
       const result = lookup(verification, id);
       let why: string | null;
@@ -245,6 +245,8 @@ export function planRecovery<T extends GraphNode>(
     nonReusable,
   );
 }
+
+const EMPTY: number[] = [];
 
 function safeBound(
   isBound: NonNullable<PlanRecoveryOptions['isBound']>,
