@@ -94,6 +94,12 @@ export class BaseStoreLedgerBackend implements LedgerBackend {
 
   async close(): Promise<void> {}
 
+  /** The committed latest snapshot of `propositionId` (seq and view id), from its head item only. */
+  async latestHead(propositionId: string): Promise<{ seq: number; view_id: string } | undefined> {
+    const head = await this.#get<PropositionHead>(undefined, 'propositions', propositionId);
+    return head?.ids.find((id) => id.seq === head.latest_seq);
+  }
+
   async #get<T>(overlay: Overlay | undefined, part: Part, key: string): Promise<T | undefined> {
     const pending = overlay?.get(JSON.stringify([part, key]));
     if (pending !== undefined) return copy(pending.value) as T;

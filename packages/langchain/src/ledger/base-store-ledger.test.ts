@@ -193,6 +193,21 @@ describe('BaseStoreLedger over InMemoryStore', () => {
     expect((await ledger.verifyChain()).ok).toBe(false);
   });
 
+  it('sees a commit made through another ledger on the same store (latest cache keyed by the head)', async () => {
+    const inner = new InMemoryStore();
+    const a = new BaseStoreLedger(inner);
+    const b = new BaseStoreLedger(inner);
+    await a.put(fixture('08-verified-now'));
+    expect((await a.get('P-win'))!.view_id).toBe('v-ver');
+    const latest = (await b.get('P-win'))!;
+    await b.extend('P-win', [{ kind: 'evidence', record: { ...latest.evidence[0]!, evidence_id: 'e2' } }], { newViewId: 'v-2' });
+    expect((await a.get('P-win'))!.view_id).toBe('v-2');
+    // A cached view is a copy: mutating what get() returned changes nothing stored.
+    const copy = (await a.get('P-win'))!;
+    copy.evidence.length = 0;
+    expect((await a.get('P-win'))!.evidence).toHaveLength(2);
+  });
+
   it('refuses a namespace root that LangGraph cannot store', () => {
     expect(() => new BaseStoreLedger(new InMemoryStore(), { namespaceRoot: 'a.b' })).toThrow(/namespaceRoot/);
   });
