@@ -420,7 +420,10 @@ export class JsonFileEvidenceStore implements EvidenceStore {
       closeSync(fd);
     }
     // 3. the history: the commit point of the snapshot
-    for (const b of fresh) (history.bindings[b.kind] ??= {})[b.id] = b.digest;
+    for (const b of fresh) {
+      history.bindings[b.kind] ??= {};
+      (history.bindings[b.kind] as Record<string, string>)[b.id] = b.digest;
+    }
     history.view_ids.push(vid);
     history.commits[vid] = { view_digest: viewDigest, content_digest: contentDigest, event: chain.anchor.length - 1 };
     history.assertion_texts = assertionTexts(view);

@@ -53,6 +53,11 @@ export interface LedgerReader {
   findSnapshot(propositionId: string, viewId: string): MaybePromise<SnapshotRow | undefined>;
   latestSnapshot(propositionId: string): MaybePromise<SnapshotRow | undefined>;
   snapshotBySeq(seq: number): MaybePromise<SnapshotRow | undefined>;
+  /**
+   * Optional: the rows a delta snapshot builds on (its parent, the parent's parent, … up to a complete
+   * snapshot), in one round trip. The engine walks `snapshotBySeq` when a backend lacks it.
+   */
+  snapshotAncestors?(row: SnapshotRow): MaybePromise<SnapshotRow[]>;
   /** Stored bindings of one proposition, keyed by `bindingKey(kind, id)`. */
   bindings(propositionId: string, keys: readonly BindingRequest[]): MaybePromise<Map<string, StoredBinding>>;
   /** `(view_id, seq)` of one proposition, oldest first. */

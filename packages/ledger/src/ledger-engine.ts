@@ -237,14 +237,17 @@ export class LedgerEngineStore implements EvidenceStore {
   /** Rebuild a snapshot from its row (walking delta parents) and check every row's digest. */
   private async resolve(r: LedgerReader, row: SnapshotRow): Promise<Resolved> {
     const rows: SnapshotRow[] = [row];
-    let cursor = row;
+    if (row.parent_seq !== null && r.snapshotAncestors) rows.push(...(await r.snapshotAncestors(row)));
+    let cursor = rows.at(-1) as SnapshotRow;
     while (cursor.parent_seq !== null) {
       const parent = await r.snapshotBySeq(cursor.parent_seq);
-      if (parent === undefined || parent.proposition_id !== row.proposition_id) {
-        throw damaged(row, `its parent snapshot #${cursor.parent_seq} is missing`);
-      }
+      if (parent === undefined) throw damaged(row, `its parent snapshot #${cursor.parent_seq} is missing`);
       rows.push(parent);
       cursor = parent;
+    }
+    for (let i = 1; i < rows.length; i += 1) {
+      const x = rows[i] as SnapshotRow;
+      if (x.proposition_id !== row.proposition_id || x.seq !== rows[i - 1]?.parent_seq) throw damaged(row, `its parent snapshot #${rows[i - 1]?.parent_seq} is missing`);
     }
     const own: MemberRef[][] = rows.map((x) => {
       try {

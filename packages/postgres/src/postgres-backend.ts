@@ -47,6 +47,17 @@ function makeReader(db: Queryable, schema: string): LedgerReader {
     findSnapshot: (pid, vid) => one(`SELECT ${cols} FROM ${t('snapshots')} WHERE owner = $1 AND view_id = $2`, [pid, vid]),
     latestSnapshot: (pid) => one(`SELECT ${cols} FROM ${t('snapshots')} WHERE owner = $1 ORDER BY seq DESC LIMIT 1`, [pid]),
     snapshotBySeq: (seq) => one(`SELECT ${cols} FROM ${t('snapshots')} WHERE seq = $1`, [seq]),
+    snapshotAncestors: async (row) => {
+      const r = await db.query(
+        `WITH RECURSIVE up AS (
+           SELECT * FROM ${t('snapshots')} WHERE seq = $1
+           UNION ALL
+           SELECT s.* FROM ${t('snapshots')} s JOIN up ON s.seq = up.parent_seq
+         ) SELECT ${cols} FROM up ORDER BY seq DESC`,
+        [row.parent_seq],
+      );
+      return (r.rows as RawSnapshot[]).map(toRow);
+    },
     bindings: async (pid, keys: readonly BindingRequest[]) => {
       const out = new Map<string, StoredBinding>();
       if (keys.length === 0) return out;

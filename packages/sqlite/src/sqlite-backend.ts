@@ -29,6 +29,10 @@ function statements(db: Database.Database) {
     find: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE owner = ? AND view_id = ?`),
     latest: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE owner = ? ORDER BY seq DESC LIMIT 1`),
     bySeq: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE seq = ?`),
+    ancestors: db.prepare(
+      `WITH RECURSIVE up(seq) AS (SELECT ? UNION ALL SELECT s.parent_seq FROM ewp_snapshots s JOIN up ON s.seq = up.seq WHERE s.parent_seq IS NOT NULL)
+       SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE seq IN (SELECT seq FROM up) ORDER BY seq DESC`,
+    ),
     binding: db.prepare('SELECT body, digest FROM ewp_bindings WHERE owner = ? AND kind = ? AND id = ?'),
     // One statement for many keys: SQLite walks the JSON list and probes the primary key for each.
     bindingsMany: db.prepare(
@@ -77,6 +81,7 @@ export class SqliteLedgerBackend implements LedgerBackend {
       findSnapshot: (pid, vid) => s.find.get(pid, vid) as SnapshotRow | undefined,
       latestSnapshot: (pid) => s.latest.get(pid) as SnapshotRow | undefined,
       snapshotBySeq: (seq) => s.bySeq.get(seq) as SnapshotRow | undefined,
+      snapshotAncestors: (row) => s.ancestors.all(row.parent_seq) as SnapshotRow[],
       bindings: (pid, keys: readonly BindingRequest[]) => {
         const out = new Map<string, StoredBinding>();
         if (keys.length < 8) {

@@ -33,7 +33,6 @@ async function seeded(): Promise<SqliteEvidenceStore> {
 describe('schema', () => {
   it('refuses an older or unknown schema version without touching the file', async () => {
     const path = file();
-    (await seeded().then(async (s) => s.close())) as void;
     const tmp = new SqliteEvidenceStore(path);
     await tmp.put(seedView('P-1'));
     await tmp.close();
