@@ -33,7 +33,7 @@ function datasets() {
   for (let i = 0; i < 20000; i++) wideObject[`key-${(i * 7919) % 20000}`] = i;
   const unicode = [];
   for (let i = 0; i < 4000; i++) unicode.push({ 'é': `café ${i}`, '😀': 'grinning', '\ue000': i, text: 'Ünïcödé тест 日本語 😀' });
-  const strings = Array.from({ length: 2000 }, (_, i) => `a fairly long string value number ${i} with \"quotes\", tabs\t and newlines\n`.repeat(5));
+  const strings = Array.from({ length: 2000 }, (_, i) => `a fairly long string value number ${i} with "quotes", tabs\t and newlines\n`.repeat(5));
   return { 'evidence-records': records, 'wide-object': wideObject, 'unicode-keys': unicode, 'long-strings': strings };
 }
 
