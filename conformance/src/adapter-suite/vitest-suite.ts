@@ -4,15 +4,20 @@ import { type AdapterConformanceReport, adapterFixtureNames, runAdapterConforman
 /**
  * Registers the adapter suite with vitest: one test per fixture (so one failure never hides the
  * rest), one for native records, and one that fails when a listed loss no longer happens.
+ * `onReport` receives the full report (e.g. to check a committed loss report against it).
  * Call it with top-level `await` from a `*.conformance.test.ts` file; vitest is loaded lazily so
  * the rest of this module works without it (the `ewp conformance` command).
  */
-export async function runAdapterConformance(subject: AdapterSubject): Promise<void> {
+export async function runAdapterConformance(
+  subject: AdapterSubject,
+  options: { onReport?: (report: AdapterConformanceReport) => void } = {},
+): Promise<void> {
   const { describe, it, expect, beforeAll } = await import('vitest');
   describe(`adapter conformance: ${subject.name}`, () => {
     let report: AdapterConformanceReport;
     beforeAll(async () => {
       report = await runAdapterConformanceReport(subject);
+      options.onReport?.(report);
     }, 600_000);
     for (const name of adapterFixtureNames()) {
       it(`round-trips ${name}`, () => {

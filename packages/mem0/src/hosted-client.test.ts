@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { canonicalViewText, decodeView } from '@ewp/core';
+import { adapterFixtures } from '@ewp/conformance/adapter-suite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Mem0AdapterError, mem0HostedAdapter } from './index.js';
 import { type Mem0RestServer, startMem0RestServer } from './testing/index.js';
 
 process.env.MEM0_TELEMETRY = 'false';
 const { MemoryClient } = await import('mem0ai');
-const fixture = (name: string) => decodeView(JSON.parse(readFileSync(`/work/shared/ewp/pack/fixtures/${name}.json`, 'utf8')));
+const fixture = (name: string) => decodeView(adapterFixtures().find((f) => f.name === name)!.raw);
 
 describe('Mem0 hosted MemoryClient (real client, local REST server)', () => {
   let server: Mem0RestServer;

@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { canonicalViewText, decodeView, REFERENCE_V2, warrantNow } from '@ewp/core';
 import { ZepClient } from '@getzep/zep-cloud';
+import { adapterFixtures } from '@ewp/conformance/adapter-suite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plantZepFacts } from './conformance.js';
 import { ZepAdapter, ZepAdapterError } from './index.js';
 import { startZepGraphServer, type ZepGraphServer } from './testing/index.js';
 
-const fixture = (name: string) => decodeView(JSON.parse(readFileSync(`/work/shared/ewp/pack/fixtures/${name}.json`, 'utf8')));
+const fixture = (name: string) => decodeView(adapterFixtures().find((f) => f.name === name)!.raw);
 
 describe('Zep adapter over the official client', () => {
   let server: ZepGraphServer;
