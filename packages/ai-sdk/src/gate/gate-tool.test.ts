@@ -183,6 +183,15 @@ describe('gateTool', () => {
     expect(calls).toEqual(['server01']);
   });
 
+  it("keeps the inner tool's own approval when the warrant says MAY_ACT", async () => {
+    const { store, clock, calls, restart } = await setup();
+    const careful = tool({ ...restart, needsApproval: true });
+    const gated = gateTool(careful, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'low', reversible: true }, store, now: clock.now });
+    const result = await generateText({ model: scriptedModel([call()]), tools: { restart: gated }, prompt: 'restart' });
+    expect(result.content.some((p) => p.type === 'tool-approval-request')).toBe(true);
+    expect(calls).toEqual([]);
+  });
+
   it('refuses a tool without execute and a missing store', async () => {
     const { store, restart } = await setup();
     const noExecute = tool({ description: 'x', inputSchema: z.object({}), outputSchema: z.object({}) });
