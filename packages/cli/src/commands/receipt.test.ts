@@ -66,6 +66,24 @@ describe('ewp receipt issue|verify', () => {
     expect(changed.stderr).toContain('MISMATCH');
   });
 
+  it('verifies EvidenceBound signed proof receipts against a checkpoint (vectors)', async () => {
+    const sr = JSON.parse(readFileSync('/work/shared/receipts/vectors/signed-receipts.json', 'utf8'));
+    const ok = sr.verify_cases.find((c: { id: string }) => c.id === 'verified-active');
+    const tampered = sr.verify_cases.find((c: { id: string }) => c.id === 'checkpoint-tampered-binding');
+    const cpOf = (c: { checkpoint: unknown }) => (typeof c.checkpoint === 'string' ? sr.checkpoints[c.checkpoint] : c.checkpoint);
+    writeFileSync(join(dir, 'envelope.json'), JSON.stringify(ok.envelope));
+    writeFileSync(join(dir, 'cp.json'), JSON.stringify(cpOf(ok)));
+    writeFileSync(join(dir, 'cp-tampered.json'), JSON.stringify(cpOf(tampered)));
+    const verified = await run(['verify', 'envelope.json', 'cp.json', '--keys', 'keys.json']);
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ status: 'VERIFIED', verified: true });
+    const bad = await run(['verify', 'envelope.json', 'cp-tampered.json', '--keys', 'keys.json']);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ status: 'INVALID_BINDING', signature_valid: true });
+    const noKeys = await run(['verify', 'envelope.json', 'cp.json']);
+    expect(JSON.parse(noKeys.stdout)).toMatchObject({ status: 'UNKNOWN_KEY', verified: false });
+  });
+
   it('refuses invalid views with a typed error and bad arguments with exit 2', async () => {
     const bad = await run(['issue', '-', '--at', '2026-01-01T00:00:00Z'], '{"proposition_id": ""}');
     expect(bad.code).toBe(1);

@@ -3,21 +3,29 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EwpError, parseJson } from '@ewp/core';
 import {
+  CanonicalizationError,
   Ed25519Signer,
   Ed25519Verifier,
-  type KeyState,
   KEY_STATES,
+  type KeyState,
+  type ProofReceipt,
   ReceiptsError,
   type RegisteredKey,
+  type SignedProofReceipt,
   type SignedWarrantReceipt,
   type WarrantReceipt,
+  decodeCheckpoint,
+  decodeVerificationResult,
   issueWarrantReceipt,
+  readJsonExact,
+  verifySignedReceipt,
   verifyWarrantReceipt,
 } from '@ewp/receipts';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 
 const HELP = `usage: ewp receipt issue <view.json|-> [--at T] [--key SEED_FILE --key-id ID] [--out FILE]
        ewp receipt verify <receipt.json> <view.json|-> [--keys REGISTRY.json | --public-key HEX --key-id ID]
+       ewp receipt verify <proof-receipt.json> <checkpoint.json> [--result RESULT.json] [--keys … | --public-key …]
 
 issue   Evaluate the view (EWP-0.2.0, reference-v2) at T (default: the view's "evaluated_at") and
         write {"receipt", "receipt_digest", "signed"?} as JSON. With --key (a file holding the
@@ -26,6 +34,8 @@ verify  Re-evaluate the view at the receipt's own policy and T and re-derive bot
         difference fails. With --keys ({"key-id": {"public_hex", "state"}}) or --public-key and
         --key-id, the signature must verify too (REVOKED/UNKNOWN keys fail closed). Writes the
         verification as JSON.
+        An EvidenceBound proof receipt (or signed envelope) is checked against a checkpoint instead
+        (and its verification result with --result), in the reference's status order.
 
 Exit codes: 0 issued / verified; 1 refused view or failed verification; 2 bad arguments or files.
 `;
@@ -92,7 +102,7 @@ function registryFrom(value: unknown, path: string): Record<string, RegisteredKe
 async function verify(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { keys: { type: 'string' }, 'public-key': { type: 'string' }, 'key-id': { type: 'string' } },
+    options: { keys: { type: 'string' }, 'public-key': { type: 'string' }, 'key-id': { type: 'string' }, result: { type: 'string' } },
     allowPositionals: true,
   });
   if (positionals.length !== 2) throw new UsageError('verify needs a receipt file and a view file');
@@ -119,6 +129,10 @@ async function verify(args: string[], io: CliIO): Promise<number> {
     if (!/^[0-9a-f]{64}$/.test(values['public-key'])) throw new UsageError('--public-key must be 64 lowercase hex characters');
     verifier = new Ed25519Verifier({ [values['key-id'] as string]: { public_hex: values['public-key'], state: 'ACTIVE' } });
   }
+  const inner = (item as { receipt?: unknown }).receipt ?? item;
+  if (inner !== null && typeof inner === 'object' && 'checkpoint_digest' in inner) {
+    return verifyProof(item as unknown as SignedProofReceipt | ProofReceipt, positionals[1] as string, values.result, verifier, io);
+  }
   const viewText = await readText(positionals[1] as string, io);
   let view: unknown;
   try {
@@ -130,6 +144,32 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   if (!result.ok) io.stderr.write(`ewp receipt verify: ${result.status}: ${result.reason}\n`);
   return result.ok ? EXIT_OK : EXIT_SOME_FAILED;
+}
+
+async function readExact(path: string, io: CliIO): Promise<unknown> {
+  try {
+    return readJsonExact(await readText(path, io), { duplicateKeys: 'refuse' });
+  } catch (error) {
+    if (error instanceof CanonicalizationError) throw new UsageError(`${path}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Proof receipts of the EvidenceBound layer: binding (and signature, with a verifier) against a checkpoint. */
+async function verifyProof(
+  item: SignedProofReceipt | ProofReceipt,
+  checkpointPath: string,
+  resultPath: string | undefined,
+  verifier: Ed25519Verifier | undefined,
+  io: CliIO,
+): Promise<number> {
+  const cp = decodeCheckpoint(await readExact(checkpointPath, io));
+  const result = resultPath === undefined ? null : decodeVerificationResult(await readExact(resultPath, io));
+  // Without keys every signature is unverifiable: an empty registry makes that explicit (UNKNOWN_KEY).
+  const check = verifySignedReceipt(item, cp, verifier ?? new Ed25519Verifier({}), result);
+  io.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
+  if (!check.verified) io.stderr.write(`ewp receipt verify: ${check.status}: ${check.reason}\n`);
+  return check.verified ? EXIT_OK : EXIT_SOME_FAILED;
 }
 
 /** `ewp receipt issue|verify`: warrant receipts (SPEC §12 of the receipts layer). */
