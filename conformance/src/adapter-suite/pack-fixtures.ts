@@ -31,8 +31,6 @@ function packDirCandidates(): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
   const list = [resolve(here, '../../pack'), resolve(here, '../pack')];
   if (process.env.EWP_PACK_DIR) list.unshift(process.env.EWP_PACK_DIR);
-  // The pinned pack the workspace was bootstrapped from, until `@ewp/conformance/pack` ships it.
-  list.push('/work/shared/ewp/pack');
   return list;
 }
 
