@@ -1,6 +1,6 @@
 import { runAdapterConformance } from '@ewp/conformance/adapter-suite';
 import { inMemory, postgres } from '../../test/inner-stores.js';
-import { warrantedStoreSubject } from '../../test/conformance-subject.js';
+import { warrantedStoreSubject } from '../conformance.js';
 
-await runAdapterConformance(warrantedStoreSubject(inMemory, 'langgraph-inmemory'));
-await runAdapterConformance(warrantedStoreSubject(postgres, 'langgraph-postgres'));
+await runAdapterConformance(warrantedStoreSubject(inMemory));
+await runAdapterConformance(warrantedStoreSubject(postgres));
