@@ -2,11 +2,12 @@
  * KNOWN CORE DISAGREEMENTS — the expected-failures list of the oracle/core comparison.
  *
  * Each entry is a minimal input on which @ewp/core and the oracle (and Python, checked by hand
- * with python3) disagree, with the reason the oracle is right. Core entries use `it.fails`: they
- * pass while core is wrong and FAIL once core is fixed, so the entry must then be moved to a
- * plain regression test. Do not "fix" an entry by changing the oracle.
+ * with python3) disagree, with the reason the oracle is right. Open entries use `it.fails`: they
+ * pass while core is wrong and FAIL once core is fixed, so the entry must then become a plain
+ * regression test (entries 1 and 2 are fixed and kept that way). Do not "fix" an entry by
+ * changing the oracle.
  */
-import { compareCodePoints } from '@ewp/core';
+import { compareCodePoints, decodeView, EwpError } from '@ewp/core';
 import { describe, expect, it } from 'vitest';
 import { compareCodePoints as oracleCompare, evaluateView } from '../src/oracle/index.js';
 import { coreOutcome } from './core-outcome.js';
@@ -61,5 +62,36 @@ describe('known disagreement 2: integer tokens of more than 4300 digits', () => 
 
   it('@ewp/core refuses too (fixed; regression test)', () => {
     expect(coreOutcome(text, T).ok).toBe(false);
+  });
+});
+
+// Robustness of the plain-object entry point (adapters call decodeView with JS objects): a cyclic
+// or extremely deep adapter_meta makes core's deep copy overflow the stack, so decodeView throws a
+// RangeError instead of a typed refusal. Found by probing; the JSON text path cannot produce a
+// cycle and caps nesting (JSON_SYNTAX "nesting too deep").
+describe('known disagreement 3: decodeView crashes (RangeError) on cyclic or very deep adapter_meta', () => {
+  const cyclic = (): unknown => {
+    const meta: Record<string, unknown> = {};
+    meta.self = meta;
+    return { proposition_id: 'P', adapter_meta: meta };
+  };
+  const deep = (): unknown => {
+    let meta: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i++) meta = { x: meta };
+    return { proposition_id: 'P', adapter_meta: meta };
+  };
+
+  it.fails('cyclic adapter_meta is refused with an EwpError (fails while core throws RangeError)', () => {
+    expect(() => decodeView(cyclic())).toThrow(EwpError);
+  });
+
+  it.fails('100,000-deep adapter_meta is refused with an EwpError or accepted (fails while core throws RangeError)', () => {
+    let err: unknown;
+    try {
+      decodeView(deep());
+    } catch (e) {
+      err = e;
+    }
+    expect(err === undefined || err instanceof EwpError).toBe(true);
   });
 });
