@@ -108,7 +108,14 @@ export class DependencyGraph<T extends GraphNode = GraphNode> {
   #kahn(indegree: Int32Array): Int32Array {
     const n = this.#ids.length;
     const ids = this.#ids;
-    const heap = new MinHeap((a, b) => compareCodePoints(ids[a] as string, ids[b] as string) < 0);
+    // Native `<` is UTF-16 order, which equals code point order unless some id holds a unit in
+    // D800–FFFF; only then pay for the code point comparator.
+    const high = ids.some((id) => HIGH_UNIT.test(id));
+    const heap = new MinHeap(
+      high
+        ? (a, b) => compareCodePoints(ids[a] as string, ids[b] as string) < 0
+        : (a, b) => (ids[a] as string) < (ids[b] as string),
+    );
     for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
     const order = new Int32Array(n);
     let k = 0;
@@ -250,7 +257,9 @@ export class DependencyGraph<T extends GraphNode = GraphNode> {
   }
 }
 
-/** A binary min-heap of node indices with a custom order. */
+const HIGH_UNIT = /[\ud800-\uffff]/;
+
+/** A binary min-heap of node indices with a custom order (sift with a hole, no swaps). */
 class MinHeap {
   #items: number[] = [];
   constructor(readonly less: (a: number, b: number) => boolean) {}
@@ -259,32 +268,34 @@ class MinHeap {
   }
   push(x: number): void {
     const a = this.#items;
+    let i = a.length;
     a.push(x);
-    let i = a.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!this.less(a[i] as number, a[p] as number)) break;
-      [a[i], a[p]] = [a[p] as number, a[i] as number];
+      const parent = a[p] as number;
+      if (!this.less(x, parent)) break;
+      a[i] = parent;
       i = p;
     }
+    a[i] = x;
   }
   pop(): number {
     const a = this.#items;
     const top = a[0] as number;
     const last = a.pop() as number;
-    if (a.length > 0) {
-      a[0] = last;
+    const n = a.length;
+    if (n > 0) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        if (l < a.length && this.less(a[l] as number, a[m] as number)) m = l;
-        if (r < a.length && this.less(a[r] as number, a[m] as number)) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m] as number, a[i] as number];
+        const m = r < n && this.less(a[r] as number, a[l] as number) ? r : l;
+        if (!this.less(a[m] as number, last)) break;
+        a[i] = a[m] as number;
         i = m;
       }
+      a[i] = last;
     }
     return top;
   }
