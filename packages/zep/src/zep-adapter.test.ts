@@ -98,6 +98,30 @@ describe('Zep adapter over the official client', () => {
     expect(warrantNow(found, REFERENCE_V2, '2026-06-01T00:00:00Z').warrant.sufficiency).toBe('DEGRADED');
   });
 
+  it('identical claims collapse into one Zep fact: the facts view is DEGRADED, the snapshot keeps all 100', async () => {
+    const s = await startZepGraphServer({
+      processingDelayMs: 0,
+      extractor: (e) => (e.metadata.ewp_kind === 'assertion' ? [{ fact: 'X holds', name: 'HOLDS' }] : []),
+    });
+    try {
+      const c = new ZepClient({ apiKey: s.apiKey, baseUrl: s.baseUrl });
+      await c.graph.create({ graphId: 'collapse' });
+      const zep = new ZepAdapter({ client: c, graphId: 'collapse' });
+      const view = fixture('01-reinforcement');
+      await zep.write(view);
+      expect((await zep.read(view.proposition_id)).assertions).toHaveLength(view.assertions.length);
+      const facts = await zep.readNative(view.proposition_id);
+      expect(facts.assertions).toHaveLength(1);
+      const T = new Date(Date.now() + 60_000).toISOString();
+      expect(warrantNow(facts, REFERENCE_V2, T).warrant.sufficiency).toBe('DEGRADED');
+      const searched = await zep.searchFacts(view.proposition_id, 'X holds', { limit: 50 });
+      expect(searched.assertions).toHaveLength(1);
+      expect(warrantNow(searched, REFERENCE_V2, T).warrant.sufficiency).toBe('DEGRADED');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('reads facts Zep extracted from the adapter\'s own episodes with the episode as lineage', async () => {
     const s = await startZepGraphServer({
       processingDelayMs: 0,

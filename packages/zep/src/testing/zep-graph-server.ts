@@ -59,7 +59,7 @@ export interface ZepGraphServer {
   close(): Promise<void>;
 }
 
-/** Turns a processed episode into facts, standing in for Zep's LLM extraction. */
+/** Turns a processed episode into facts, standing in for Zep's LLM extraction (identical facts are merged). */
 export type FactExtractor = (episode: ZepEpisodeRecord) => { fact: string; name: string; valid_at?: string }[];
 
 /** The wire form: `graph_id` is the server's bookkeeping; Zep's GraphEpisode and EntityEdge do not carry it. */
@@ -262,7 +262,13 @@ export async function startZepGraphServer(
     const queue = (queues.get(graphId) ?? Promise.resolve()).then(async () => {
       await new Promise((r) => setTimeout(r, delay));
       if (!episodes.has(episode.uuid)) return;
-      for (const f of options.extractor?.(episode) ?? []) addEdge(graphId, { ...f, episodes: [episode.uuid] });
+      for (const f of options.extractor?.(episode) ?? []) {
+        // Like Graphiti, an extracted fact that already exists is merged, not duplicated: the
+        // existing edge gains the episode. Identical claims collapse into one fact.
+        const same = [...edges.values()].find((e) => e.graph_id === graphId && e.fact === f.fact && e.name === f.name);
+        if (same) same.episodes.push(episode.uuid);
+        else addEdge(graphId, { ...f, episodes: [episode.uuid] });
+      }
       episode.processed = true;
     });
     queues.set(graphId, queue);
