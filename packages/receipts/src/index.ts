@@ -171,10 +171,12 @@ export {
 export {
   type GatedAction,
   type IgnoredLineageEdge,
+  type LatestViewSource,
   type PropositionLineage,
   type ReevaluationPlan,
   actionNode,
   lineageFromViews,
   planReevaluation,
+  planReevaluationFromStore,
   propositionNode,
 } from './lineage/lineage-reevaluation.js';

@@ -3,7 +3,7 @@ import { type EvidenceView, decodeView } from '@ewp/core';
 import { describe, expect, it } from 'vitest';
 import { GraphError } from '../errors.js';
 import { actionAfterRecovery } from '../recovery/recovery-plan.js';
-import { lineageFromViews, planReevaluation } from './lineage-reevaluation.js';
+import { lineageFromViews, planReevaluation, planReevaluationFromStore } from './lineage-reevaluation.js';
 
 const fixture = (name: string) => decodeView(JSON.parse(readFileSync(`/work/shared/ewp/pack/fixtures/${name}.json`, 'utf8')));
 
@@ -94,5 +94,24 @@ describe('planReevaluation', () => {
       }),
     ).toThrow(GraphError);
     expect(() => planReevaluation({ lineage, changed: ['nope'] })).toThrow(/unknown checkpoint: prop:nope/);
+  });
+});
+
+describe('planReevaluationFromStore', () => {
+  it('reads the latest snapshots of a store and plans over their lineage', async () => {
+    const views = new Map([
+      ['P-occ', fixture('06-premises')],
+      ['P-hvac', fixture('06-derived')],
+      ['P-x', fixture('07-lineage')],
+    ]);
+    const store = {
+      listPropositions: async () => [...views.keys()].map((proposition_id) => ({ proposition_id })),
+      get: async (pid: string) => views.get(pid),
+    };
+    const plan = await planReevaluationFromStore(store, ['P-occ'], { actions: [{ action_id: 'hvac-on', uses: ['P-hvac'] }] });
+    expect(plan.propositions).toEqual(['P-occ', 'P-hvac']);
+    expect(plan.actions).toEqual(['hvac-on']);
+    expect(plan.unaffected_propositions).toEqual(['P-x']);
+    expect(plan.ignored).toHaveLength(1);
   });
 });

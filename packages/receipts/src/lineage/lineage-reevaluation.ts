@@ -138,3 +138,32 @@ export function planReevaluation(input: {
     recovery,
   };
 }
+
+/**
+ * What {@link planReevaluationFromStore} reads from a store: the structural subset of
+ * `@ewp/ledger`'s EvidenceStore (this package cannot depend on the ledger, which depends on it).
+ */
+export interface LatestViewSource {
+  listPropositions(query?: { limit?: number }): Promise<{ proposition_id: string }[]>;
+  get(propositionId: string): Promise<EvidenceView | undefined>;
+}
+
+/**
+ * {@link planReevaluation} over a store's latest snapshots: reads every proposition's latest view,
+ * derives the lineage, and plans. Lineage edges that did not become graph edges are returned.
+ * @throws {GraphError} for cyclic lineage or a changed proposition the store does not hold.
+ */
+export async function planReevaluationFromStore(
+  store: LatestViewSource,
+  changed: Iterable<string> | ReadonlyMap<string, InvalidationReason>,
+  options: Omit<Parameters<typeof planReevaluation>[0], 'lineage' | 'changed'> = {},
+): Promise<ReevaluationPlan & { ignored: IgnoredLineageEdge[] }> {
+  const summaries = await store.listPropositions({ limit: Number.MAX_SAFE_INTEGER });
+  const views: EvidenceView[] = [];
+  for (const s of summaries) {
+    const view = await store.get(s.proposition_id);
+    if (view !== undefined) views.push(view);
+  }
+  const { lineage, ignored } = lineageFromViews(views);
+  return { ...planReevaluation({ ...options, lineage, changed }), ignored };
+}
