@@ -35,6 +35,41 @@ describe('Mem0 open-source Memory (real, offline)', () => {
     await expect(a.write({ ...view, degraded: true })).rejects.toMatchObject({ code: 'SNAPSHOT_IMMUTABLE' });
   });
 
+  it('refuses an invalid view with a typed error naming the field, and writes nothing', async () => {
+    const a = adapter();
+    const view = fixture('08-verified-now');
+    const bad = { ...view, evidence: [{ ...view.evidence[0]!, polarity: 'maybe' }] };
+    await expect(a.write(bad)).rejects.toMatchObject({ name: 'InvalidEvidenceView', path: '$.evidence[0].polarity' });
+    expect(await a.rawRecords(view.proposition_id)).toEqual([]);
+  });
+
+  it('an interrupted write never becomes part of a snapshot; latest is refused until a retry commits', async () => {
+    const userId = `u-${++n}`;
+    let failAt = 2;
+    const flaky: OssMemoryLike = {
+      add: async (messages, config) => {
+        if (--failAt === 0) throw new Error('connection reset');
+        return memory.add(messages, config);
+      },
+      getAll: (config) => memory.getAll(config),
+      search: (query, config) => memory.search(query, config),
+    };
+    const a = mem0Adapter(flaky, { userId });
+    const v1 = fixture('02-fork-x');
+    failAt = Number.POSITIVE_INFINITY;
+    await a.write(v1);
+    failAt = 2;
+    const v2 = { ...v1, view_id: 'v-next', degraded: true };
+    await expect(a.write(v2)).rejects.toThrow('connection reset');
+    await expect(a.read(v1.proposition_id)).rejects.toMatchObject({ code: 'SNAPSHOT_INCOMPLETE' });
+    expect(canonicalViewText(await a.read(v1.proposition_id, { viewId: v1.view_id }))).toBe(canonicalViewText(v1));
+    failAt = Number.POSITIVE_INFINITY;
+    await a.write(v2);
+    const latest = await a.read(v1.proposition_id);
+    expect(latest.view_id).toBe('v-next');
+    expect(canonicalViewText(latest)).toBe(canonicalViewText(decodeView(v2)));
+  });
+
   it('refuses a read after Memory.update changed a member, and names it', async () => {
     const a = adapter();
     const view = fixture('02-fork-x');

@@ -37,6 +37,14 @@ describe('Zep adapter over the official client', () => {
     expect(canonicalViewText(back)).toBe(canonicalViewText(view));
   });
 
+  it('refuses an invalid view with a typed error naming the field, and adds no episode', async () => {
+    const zep = await adapter();
+    const view = fixture('08-verified-now');
+    const bad = { ...view, checks: [{ ...view.checks[0]!, result: 'Supports' }] };
+    await expect(zep.write(bad)).rejects.toMatchObject({ name: 'InvalidEvidenceView', path: '$.checks[0].result' });
+    expect([...server.episodes.values()].filter((e) => e.graph_id === zep.graphId)).toEqual([]);
+  });
+
   it('refuses a read after an episode was deleted outside the adapter', async () => {
     const zep = await adapter();
     const view = fixture('02-fork-x');
