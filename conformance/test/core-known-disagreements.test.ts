@@ -7,7 +7,7 @@
  * regression test (entries 1 and 2 are fixed and kept that way). Do not "fix" an entry by
  * changing the oracle.
  */
-import { compareCodePoints, decodeView, EwpError } from '@ewp/core';
+import { compareCodePoints, decodeView, EwpError, mayAct, type WarrantView } from '@ewp/core';
 import { describe, expect, it } from 'vitest';
 import { compareCodePoints as oracleCompare, evaluateView } from '../src/oracle/index.js';
 import { coreOutcome } from './core-outcome.js';
@@ -93,5 +93,26 @@ describe('known disagreement 3: decodeView crashes (RangeError) on cyclic or ver
       err = e;
     }
     expect(err === undefined || err instanceof EwpError).toBe(true);
+  });
+});
+
+// Not a disagreement with the reference (its mayAct takes a typed WarrantView, so the case cannot
+// arise there) but with the project's bar "bad input gets a typed error": a warrant whose axes
+// are missing or not members of their enums is gated as if it were fine — the gate fails OPEN.
+// mayAct is the safety gate and warrants can arrive as JSON (MCP, CLI, stores).
+describe('known issue 4: mayAct fails open on a warrant without valid axes', () => {
+  const action = { action_id: 'a', kind: 'k', risk: 'high' as const, reversible: false };
+
+  it.fails('a warrant with no axes is refused with an EwpError, not MAY_ACT (fails while core says MAY_ACT)', () => {
+    expect(() => mayAct({} as WarrantView, action)).toThrow(EwpError);
+  });
+
+  it.fails('an unknown acceptance value is refused, not MAY_ACT (fails while core says MAY_ACT)', () => {
+    const warrant = { warrant: { acceptance: 'MAYBE', conflict: 'NONE', currency: 'CURRENT', sufficiency: 'SUFFICIENT', verification: 'HUMAN' } };
+    expect(() => mayAct(warrant as unknown as WarrantView, action)).toThrow(EwpError);
+  });
+
+  it.fails('a null warrant is refused with an EwpError (fails while core throws TypeError)', () => {
+    expect(() => mayAct(null as unknown as WarrantView, action)).toThrow(EwpError);
   });
 });

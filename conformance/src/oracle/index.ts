@@ -23,3 +23,4 @@ export { pythonFloatRepr, pythonRepr, pythonStr } from './python-text.js';
 export { canonicalText, derivedViewId } from './view-id.js';
 export type { OView } from './view-model.js';
 export { allPaths, DELETE, type JPath, writeJsonText } from './json-write.js';
+export { type GateAxes, type GateInput, gateDecision, type OracleDecision } from './may-act.js';
