@@ -267,7 +267,7 @@ export class LedgerEngineStore implements EvidenceStore {
     };
     rows.forEach((x, i) => {
       const ownMembers = own[i] as MemberRef[];
-      if (contentDigest(x.head, ownMembers, bodyOf) !== x.content_digest) throw damaged(x, 'stored content differs from its digest');
+      if (contentDigest(x.head, x.members, ownMembers, bodyOf) !== x.content_digest) throw damaged(x, 'stored content differs from its digest');
     });
     const view = assembleView(row.proposition_id, row.view_id, row.head, members, bodyOf);
     return { view, members, bodies };
@@ -312,7 +312,8 @@ export class LedgerEngineStore implements EvidenceStore {
       depth = parent.row.depth + 1;
     }
     const at = new Date().toISOString();
-    const content = contentDigest(layout.headText, ownMembers, bodyOf);
+    const membersText = JSON.stringify(ownMembers);
+    const content = contentDigest(layout.headText, membersText, ownMembers, bodyOf);
     const recordCount = view.assertions.length + view.evidence.length + view.checks.length;
     const events: Record<string, unknown>[] = [];
     if (fresh.length > 0) {
@@ -354,7 +355,7 @@ export class LedgerEngineStore implements EvidenceStore {
       parent_seq: parentSeq,
       depth,
       head: layout.headText,
-      members: JSON.stringify(ownMembers),
+      members: membersText,
       record_count: recordCount,
       assertion_texts: JSON.stringify(assertionTexts(view)),
       committed_at: at,

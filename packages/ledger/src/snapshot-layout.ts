@@ -4,6 +4,7 @@
  * records, and the ledger *bindings* (record id → content) that STORES.md §1.5 keeps stable per
  * proposition. Texts are deterministic JSON built in a fixed field order, so equal content is equal text.
  */
+import * as cryptoHash from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, SourceRef, VerificationCheck } from '@ewp/core';
 import { sortedByCodePoint } from '@ewp/core';
@@ -58,8 +59,11 @@ export function bindingKey(kind: BindingKind, id: string): string {
   return `${kind}\u0000${id}`;
 }
 
+// One-shot `crypto.hash` (Node >= 20.12) is several times cheaper than createHash() for short texts.
+const oneShot = (cryptoHash as unknown as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
+
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 function sourceObject(s: SourceRef): SourceRef {
@@ -186,12 +190,11 @@ export function checkMember(check: VerificationCheck, storedBody: string): Membe
  * Digest of a snapshot's stored content: head text, then each member ref and its body, in order.
  * Any flipped byte in any row that makes up the snapshot changes it.
  */
-export function contentDigest(head: string, members: readonly MemberRef[], bodyOf: (m: MemberRef) => string): string {
-  const h = createHash('sha256').update(head, 'utf8');
-  for (const m of members) {
-    h.update('\n', 'utf8').update(JSON.stringify(m), 'utf8').update('\n', 'utf8').update(bodyOf(m), 'utf8');
-  }
-  return h.digest('hex');
+export function contentDigest(head: string, membersText: string, members: readonly MemberRef[], bodyOf: (m: MemberRef) => string): string {
+  // One string, one hash call: far fewer native calls than an update() per piece.
+  const parts: string[] = [head, membersText];
+  for (const m of members) parts.push(bodyOf(m));
+  return sha256Hex(parts.join('\n'));
 }
 
 /** Rebuild a view from its stored parts (no validation: the content digest vouches for it). */
@@ -211,13 +214,15 @@ export function assembleView(
   const assertions: Assertion[] = [];
   const evidence: EvidenceItem[] = [];
   const checks: VerificationCheck[] = [];
-  for (const m of members) {
-    let record: unknown;
-    try {
-      record = JSON.parse(bodyOf(m));
-    } catch (cause) {
-      throw new StoreUnavailableError('damaged', `record ${JSON.stringify(m[1])} of ${JSON.stringify(propositionId)}: unreadable`, { cause });
-    }
+  let records: unknown[];
+  try {
+    // One parse of all bodies instead of one call per record.
+    records = JSON.parse(`[${members.map(bodyOf).join(',')}]`) as unknown[];
+  } catch (cause) {
+    throw new StoreUnavailableError('damaged', `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}: unreadable record`, { cause });
+  }
+  members.forEach((m, i) => {
+    const record = records[i];
     if (m[0] === 'a') assertions.push(record as Assertion);
     else if (m[0] === 'e') evidence.push(record as EvidenceItem);
     else {
@@ -225,7 +230,7 @@ export function assembleView(
       if (m.length === 3) check.subjects = [...m[2]];
       checks.push(check);
     }
-  }
+  });
   return {
     proposition_id: propositionId,
     view_id: viewId,

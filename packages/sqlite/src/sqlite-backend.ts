@@ -34,11 +34,7 @@ function statements(db: Database.Database) {
        SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE seq IN (SELECT seq FROM up) ORDER BY seq DESC`,
     ),
     binding: db.prepare('SELECT body, digest FROM ewp_bindings WHERE owner = ? AND kind = ? AND id = ?'),
-    // One statement for many keys: SQLite walks the JSON list and probes the primary key for each.
-    bindingsMany: db.prepare(
-      `SELECT b.kind, b.id, b.body, b.digest FROM json_each(?) AS j
-       CROSS JOIN ewp_bindings AS b ON b.owner = ? AND b.kind = j.value ->> 0 AND b.id = j.value ->> 1`,
-    ),
+    ownerBindings: db.prepare('SELECT kind, id, body, digest FROM ewp_bindings WHERE owner = ?').raw(),
     ids: db.prepare('SELECT view_id, seq FROM ewp_snapshots WHERE owner = ? ORDER BY seq'),
     latestRows: db.prepare(
       `SELECT ${SNAPSHOT_COLUMNS.replace('seq,', 's.seq,')}, c.n AS snapshots FROM ewp_snapshots s
@@ -84,16 +80,19 @@ export class SqliteLedgerBackend implements LedgerBackend {
       snapshotAncestors: (row) => s.ancestors.all(row.parent_seq) as SnapshotRow[],
       bindings: (pid, keys: readonly BindingRequest[]) => {
         const out = new Map<string, StoredBinding>();
-        if (keys.length < 8) {
+        if (keys.length < 64) {
           for (const { kind, id } of keys) {
             const row = s.binding.get(pid, kind, id) as StoredBinding | undefined;
             if (row !== undefined) out.set(bindingKey(kind, id), row);
           }
           return out;
         }
-        const list = JSON.stringify(keys.map((k) => [k.kind, k.id]));
-        for (const row of s.bindingsMany.iterate(list, pid) as IterableIterator<{ kind: BindingKind; id: string; body: string; digest: string }>) {
-          out.set(bindingKey(row.kind, row.id), { body: row.body, digest: row.digest });
+        // Many keys: one range scan of the proposition's bindings (a prefix of the primary key) beats
+        // a probe per key; a new proposition costs nothing.
+        const wanted = new Set(keys.map((k) => bindingKey(k.kind, k.id)));
+        for (const [kind, id, body, digest] of s.ownerBindings.all(pid) as [BindingKind, string, string, string][]) {
+          const key = bindingKey(kind, id);
+          if (wanted.has(key)) out.set(key, { body, digest });
         }
         return out;
       },
