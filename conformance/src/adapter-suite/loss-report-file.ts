@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { ExpectedLossFile } from './loss.js';
 import { type LossReportJson, lossReportJson, renderLossReportMarkdown } from './loss-report.js';
 import type { AdapterConformanceReport } from './run-adapter-conformance.js';
@@ -37,6 +38,7 @@ export function mergedLossReport(
 /** Writes the Markdown report and its JSON twin. */
 export function writeLossReport(markdownPath: string, reports: AdapterConformanceReport[], expected: Record<string, ExpectedLossFile>): void {
   const { json, markdown } = mergedLossReport(markdownPath, reports, expected);
+  mkdirSync(dirname(markdownPath), { recursive: true });
   writeFileSync(jsonTwinPath(markdownPath), json);
   writeFileSync(markdownPath, markdown);
 }

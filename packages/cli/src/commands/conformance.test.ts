@@ -79,14 +79,14 @@ describe('ewp conformance', () => {
   });
 
   it('writes the Markdown report and its JSON twin, keeping rows of adapters not run', async () => {
-    const path = join(dir, 'loss-reports.md');
+    const path = join(dir, 'new-dir', 'loss-reports.md');
     await run(['--module', 'fake-adapters', '--report', path], loader([subject('first', false)]));
     const r = await run(['--module', 'fake-adapters', '--report', path], loader([subject('second', false)]));
     expect(r.code).toBe(0);
     const md = readFileSync(path, 'utf8');
     expect(md).toContain('| first |');
     expect(md).toContain('| second |');
-    expect(JSON.parse(readFileSync(join(dir, 'loss-reports.json'), 'utf8')).adapters.map((a: { adapter: string }) => a.adapter)).toEqual(['first', 'second']);
+    expect(JSON.parse(readFileSync(join(dir, 'new-dir', 'loss-reports.json'), 'utf8')).adapters.map((a: { adapter: string }) => a.adapter)).toEqual(['first', 'second']);
   });
 
   it('exits 2 when no adapter is available, and on bad arguments', async () => {
