@@ -43,3 +43,19 @@ export function requireAttestation(
     );
   }
 }
+
+/**
+ * An inline view evaluated without an attested ingest role: every trusted `origin_type` becomes
+ * `inline:<origin>` (untrusted), so an anonymous copy of a tool-verified view cannot confer
+ * EXTERNAL/HUMAN (STORES.md §5, `ewp_warrant_now`). Returns the view and the sorted demoted origins.
+ */
+export function demoteTrustedOrigins(view: EvidenceView): { view: EvidenceView; demoted: string[] } {
+  const demoted = trustedOriginsOf(view);
+  if (demoted.length === 0) return { view, demoted };
+  const demote = <R extends { source: EvidenceView['assertions'][number]['source'] }>(record: R): R =>
+    isTrustedOrigin(record.source.origin_type) ? { ...record, source: { ...record.source, origin_type: `inline:${record.source.origin_type}` } } : record;
+  return {
+    view: { ...view, assertions: view.assertions.map(demote), evidence: view.evidence.map(demote), checks: view.checks.map(demote) },
+    demoted,
+  };
+}

@@ -86,6 +86,26 @@ describe('ewpTools', () => {
     expect(await viaModel(tools, 'ewp_evidence_view_put', { view: fixture('05-persona') })).toMatchObject({ stored: true });
   });
 
+  it('evaluates an inline view without storing it, demoting trusted origins unless an ingest role attests them', async () => {
+    const store = new MemoryEvidenceStore();
+    const view = fixture('08-verified-now');
+    const T = '2026-09-21T21:00:00+00:00';
+    const anonymous = await viaModel(ewpTools({ store }), 'ewp_warrant_now', { view, evaluated_at: T, ingest_attestation: true });
+    expect(anonymous.inline_origins_demoted).toEqual(['tool']);
+    expect(anonymous.warrant).toMatchObject({ verification: 'INDIRECT', acceptance: 'TENTATIVE' });
+    const attested = await viaModel(ewpTools({ store, ingest: true }), 'ewp_warrant_now', { view, evaluated_at: T, ingest_attestation: true });
+    expect(attested.inline_origins_demoted).toBeUndefined();
+    const { note: _n, ...w } = attested;
+    expect(w).toEqual(JSON.parse(JSON.stringify(warrantNow(decodeView(view), REFERENCE_V2, T))));
+    const unattested = await viaModel(ewpTools({ store, ingest: true }), 'ewp_warrant_now', { view, evaluated_at: T });
+    expect(unattested.inline_origins_demoted).toEqual(['tool']);
+    expect(await store.listPropositions()).toEqual([]);
+    expect(await viaModel(ewpTools({ store }), 'ewp_warrant_now', {})).toMatchObject({ error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS' } });
+    expect(await viaModel(ewpTools({ store }), 'ewp_warrant_now', { view: { proposition_id: 7 } })).toMatchObject({
+      error: { code: 'EWP_REFUSE_INVALID_EVIDENCE_VIEW', path: '$.proposition_id' },
+    });
+  });
+
   it('refuses invalid views and reused ids with typed codes', async () => {
     const store = new MemoryEvidenceStore();
     const tools = ewpTools({ store, ingest: true });

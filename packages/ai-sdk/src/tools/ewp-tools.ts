@@ -50,14 +50,15 @@ export function ewpTools(options: EwpToolsOptions): ReadTools & Partial<IngestTo
     throw new TypeError('store: an EvidenceStore is required');
   }
   const now = options.now ?? (() => new Date());
-  const read = { store: options.store, now, riskPolicy: options.riskPolicy };
+  const ingestCapability = options.ingest === undefined ? undefined : options.ingest === true ? {} : options.ingest;
+  const read = { store: options.store, now, riskPolicy: options.riskPolicy, ingest: ingestCapability };
   const tools: ReadTools = {
     ewp_warrant_now: warrantNowTool(read),
     ewp_may_act: mayActTool(read),
     ewp_memory_context: memoryContextTool(read),
   };
-  if (options.ingest === undefined) return tools;
-  const ingest = { store: options.store, ingest: options.ingest === true ? {} : options.ingest };
+  if (ingestCapability === undefined) return tools;
+  const ingest = { store: options.store, ingest: ingestCapability };
   return {
     ...tools,
     ewp_evidence_view_put: viewPutTool(ingest),

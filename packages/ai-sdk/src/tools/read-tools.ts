@@ -3,12 +3,13 @@
  * context. Every result is computed from the latest stored evidence at the time of the call;
  * nothing the model sends can stand in for stored evidence or a warrant.
  */
-import { mayAct, REFERENCE_V2, type RiskPolicy, warrantNow } from '@ewp/core';
+import { decodeView, mayAct, REFERENCE_V2, type RiskPolicy, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { tool } from 'ai';
 import { z } from 'zod';
+import { demoteTrustedOrigins, type IngestCapability } from './attestation.js';
 import { memoryWarnings } from './memory-context.js';
-import { actionInputSchema, axesSchema, idSchema, orRefusal, warrantViewSchema } from './schemas.js';
+import { actionInputSchema, attestationSchema, axesSchema, idSchema, orRefusal, warrantViewSchema } from './schemas.js';
 import { refusal, refusing, ToolRefusalError } from './tool-refusal.js';
 
 export interface ReadToolOptions {
@@ -16,6 +17,8 @@ export interface ReadToolOptions {
   now: () => Date;
   /** The operator's action policy for `ewp_may_act` (never taken from the model). */
   riskPolicy?: RiskPolicy;
+  /** The ingest capability, if any: only with it can an inline view's trusted origins be attested. */
+  ingest?: IngestCapability;
 }
 
 async function stored(store: EvidenceStore, propositionId: string, viewId?: string) {
@@ -33,21 +36,38 @@ async function stored(store: EvidenceStore, propositionId: string, viewId?: stri
   return view;
 }
 
-export function warrantNowTool({ store, now }: ReadToolOptions) {
+const warrantNowOutput = warrantViewSchema.extend({ note: z.string(), inline_origins_demoted: z.array(z.string()).optional() });
+
+export function warrantNowTool({ store, now, ingest }: ReadToolOptions) {
   return tool({
     description:
-      'Evaluate a proposition from its stored evidence (EWP-0.2.0, policy reference-v2): five axes (acceptance, conflict, verification, currency, sufficiency) plus diagnostics. Stored is not believed: read the axes, never collapse them.',
+      'Evaluate a proposition (EWP-0.2.0, policy reference-v2): five axes (acceptance, conflict, verification, currency, sufficiency) plus diagnostics. Give proposition_id to evaluate the stored evidence, or an inline view; trusted origins in an inline view are demoted unless attested by an ingest role. Read the axes, never collapse them.',
     inputSchema: z.object({
-      proposition_id: idSchema,
+      proposition_id: idSchema.optional().describe('Evaluate the stored evidence of this proposition'),
       view_id: z.string().min(1).optional().describe('A stored snapshot; default the latest'),
+      view: z.record(z.string(), z.unknown()).optional().describe('An inline EvidenceView to evaluate instead (never stored)'),
       evaluated_at: z.string().min(1).optional().describe('ISO-8601 time to evaluate at; default now'),
+      ingest_attestation: attestationSchema,
     }),
-    outputSchema: orRefusal(warrantViewSchema.extend({ note: z.string() })),
-    execute: ({ proposition_id, view_id, evaluated_at }) =>
-      refusing(async () => {
-        const view = await stored(store, proposition_id, view_id);
-        const w = warrantNow(view, REFERENCE_V2, evaluated_at ?? now().toISOString());
-        return { ...w, note: 'The five warrant axes and the identity fields are normative; the rest is diagnostic.' };
+    outputSchema: orRefusal(warrantNowOutput),
+    execute: ({ proposition_id, view_id, view, evaluated_at, ingest_attestation }) =>
+      refusing(async (): Promise<z.infer<typeof warrantNowOutput>> => {
+        const t = evaluated_at ?? now().toISOString();
+        const note = 'The five warrant axes and the identity fields are normative; the rest is diagnostic. Nothing was stored.';
+        if (view !== undefined) {
+          const decoded = decodeView(view);
+          if (ingest !== undefined && ingest_attestation === true && ingest.allowTrustedOrigins !== false) {
+            return { ...warrantNow(decoded, REFERENCE_V2, t), note };
+          }
+          const { view: demotedView, demoted } = demoteTrustedOrigins(decoded);
+          const w = warrantNow(demotedView, REFERENCE_V2, t);
+          return demoted.length === 0 ? { ...w, note } : { ...w, note, inline_origins_demoted: demoted };
+        }
+        if (proposition_id === undefined) {
+          throw new ToolRefusalError(refusal('EWP_REFUSE_INVALID_ARGUMENTS', 'give proposition_id (stored evidence) or view (inline)', '$.proposition_id'));
+        }
+        const stored_ = await stored(store, proposition_id, view_id);
+        return { ...warrantNow(stored_, REFERENCE_V2, t), note };
       }),
   });
 }
