@@ -389,7 +389,8 @@ export class ZepAdapter {
     // Zep processes one graph's episodes in order, so the last one processed means all are.
     const deadline = Date.now() + this.settleTimeoutMs;
     let delay = 5;
-    while (!(await this.client.graph.episode.get(lastEpisode)).processed) {
+    // A deployment that does not report `processed` is taken at its word; the verified read below still guards.
+    while ((await this.client.graph.episode.get(lastEpisode)).processed === false) {
       if (Date.now() > deadline) {
         throw new ZepAdapterError('SETTLE_TIMEOUT', `Zep did not process snapshot ${viewId} of ${propositionId} within ${this.settleTimeoutMs} ms`, {
           proposition_id: propositionId,
