@@ -67,7 +67,8 @@ export class WarrantRetriever extends BaseRetriever {
   readonly #policy: Policy = REFERENCE_V2;
 
   constructor(options: WarrantRetrieverOptions) {
-    super(options);
+    // Only the retriever's own fields go to the base class (it keeps them for serialization).
+    super({ callbacks: options.callbacks, tags: options.tags, metadata: options.metadata, verbose: options.verbose });
     if (options.k !== undefined && (!Number.isInteger(options.k) || options.k < 1)) {
       throw new TypeError(`k: must be a positive integer, got ${String(options.k)}`);
     }
