@@ -1,8 +1,7 @@
 import { type CanonicalizationCode, CanonicalizationError, indexPath, memberPath } from './canonicalization-error.js';
-import { EBCJ1_MAX_DEPTH } from './ebcj1.js';
+import { EBCJ1_MAX_DEPTH, encodeUtf8 } from './ebcj1.js';
 
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
-const utf8 = new TextEncoder();
 
 /**
  * RFC 8785 (JSON Canonicalization Scheme) text of a value. Used for EWP views and warrants, which
@@ -15,12 +14,95 @@ const utf8 = new TextEncoder();
  * @throws {CanonicalizationError} for values with no I-JSON form, with the JSON path.
  */
 export function jcsString(value: unknown): string {
-  return write(value, '$', 0, []);
+  let prepared: unknown;
+  try {
+    prepared = prepare(value, 0);
+  } catch (error) {
+    if (error !== SLOW_PATH) throw error;
+    // Anything unusual (bigints, JsonFloat, integer-like keys out of order, refusals): the explicit writer.
+    return write(value, '$', 0, []);
+  }
+  return JSON.stringify(prepared);
 }
 
 /** RFC 8785 canonical bytes (UTF-8) of a value. @throws {CanonicalizationError} */
 export function jcsBytes(value: unknown): Uint8Array {
-  return utf8.encode(jcsString(value));
+  return encodeUtf8(jcsString(value));
+}
+
+/*
+ * Fast path: RFC 8785 is JSON.stringify (ECMAScript number form, the same string escapes) with
+ * members sorted by UTF-16 code unit. Validate, copy out-of-order objects with sorted keys, and let
+ * the native serializer write. Gives up (SLOW_PATH) wherever the native output could differ.
+ */
+const SLOW_PATH = Symbol('jcs-slow-path');
+const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
+
+function prepare(v: unknown, depth: number): unknown {
+  switch (typeof v) {
+    case 'string':
+      if (LONE_SURROGATE.test(v)) throw SLOW_PATH;
+      return v;
+    case 'number':
+      if (!Number.isFinite(v)) throw SLOW_PATH;
+      return v;
+    case 'boolean':
+      return v;
+    case 'object':
+      if (v === null) return v;
+      break;
+    default:
+      throw SLOW_PATH;
+  }
+  if (++depth > EBCJ1_MAX_DEPTH) throw SLOW_PATH;
+  if (Array.isArray(v)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x === undefined) throw SLOW_PATH;
+      const y = prepare(x, depth);
+      if (y !== x) {
+        copy ??= v.slice();
+        copy[i] = y;
+      }
+    }
+    return copy ?? v;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) throw SLOW_PATH;
+  if (Object.getOwnPropertySymbols(v).length > 0) throw SLOW_PATH;
+  const obj = v as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  let sorted = true;
+  let special = false;
+  let prev: string | undefined;
+  for (const k of keys) {
+    if (k === '__proto__' || INTEGER_LIKE.test(k) || LONE_SURROGATE.test(k)) special = true;
+    if (prev !== undefined && prev > k) sorted = false;
+    prev = k;
+  }
+  if (special) throw SLOW_PATH;
+  if (!sorted) {
+    keys.sort();
+    const copy: Record<string, unknown> = {};
+    for (const k of keys) {
+      const x = obj[k];
+      if (x === undefined) throw SLOW_PATH;
+      copy[k] = prepare(x, depth);
+    }
+    return copy;
+  }
+  let copy: Record<string, unknown> | null = null;
+  for (const k of keys) {
+    const x = obj[k];
+    if (x === undefined) throw SLOW_PATH;
+    const y = prepare(x, depth);
+    if (y !== x) {
+      copy ??= { ...obj };
+      copy[k] = y;
+    }
+  }
+  return copy ?? obj;
 }
 
 function refuse(code: CanonicalizationCode, path: string, message: string): never {
