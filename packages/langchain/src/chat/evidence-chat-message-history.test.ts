@@ -1,5 +1,9 @@
 import { REFERENCE_V2, warrantNow } from '@ewp/core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MemoryEvidenceStore } from '@ewp/ledger';
+import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { ChatPromptTemplate, MessagesPlaceholder } from '@langchain/core/prompts';
@@ -74,6 +78,24 @@ describe('EvidenceChatMessageHistory', () => {
     await expect(history.addUserMessage('lost?')).rejects.toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE' });
     expect(await inner.getMessages()).toEqual([]);
     expect(() => new EvidenceChatMessageHistory({ history: inner, ledger, sessionId: '' })).toThrow(/sessionId/);
+  });
+
+  it('keeps the turns in a persistent SQLite ledger across a reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ewp-lc-chat-'));
+    try {
+      const file = join(dir, 'ledger.sqlite');
+      const ledger = new SqliteEvidenceStore(file);
+      const history = new EvidenceChatMessageHistory({ history: new InMemoryChatMessageHistory(), ledger, sessionId: 's5', now: () => T });
+      await history.addUserMessage('the VPN is down');
+      await history.addAIMessage('I will check.');
+      await ledger.close();
+      const reopened = new SqliteEvidenceStore(file, { readOnly: true });
+      expect((await reopened.get('chat:s5'))!.assertions.map((a) => a.text)).toEqual(['the VPN is down', 'I will check.']);
+      expect((await reopened.verifyChain()).ok).toBe(true);
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('works as the history of RunnableWithMessageHistory', async () => {
