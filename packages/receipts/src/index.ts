@@ -129,6 +129,7 @@ export {
   CRASH_POINTS,
   type CrashPoint,
   SqliteReceiptStore,
+  type SqliteDatabase,
   type SqliteReceiptStoreOptions,
   openSqliteReceiptStore,
 } from './persistence/sqlite-receipt-store.js';

@@ -1,4 +1,3 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { CanonicalizationError } from '../canonical/canonicalization-error.js';
 import { ebcj1String } from '../canonical/ebcj1.js';
 import { readJsonExact } from '../canonical/read-json.js';
@@ -21,7 +20,24 @@ import {
 import { DependencyGraph } from '../graph/dependency-graph.js';
 import { type ReplayOutcome, operationDigest } from '../replay/replay-guard.js';
 
-type Database = BetterSqlite3.Database;
+/**
+ * The part of a better-sqlite3 `Database` this store uses. Declared here so the published types do
+ * not require better-sqlite3 (an optional peer dependency) to be installed.
+ */
+export interface SqliteDatabase {
+  readonly memory: boolean;
+  readonly inTransaction: boolean;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  exec(source: string): unknown;
+  prepare(source: string): {
+    run(...params: unknown[]): unknown;
+    get(...params: unknown[]): unknown;
+    all(...params: unknown[]): unknown[];
+  };
+  transaction(fn: () => unknown): { immediate(): unknown };
+  close(): unknown;
+}
+type Database = SqliteDatabase;
 
 /** Where an injected fault may fire during {@link SqliteReceiptStore.commitBundle}, in order (SPEC §9.4). */
 export type CrashPoint =
@@ -72,9 +88,9 @@ export async function openSqliteReceiptStore(
   filename: string,
   options: SqliteReceiptStoreOptions = {},
 ): Promise<SqliteReceiptStore> {
-  let Driver: typeof BetterSqlite3;
+  let Driver: new (filename: string) => SqliteDatabase;
   try {
-    Driver = (await import('better-sqlite3')).default;
+    Driver = (await import('better-sqlite3')).default as unknown as new (filename: string) => SqliteDatabase;
   } catch (error) {
     throw new PersistenceError(
       `better-sqlite3 is not installed; add it to use the SQLite receipt store (${(error as Error).message})`,
@@ -243,7 +259,7 @@ export class SqliteReceiptStore {
       if (seen.payload_digest === digest) return 'ALREADY_APPLIED';
       throw new ReplayConflict(operationId);
     });
-    return run.immediate();
+    return run.immediate() as ReplayOutcome;
   }
 
   #rowText(table: string, id: string): string | undefined {
