@@ -1,5 +1,9 @@
 import { loadFixtures } from '@ewp/conformance/pack';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MemoryEvidenceStore } from '@ewp/ledger';
+import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { generateText, type ModelMessage, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -139,6 +143,38 @@ describe('gateTool', () => {
     const seen = JSON.stringify(model.prompts[1]);
     expect(seen).toContain('"ewp_gate":"DENY"');
     expect(seen).toContain('"currency":"SUPERSEDED"');
+  });
+
+  it('sees evidence another writer committed to a shared SQLite ledger since the last call', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ewp-ai-gate-'));
+    try {
+      const file = join(dir, 'ledger.sqlite');
+      const agentSide = new SqliteEvidenceStore(file);
+      const ingestSide = new SqliteEvidenceStore(file);
+      await ingestSide.put(fixture('08-verified-now'));
+      const calls: string[] = [];
+      const restart = tool({
+        description: 'Restart a server',
+        inputSchema: z.object({ server: z.string() }),
+        execute: async ({ server }) => {
+          calls.push(server);
+          return { restarted: server };
+        },
+      });
+      const gated = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'high', reversible: true }, store: agentSide, now: () => T0 });
+      await generateText({ model: scriptedModel([call(), { text: 'ok' }]), tools: { restart: gated }, prompt: 'x', stopWhen: stepCountIs(3) });
+      expect(calls).toEqual(['server01']);
+      // The ingest side records an opposing tool check: the next call is refused.
+      const latest = (await ingestSide.get('P-win'))!;
+      await ingestSide.extend('P-win', [{ kind: 'check', record: { ...latest.checks[0]!, check_id: 'k-down', result: 'opposes' } }]);
+      const second = await generateText({ model: scriptedModel([call(), { text: 'no' }]), tools: { restart: gated }, prompt: 'x', stopWhen: stepCountIs(3) });
+      expect(calls).toEqual(['server01']);
+      expect(second.steps[0]!.toolResults[0]!.output).toMatchObject({ ewp_gate: 'DENY', conflict: 'OPEN' });
+      await agentSide.close();
+      await ingestSide.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads the proposition and the action from the tool input', async () => {
