@@ -81,11 +81,11 @@ describe('known disagreement 3: decodeView crashes (RangeError) on cyclic or ver
     return { proposition_id: 'P', adapter_meta: meta };
   };
 
-  it.fails('cyclic adapter_meta is refused with an EwpError (fails while core throws RangeError)', () => {
+  it('cyclic adapter_meta is refused with an EwpError (fixed; regression test)', () => {
     expect(() => decodeView(cyclic())).toThrow(EwpError);
   });
 
-  it.fails('100,000-deep adapter_meta is refused with an EwpError or accepted (fails while core throws RangeError)', () => {
+  it('100,000-deep adapter_meta is refused with an EwpError or accepted (fixed; regression test)', () => {
     let err: unknown;
     try {
       decodeView(deep());
@@ -103,16 +103,16 @@ describe('known disagreement 3: decodeView crashes (RangeError) on cyclic or ver
 describe('known issue 4: mayAct fails open on a warrant without valid axes', () => {
   const action = { action_id: 'a', kind: 'k', risk: 'high' as const, reversible: false };
 
-  it.fails('a warrant with no axes is refused with an EwpError, not MAY_ACT (fails while core says MAY_ACT)', () => {
+  it('a warrant with no axes is refused with an EwpError, not MAY_ACT (fixed; regression test)', () => {
     expect(() => mayAct({} as WarrantView, action)).toThrow(EwpError);
   });
 
-  it.fails('an unknown acceptance value is refused, not MAY_ACT (fails while core says MAY_ACT)', () => {
+  it('an unknown acceptance value is refused, not MAY_ACT (fixed; regression test)', () => {
     const warrant = { warrant: { acceptance: 'MAYBE', conflict: 'NONE', currency: 'CURRENT', sufficiency: 'SUFFICIENT', verification: 'HUMAN' } };
     expect(() => mayAct(warrant as unknown as WarrantView, action)).toThrow(EwpError);
   });
 
-  it.fails('a null warrant is refused with an EwpError (fails while core throws TypeError)', () => {
+  it('a null warrant is refused with an EwpError (fixed; regression test)', () => {
     expect(() => mayAct(null as unknown as WarrantView, action)).toThrow(EwpError);
   });
 });

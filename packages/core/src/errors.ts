@@ -24,7 +24,8 @@ export type EwpErrorCode =
   | 'UNKNOWN_POLICY'
   | 'BAD_EVALUATED_AT'
   | 'TIMESTAMP_OUT_OF_RANGE'
-  | 'INVALID_ACTION';
+  | 'INVALID_ACTION'
+  | 'INVALID_WARRANT';
 
 /** Base class of every error the kernel throws on bad input. */
 export class EwpError extends Error {
@@ -82,5 +83,13 @@ export class InvalidAction extends EwpError {
   constructor(message: string, path: string) {
     super('INVALID_ACTION', message, path);
     this.name = 'InvalidAction';
+  }
+}
+
+/** A warrant passed to `mayAct` does not carry valid axes (it cannot have come from `warrantNow`). */
+export class InvalidWarrant extends EwpError {
+  constructor(message: string, path: string) {
+    super('INVALID_WARRANT', message, path);
+    this.name = 'InvalidWarrant';
   }
 }

@@ -24,3 +24,9 @@ describe('mayAct', () => {
     expect(() => mayAct(accepted, { action_id: 'a', kind: 'k' }, { high_requires_accepted: 1 as unknown as boolean })).toThrow(/high_requires_accepted/);
   });
 });
+
+describe('mayAct fails closed on a malformed warrant', () => {
+  it.each([null, {}, { warrant: null }, { ...accepted, acceptance: 'MAYBE' }, { ...accepted, sufficiency: undefined }])('refuses %j', (w) => {
+    expect(() => mayAct(w as Warrant, { action_id: 'a', kind: 'k', risk: 'high' })).toThrow(expect.objectContaining({ code: 'INVALID_WARRANT' }));
+  });
+});

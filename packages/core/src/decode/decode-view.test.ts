@@ -97,3 +97,19 @@ describe('namesProposition (SPEC §4.5)', () => {
     ['', false],
   ])('%j names P-x: %s', (x, expected) => expect(namesProposition(x, 'P-x')).toBe(expected));
 });
+
+describe('adapter_meta must be JSON', () => {
+  it('refuses cycles, absurd depth and non-JSON values with a typed error', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    let deep: unknown = {};
+    for (let i = 0; i < 100_000; i++) deep = { d: deep };
+    for (const meta of [cyclic, deep, { f: () => 1 }, { u: undefined }, { d: new Date(0) }]) {
+      expect(() => decodeView({ proposition_id: 'P', adapter_meta: meta })).toThrow(InvalidEvidenceView);
+    }
+  });
+  it('accepts a bigint freshness in range and names the value out of range', () => {
+    expect(decodeView({ proposition_id: 'P', freshness_policy_seconds: 10n }).freshness_policy_seconds).toBe(10);
+    expect(() => decodeView({ proposition_id: 'P', freshness_policy_seconds: -1n })).toThrow(/-1 is outside/);
+  });
+});

@@ -38,6 +38,7 @@ function describe(v: Json): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (v instanceof JsonFloat) return `the float ${v.value}`;
+  if (typeof v === 'function') return 'a function';
   if (typeof v === 'object') return 'an object';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
   if (typeof v === 'bigint') return `the integer ${v}`;
@@ -159,19 +160,30 @@ function isFalsy(v: Json): boolean {
   return false;
 }
 
-/** Deep copy of adapter_meta into plain JSON values (no JsonFloat, no bigint). */
-function plainJson(v: Json): Json {
-  if (v instanceof JsonFloat) return v.value;
+const MAX_META_DEPTH = 1_000;
+
+/**
+ * Deep copy of adapter_meta into plain JSON values (no JsonFloat, no bigint). Anything JSON
+ * cannot hold (functions, undefined, class instances, cycles, absurd depth) is refused.
+ */
+function plainJson(v: Json, path: string, depth: number): Json {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return v.map(plainJson);
-  if (typeof v === 'object' && v !== null) {
-    const out: JsonObject = {};
-    for (const k of Object.keys(v)) {
-      Object.defineProperty(out, k, { value: plainJson((v as JsonObject)[k]), writable: true, enumerable: true, configurable: true });
+  if (v instanceof JsonFloat) return v.value;
+  if (depth > MAX_META_DEPTH) refuse('WRONG_TYPE', 'S6', path, `nested deeper than ${MAX_META_DEPTH} levels (or cyclic)`);
+  if (Array.isArray(v)) return v.map((x, i) => plainJson(x, `${path}[${i}]`, depth + 1));
+  if (typeof v === 'object') {
+    const proto = Object.getPrototypeOf(v);
+    if (proto === Object.prototype || proto === null) {
+      const out: JsonObject = {};
+      for (const k of Object.keys(v)) {
+        const value = plainJson((v as JsonObject)[k], `${path}.${k}`, depth + 1);
+        Object.defineProperty(out, k, { value, writable: true, enumerable: true, configurable: true });
+      }
+      return out;
     }
-    return out;
   }
-  return v;
+  return refuse('WRONG_TYPE', 'S6', path, `${describe(v)} is not a JSON value`);
 }
 
 function viewIdOf(v: Json): string | undefined {
@@ -188,7 +200,8 @@ function freshness(v: Json): number {
   let n: number;
   if (typeof v === 'number' && Number.isInteger(v)) n = v;
   else if (typeof v === 'bigint') {
-    refuse('OUT_OF_RANGE', 'T6', path, `${v} is outside 0 … ${MAX_FRESHNESS_SECONDS}`);
+    if (v < 0n || v > BigInt(MAX_FRESHNESS_SECONDS)) refuse('OUT_OF_RANGE', 'T6', path, `${v} is outside 0 … ${MAX_FRESHNESS_SECONDS}`);
+    n = Number(v);
   } else refuse('WRONG_TYPE', 'T6', path, `expected an integer number of seconds, got ${describe(v)}`);
   if (n < 0 || n > MAX_FRESHNESS_SECONDS) refuse('OUT_OF_RANGE', 'T6', path, `${n} is outside 0 … ${MAX_FRESHNESS_SECONDS}`);
   return n === 0 ? 0 : n;
@@ -359,7 +372,7 @@ export function decodeView(input: unknown): EvidenceView {
     retrieval_scope: typeof scope === 'string' ? scope : 'complete',
     degraded: degraded === true,
     freshness_policy_seconds: freshness(get(view, 'freshness_policy_seconds')),
-    adapter_meta: meta === undefined || meta === null ? {} : (plainJson(meta) as Record<string, unknown>),
+    adapter_meta: meta === undefined || meta === null ? {} : (plainJson(meta, '$.adapter_meta', 0) as Record<string, unknown>),
     subjects: optionalIdList(view, 'subjects', '$.subjects', 'T1'),
   };
   decoded.view_id = viewId ?? deriveViewId(decoded);
