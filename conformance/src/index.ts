@@ -7,3 +7,5 @@
 export * from './pack/index.js';
 export * from './evaluator-suite.js';
 export { coreEvaluator } from './core-evaluator.js';
+export { evaluateHarnessLine } from './oracle/index.js';
+export { arbitraryView } from './generators/index.js';
