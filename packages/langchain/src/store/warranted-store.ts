@@ -6,7 +6,7 @@
  */
 import {
   type Assertion,
-    DEFAULT_FRESHNESS_SECONDS,
+  DEFAULT_FRESHNESS_SECONDS,
   decodeView,
   type EvidenceView,
   type Policy,
@@ -14,6 +14,7 @@ import {
   type WarrantView,
   warrantNow,
 } from '@ewp/core';
+import { MissingViewError } from '@ewp/ledger';
 import {
   BaseStore,
   type GetOperation,
@@ -24,7 +25,6 @@ import {
   type PutOperation,
   type SearchOperation,
 } from '@langchain/langgraph';
-import { MissingViewError } from '@ewp/ledger';
 import { BaseStoreLedger } from '../ledger/base-store-ledger.js';
 import { ReservedNamespaceError } from '../ledger/reserved-namespace-error.js';
 import { itemWriteLock } from '../ledger/write-lock.js';
@@ -65,9 +65,9 @@ const SEARCH_SCOPE = 'langgraph.search';
 /**
  * A LangGraph `BaseStore` over any other BaseStore, with EWP evidence and warrant.
  *
- * - `put` stores the item in the inner store and, in the same batch, a new ledger snapshot of
- *   the item's proposition in which this item path contributes exactly one assertion (its
- *   current content) from origin `turn` or `extract`; `delete` removes that contribution.
+ * - `put` first commits a new ledger snapshot of the item's proposition in which this item path
+ *   contributes exactly one assertion (its current content) from origin `turn` or `extract`,
+ *   then stores the item in the inner store; `delete` removes that contribution, then the item.
  * - `get`/`search` return the items with `warrant`: the proposition's WarrantView at call time.
  *   A search whose result was cut by `limit` evaluates DEGRADED views (`#search`).
  * - `ledger` is the EvidenceStore holding full EWP snapshots (lossless) under `ewp`.
