@@ -69,6 +69,8 @@ describe('recovery-plans.json plans (20)', () => {
       expect(plan.requires_verification).toEqual(want.requires_verification);
       expect(plan.blocked).toEqual(want.blocked);
       expect({ ...plan.reasons }).toEqual(want.reasons);
+      for (const [id, reason] of Object.entries(want.reasons)) expect(plan.reasonFor(id)).toBe(reason);
+      for (const id of want.reusable) expect(plan.reasonFor(id)).toBeUndefined();
       expect(plan.reverification_requirements).toEqual(want.reverification_requirements);
       expect(JSON.parse(JSON.stringify(plan))).toEqual(want);
       for (const [set, actions] of Object.entries(p.expected_action_after_recovery)) {

@@ -64,8 +64,9 @@ export class RecoveryPlan {
   readonly reusable: string[];
   readonly requires_verification: string[];
   readonly blocked: string[];
-  /** Reason per non-reusable node (compare as a map). */
-  readonly reasons: Record<string, string>;
+  /** Reason text per non-reusable node index (only those entries are set). */
+  readonly #reasonAt: Map<number, string>;
+  #reasons: Record<string, string> | undefined;
   readonly #graph: DependencyGraph<GraphNode>;
   /** 1 = non-reusable (affected or requires verification). */
   readonly #nonReusable: Uint8Array;
@@ -80,7 +81,7 @@ export class RecoveryPlan {
       reusable: string[];
       requires_verification: string[];
       blocked: string[];
-      reasons: Record<string, string>;
+      reasonAt: Map<number, string>;
     },
     nonReusable: Uint8Array,
   ) {
@@ -90,8 +91,26 @@ export class RecoveryPlan {
     this.reusable = lists.reusable;
     this.requires_verification = lists.requires_verification;
     this.blocked = lists.blocked;
-    this.reasons = lists.reasons;
+    this.#reasonAt = lists.reasonAt;
     this.#nonReusable = nonReusable;
+  }
+
+  /**
+   * Reason per non-reusable node (SPEC §7.1; compare as a map): the invalidation reason,
+   * `depends_on_invalidated:<roots>` or `verification_<…>`. Materialized on first access.
+   */
+  get reasons(): Record<string, string> {
+    if (this.#reasons === undefined) {
+      const out: Record<string, string> = Object.create(null);
+      for (const [i, text] of this.#reasonAt) out[this.#graph.idAt(i)] = text;
+      this.#reasons = out;
+    }
+    return this.#reasons;
+  }
+
+  /** The reason of one node, or undefined when it is reusable or unknown. */
+  reasonFor(id: string): string | undefined {
+    return this.#graph.has(id) ? this.#reasonAt.get(this.#graph.indexOf(id)) : undefined;
   }
 
   /** True when `id` is proven reusable. */
@@ -198,7 +217,7 @@ export function planRecovery<T extends GraphNode>(
   const reusable: string[] = [];
   const requiresVerification: string[] = [];
   const blocked: string[] = [];
-  const reasons: Record<string, string> = Object.create(null);
+  const reasonAt = new Map<number, string>();
   const nonReusable = new Uint8Array(n);
 
   for (let k = 0; k < n; k++) {
@@ -220,8 +239,7 @@ export function planRecovery<T extends GraphNode>(
       }
       rootsOf.set(i, roots ?? EMPTY);
       const own = rootReason.get(i);
-      if (own !== undefined) reasons[id] = own;
-      else reasons[id] = dependsOnText(rootsOf.get(i) as number[], g, reasonText);
+      reasonAt.set(i, own !== undefined ? own : dependsOnText(rootsOf.get(i) as number[], g, reasonText));
     } else {
       const result = lookup(verification, id);
       let why: string | null;
@@ -234,14 +252,14 @@ export function planRecovery<T extends GraphNode>(
       else {
         nonReusable[i] = 1;
         requiresVerification.push(id);
-        reasons[id] = why;
+        reasonAt.set(i, why);
       }
     }
     if (nonReusable[i] === 1 && consequentialSet.has(id)) blocked.push(id);
   }
   return new RecoveryPlan(
     g,
-    { invalidated, reusable, requires_verification: requiresVerification, blocked, reasons },
+    { invalidated, reusable, requires_verification: requiresVerification, blocked, reasonAt },
     nonReusable,
   );
 }
