@@ -101,6 +101,33 @@ describe('runAdapterConformanceReport', () => {
     expect(honest.checks.search).toBe(1);
   });
 
+  it('re-reads after store maintenance: a changed view fails, a store note is only an observation', async () => {
+    const stored = new Map<string, EvidenceView>();
+    const subject = (maintain: (v: EvidenceView) => EvidenceView): AdapterSubject => ({
+      name: 'kept',
+      capabilities: { search: false, nativeRecords: false, metaNamespace: 'kept' },
+      expectedLoss: { adapter: 'kept', losses: [] },
+      create: async () => ({
+        write: async (v) => void stored.set(v.proposition_id, structuredClone(v)),
+        read: async (pid) => structuredClone(stored.get(pid)!),
+      }),
+      maintain: async (_adapter, v) => void stored.set(v.proposition_id, maintain(stored.get(v.proposition_id)!)),
+    });
+    const noted = await runAdapterConformanceReport(
+      subject((v) => ({ ...v, adapter_meta: { ...v.adapter_meta, kept: { store_notes: ['expired'] } } })),
+      { fixtures: ['08-verified-now'] },
+    );
+    expect(noted.ok).toBe(true);
+    expect(noted.losses.map((l) => l.class)).toEqual(['EXPECTED_DIVERGENCE']);
+    expect(noted.checks.maintenance).toBe(1);
+    const broken = await runAdapterConformanceReport(
+      subject((v) => ({ ...v, checks: [] })),
+      { fixtures: ['08-verified-now'] },
+    );
+    expect(broken.ok).toBe(false);
+    expect(broken.unexpected.some((l) => l.class === 'WARRANT_MISMATCH')).toBe(true);
+  });
+
   it('refuses native records read with a trusted origin', async () => {
     const base = decodeView(adapterFixtures().find((f) => f.name === '08-verified-now')!.raw);
     const report = await runAdapterConformanceReport(mapSubject({ native: { ...base, retrieval_scope: 'x' } }), { fixtures: [] });
@@ -154,6 +181,6 @@ describe('expected-loss files and reports', () => {
     const report = await runAdapterConformanceReport(mapSubject({}), { fixtures: ['02-fork-x'] });
     const json = lossReportJson([report], {});
     expect(renderLossReportMarkdown(json)).toBe(renderLossReportMarkdown(JSON.parse(JSON.stringify(json))));
-    expect(renderLossReportMarkdown(json)).toContain('| map | 1 | 1 | 1 | 0 (0) | 0 | — | 0 | 0 | 0 | pass |');
+    expect(renderLossReportMarkdown(json)).toContain('| map | 1 | 1 | 1 | 0 (0) | 0 | 0 | — | 0 | 0 | 0 | pass |');
   });
 });

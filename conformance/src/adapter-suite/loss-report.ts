@@ -59,12 +59,12 @@ export function renderLossReportMarkdown(report: LossReportJson): string {
     '',
     '## Summary',
     '',
-    '| adapter | fixtures | round trips | warrant checks | search checks (partial, all DEGRADED) | native checks | snapshot contract | unexpected | stale | errors | result |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| adapter | fixtures | round trips | warrant checks | search checks (partial, all DEGRADED) | store maintenance re-reads | native checks | snapshot contract | unexpected | stale | errors | result |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const a of report.adapters) {
     lines.push(
-      `| ${a.adapter} | ${a.fixtures} | ${a.checks.roundTrip} | ${a.checks.warrant} | ${a.checks.search} (${a.checks.searchPartial ?? 0}) | ${a.checks.native} | ${a.checks.snapshots ? 'checked' : '—'} | ${a.unexpected} | ${a.stale} | ${a.errors.length} | ${a.ok ? 'pass' : 'FAIL'} |`,
+      `| ${a.adapter} | ${a.fixtures} | ${a.checks.roundTrip} | ${a.checks.warrant} | ${a.checks.search} (${a.checks.searchPartial ?? 0}) | ${a.checks.maintenance ?? 0} | ${a.checks.native} | ${a.checks.snapshots ? 'checked' : '—'} | ${a.unexpected} | ${a.stale} | ${a.errors.length} | ${a.ok ? 'pass' : 'FAIL'} |`,
     );
   }
   lines.push('', '## Losses (adapter × class × field, with the number of fixtures)', '');

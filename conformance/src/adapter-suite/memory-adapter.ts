@@ -63,6 +63,12 @@ export interface AdapterSubject {
   expectedLoss: import('./loss.js').ExpectedLossFile;
   /** Required when `capabilities.nativeRecords` is on. */
   plantNative?: NativeRecordPlanter;
+  /**
+   * Does to the stored records what the store's own maintenance does (Mem0 expiry, Zep/Graphiti
+   * fact invalidation), outside the adapter. The suite then reads again: the view and its axes must
+   * not change; store notes it reports are EXPECTED_DIVERGENCE observations.
+   */
+  maintain?(adapter: MemoryAdapter, view: EvidenceView): Promise<void>;
   /** Releases what the subject shares between adapters (a local server, a temp dir); called once after the run. */
   dispose?(): Promise<void>;
 }

@@ -18,7 +18,7 @@ export interface AdapterConformanceReport {
   /** Fixtures written and read back. */
   fixtures: number;
   /** How many checks of each family ran. */
-  checks: { roundTrip: number; warrant: number; search: number; searchPartial: number; native: number; snapshots: number };
+  checks: { roundTrip: number; warrant: number; search: number; searchPartial: number; maintenance: number; native: number; snapshots: number };
   /** Every loss observed (observations included), sorted. */
   losses: ObservedLoss[];
   /** Losses not covered by the expected-loss list (observations excluded): failures. */
@@ -120,6 +120,39 @@ async function checkFixture(
         });
       }
     }
+    if (subject.maintain) {
+      await subject.maintain(adapter, written);
+      const after = await adapter.read(written.proposition_id, { viewId: written.view_id });
+      report.checks.maintenance++;
+      for (const diff of diffViews(written, after, ns)) {
+        losses.push({
+          class: 'INGEST_LOSS',
+          fixture: fixture.name,
+          field: diff.field,
+          detail: `after store maintenance, ${diff.path}: wrote ${short(diff.written)}, read ${short(diff.read)}`,
+        });
+      }
+      const axes = normative(warrantNow(after, REFERENCE_V2, fixture.evaluatedAt));
+      for (const key of Object.keys(before)) {
+        if (before[key] !== axes[key]) {
+          losses.push({
+            class: 'WARRANT_MISMATCH',
+            fixture: fixture.name,
+            field: `warrant.${key}`,
+            detail: `after store maintenance ${key}: ${before[key]} written, ${axes[key]} read back`,
+          });
+        }
+      }
+      const notes = ns === undefined ? undefined : (after.adapter_meta[ns] as Record<string, unknown> | undefined)?.store_notes;
+      if (Array.isArray(notes) && notes.length > 0) {
+        losses.push({
+          class: 'EXPECTED_DIVERGENCE',
+          fixture: fixture.name,
+          field: 'store_notes',
+          detail: `the store marks ${notes.length} record(s) expired/invalid; the warrant is unchanged (${before.currency}/${before.acceptance})`,
+        });
+      }
+    }
   });
   return losses;
 }
@@ -172,7 +205,7 @@ export async function runAdapterConformanceReport(
   const report: AdapterConformanceReport = {
     adapter: subject.name,
     fixtures: 0,
-    checks: { roundTrip: 0, warrant: 0, search: 0, searchPartial: 0, native: 0, snapshots: 0 },
+    checks: { roundTrip: 0, warrant: 0, search: 0, searchPartial: 0, maintenance: 0, native: 0, snapshots: 0 },
     losses: [],
     unexpected: [],
     stale: [],

@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EvidenceView } from '@ewp/core';
 import type { AdapterSubject, ExpectedLossFile, MemoryAdapter } from '@ewp/conformance/adapter-suite';
 import { mem0Adapter, mem0HostedAdapter } from './index.js';
 import type { Mem0Adapter } from './mem0-adapter.js';
@@ -26,6 +27,15 @@ async function plantNative(adapter: MemoryAdapter): Promise<void> {
   for (let i = 0; i < 200 && (await backend.listAll()).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
+/** Mem0's own expiry on one member (what a TTL policy or a dashboard edit does), outside the adapter. */
+function expireOneMember(update: (adapter: Mem0Adapter, id: string) => Promise<unknown>) {
+  return async (adapter: MemoryAdapter, view: EvidenceView): Promise<void> => {
+    const mem0 = adapter as Mem0Adapter;
+    const member = (await mem0.rawRecords(view.proposition_id)).find((m) => m.metadata.ewp_kind !== 'snapshot');
+    if (member) await update(mem0, member.id);
+  };
+}
+
 const capabilities = { search: true, nativeRecords: true, snapshots: true, metaNamespace: '@ewp/mem0' };
 
 /** The open-source `Memory` (mem0ai/oss), real and offline; one Memory per run, one user per fixture. */
@@ -38,6 +48,10 @@ export function mem0OssSubject(): AdapterSubject {
     capabilities,
     expectedLoss: expectedLoss('mem0-oss'),
     plantNative,
+    maintain: expireOneMember(async (_adapter, id) => {
+      const real = (await memory!) as OssMemoryLike & { update(id: string, c: { expirationDate: string }): Promise<unknown> };
+      return real.update(id, { expirationDate: '2020-01-01' });
+    }),
     async create() {
       dir ??= mkdtempSync(join(tmpdir(), 'ewp-mem0-conformance-'));
       const { offlineMemory } = await import('./offline-memory.js');
@@ -54,18 +68,22 @@ export function mem0OssSubject(): AdapterSubject {
 export function mem0HostedSubject(): AdapterSubject {
   let server: Promise<Mem0RestServer> | undefined;
   let n = 0;
+  const clients = new WeakMap<Mem0Adapter, { update(id: string, c: { expirationDate: string }): Promise<unknown> }>();
   return {
     name: 'mem0-hosted',
     capabilities,
     expectedLoss: expectedLoss('mem0-hosted'),
     plantNative,
+    maintain: expireOneMember((adapter, id) => clients.get(adapter)!.update(id, { expirationDate: '2020-01-01' })),
     async create() {
       server ??= startMem0RestServer({ processingDelayMs: 1 });
       const s = await server;
       process.env.MEM0_TELEMETRY ??= 'false';
       const { MemoryClient } = await import('mem0ai');
       const client = new MemoryClient({ apiKey: s.apiKey, host: s.url });
-      return mem0HostedAdapter(client, { userId: `conformance-${++n}` });
+      const adapter = mem0HostedAdapter(client, { userId: `conformance-${++n}` });
+      clients.set(adapter, client);
+      return adapter;
     },
     async dispose() {
       if (server) await (await server).close();

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { AdapterSubject, ExpectedLossFile, MemoryAdapter } from '@ewp/conformance/adapter-suite';
 import { ZepAdapter } from './zep-adapter.js';
-import { startZepGraphServer, type ZepGraphServer } from './testing/zep-graph-server.js';
+import { startZepGraphServer, type ZepEpisodeRecord, type ZepGraphServer } from './testing/zep-graph-server.js';
 
 function expectedLoss(): ExpectedLossFile {
   return JSON.parse(readFileSync(new URL('../expected-loss/zep.json', import.meta.url), 'utf8')) as ExpectedLossFile;
@@ -35,6 +35,20 @@ export async function plantZepFacts(adapter: MemoryAdapter): Promise<void> {
   });
 }
 
+function extractAssertionFacts(episode: ZepEpisodeRecord): { fact: string; name: string }[] {
+  if (episode.metadata.ewp_kind !== 'assertion' || episode.metadata.ewp_part !== 1) return [];
+  const body = JSON.parse(episode.content) as { record?: { text?: unknown } };
+  return typeof body.record?.text === 'string' ? [{ fact: body.record.text, name: 'ASSERTS' }] : [];
+}
+
+/** Graphiti's maintenance, through the official client: every fact of the graph invalidated and expired. */
+async function invalidateDerivedFacts(adapter: MemoryAdapter): Promise<void> {
+  const zep = adapter as ZepAdapter;
+  for (const edge of await zep.client.graph.edge.getByGraphId(zep.graphId, { limit: 50 })) {
+    await zep.client.graph.edge.update(edge.uuid, { invalidAt: '2026-01-01T00:00:00Z', expiredAt: '2026-01-02T00:00:00Z' });
+  }
+}
+
 /** The Zep adapter over `@getzep/zep-cloud` and the local graph server; one graph per fixture. */
 export function zepSubject(): AdapterSubject {
   let server: Promise<ZepGraphServer> | undefined;
@@ -44,14 +58,16 @@ export function zepSubject(): AdapterSubject {
     capabilities: { search: true, nativeRecords: true, snapshots: true, metaNamespace: '@ewp/zep' },
     expectedLoss: expectedLoss(),
     plantNative: plantZepFacts,
+    maintain: invalidateDerivedFacts,
     async create() {
-      server ??= startZepGraphServer({ processingDelayMs: 0 });
+      // Zep extracts a fact from each assertion episode (identical facts merge, as in Graphiti).
+      server ??= startZepGraphServer({ processingDelayMs: 0, extractor: extractAssertionFacts });
       const s = await server;
       const { ZepClient } = await import('@getzep/zep-cloud');
       const client = new ZepClient({ apiKey: s.apiKey, baseUrl: s.baseUrl });
       const graphId = `conformance-${++n}`;
       await client.graph.create({ graphId });
-      return new ZepAdapter({ client, graphId });
+      return new ZepAdapter({ client, graphId, factNotes: true });
     },
     async dispose() {
       if (server) await (await server).close();

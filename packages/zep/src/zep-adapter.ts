@@ -14,7 +14,7 @@ import {
   snapshotBody,
   snapshotDigest,
 } from './episode-codec.js';
-import { factsView, META_NAMESPACE, type ZepFact } from './native-facts.js';
+import { factNotes, factsView, META_NAMESPACE, type ZepFact } from './native-facts.js';
 import { identityClash } from './snapshot-identity.js';
 import { ZepAdapterError } from './zep-adapter-error.js';
 
@@ -38,6 +38,12 @@ export interface ZepAdapterOptions {
   maxEpisodeChars?: number;
   /** How long `write` waits for Zep to process the episodes (ms). Default 30 000. */
   settleTimeoutMs?: number;
+  /**
+   * Also list the facts Zep derived from a snapshot's episodes on `read`, and record their
+   * `invalid_at` / `expired_at` in `adapter_meta['@ewp/zep'].store_notes` (store-local: never part
+   * of warrant). One more paged request per read. Default false.
+   */
+  factNotes?: boolean;
 }
 
 interface Committed {
@@ -66,12 +72,14 @@ export class ZepAdapter {
   readonly graphId: string;
   private readonly maxEpisodeChars: number;
   private readonly settleTimeoutMs: number;
+  private readonly factNotes: boolean;
 
   constructor(options: ZepAdapterOptions) {
     this.client = options.client;
     this.graphId = options.graphId;
     this.maxEpisodeChars = options.maxEpisodeChars ?? 10_000;
     this.settleTimeoutMs = options.settleTimeoutMs ?? 30_000;
+    this.factNotes = options.factNotes ?? false;
   }
 
   /** Stores a view as a new snapshot; an identical re-write is a no-op, a different one under the same id is refused. */
@@ -142,7 +150,12 @@ export class ZepAdapter {
         view_id: options.viewId,
       });
     }
-    return this.rebuild(propositionId, chosen, episodes);
+    const view = this.rebuild(propositionId, chosen, episodes);
+    if (!this.factNotes) return view;
+    const own = episodes.filter((e) => e.metadata?.[META.ingestId] === chosen.ingestId).map((e) => e.uuid);
+    const facts = await this.listFacts({ episodeUuids: own });
+    const meta = view.adapter_meta[META_NAMESPACE] as Record<string, unknown>;
+    return { ...view, adapter_meta: { ...view.adapter_meta, [META_NAMESPACE]: { ...meta, derived_facts: facts.length, store_notes: factNotes(facts) } } };
   }
 
   /**
@@ -259,12 +272,12 @@ export class ZepAdapter {
     }
   }
 
-  private async listFacts(): Promise<ZepFact[]> {
+  private async listFacts(filters?: { episodeUuids: string[] }): Promise<ZepFact[]> {
     const out: ZepFact[] = [];
     let cursor: string | undefined;
     for (;;) {
       const { data, rawResponse } = await this.client.graph.edge
-        .getByGraphId(this.graphId, { limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) })
+        .getByGraphId(this.graphId, { limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}), ...(filters ? { filters } : {}) })
         .withRawResponse();
       out.push(...(data as ZepFact[]));
       const next = rawResponse.headers.get('Zep-Next-Cursor');

@@ -56,7 +56,7 @@ describe('ewp conformance', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('skipped @ewp/mem0/conformance (not installed');
     expect(r.stderr).toContain('skipped @ewp/zep/conformance (not installed');
-    expect(r.stdout).toContain('| good | 52 | 52 | 52 | 0 (0) | 0 | — | 0 | 0 | 0 | pass |');
+    expect(r.stdout).toContain('| good | 52 | 52 | 52 | 0 (0) | 0 | 0 | — | 0 | 0 | 0 | pass |');
   });
 
   it('fails (exit 1) on an unlisted loss and prints it; --json gives the counts', async () => {

@@ -410,6 +410,18 @@ export async function startZepGraphServer(
         edges.delete(edge.uuid);
         return [200, { message: 'Edge deleted' }];
       }
+      if (method === 'PATCH') {
+        const b = obj(body);
+        for (const k of ['valid_at', 'invalid_at', 'expired_at'] as const) {
+          if (b[k] === undefined) continue;
+          if (typeof b[k] !== 'string' || !RFC3339.test(b[k] as string)) throw new HttpError(400, `${k} must be RFC 3339`);
+          edge[k] = b[k] as string;
+        }
+        if (typeof b.fact === 'string') edge.fact = b.fact;
+        if (typeof b.name === 'string') edge.name = b.name;
+        if (b.attributes !== undefined) edge.attributes = obj(b.attributes);
+        return [200, wire(edge)];
+      }
     }
     if (method === 'GET' && oneGraph) {
       const graph = graphs.get(decodeURIComponent(oneGraph[1]!));
