@@ -327,7 +327,12 @@ export class Mem0Adapter {
       view = decodeView(raw);
       digestOk = altered.length === 0 && missing === 0 && snapshotDigest(view) === c.digest;
     } catch {
-      view = decodeView({ ...raw, assertions: [], evidence: [] });
+      try {
+        // The members do not rebuild a valid view (altered outside the adapter): keep the rest.
+        view = decodeView({ ...raw, assertions: [], evidence: [] });
+      } catch {
+        throw new Mem0AdapterError('BAD_RECORD', `snapshot memory ${c.memory.id} does not hold a valid view`, { memory_id: c.memory.id });
+      }
     }
     const notes = storeNotes([...members, c.memory]);
     view = {
