@@ -35,6 +35,17 @@ describe('Mem0 open-source Memory (real, offline)', () => {
     await expect(a.write({ ...view, degraded: true })).rejects.toMatchObject({ code: 'SNAPSHOT_IMMUTABLE' });
   });
 
+  it('keeps propositions of one user apart through metadata filters', async () => {
+    const a = adapter();
+    const x = fixture('02-fork-x');
+    const y = fixture('08-verified-now');
+    await a.write(x);
+    await a.write(y);
+    expect(canonicalViewText(await a.read(x.proposition_id))).toBe(canonicalViewText(x));
+    expect(canonicalViewText(await a.read(y.proposition_id))).toBe(canonicalViewText(y));
+    expect((await a.rawRecords(x.proposition_id)).every((m) => m.metadata.ewp_pid === x.proposition_id)).toBe(true);
+  });
+
   it('refuses an invalid view with a typed error naming the field, and writes nothing', async () => {
     const a = adapter();
     const view = fixture('08-verified-now');
