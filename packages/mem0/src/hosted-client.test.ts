@@ -27,6 +27,23 @@ describe('Mem0 hosted MemoryClient (real client, local REST server)', () => {
     expect(server.requests.filter((r) => r.path.startsWith('/v3/memories/?page=')).length).toBeGreaterThan(30);
   });
 
+  it('refuses a read whose pages hold fewer memories than the reported count', async () => {
+    const lossy = await startMem0RestServer({ dropOneFromEachPage: true });
+    try {
+      const c = new MemoryClient({ apiKey: lossy.apiKey, host: lossy.url });
+      const adapter = mem0HostedAdapter(c, { userId: 'u-lossy', settleTimeoutMs: 300 });
+      const view = fixture('02-fork-x');
+      // The write never sees its snapshot whole, so it does not report success...
+      const error = await adapter.write(view).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Mem0AdapterError);
+      expect(error).toMatchObject({ code: 'SETTLE_TIMEOUT', details: { cause: expect.stringMatching(/reported \d+ memories but pages held \d+/) } });
+      // ...and a read refuses rather than use the short pages.
+      await expect(adapter.read(view.proposition_id)).rejects.toMatchObject({ code: 'SNAPSHOT_INTEGRITY' });
+    } finally {
+      await lossy.close();
+    }
+  });
+
   it('refuses a read after a memory was updated outside the adapter, and names it', async () => {
     const adapter = mem0HostedAdapter(client, { userId: 'u-upd' });
     const view = fixture('08-verified-now');

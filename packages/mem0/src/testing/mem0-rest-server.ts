@@ -145,7 +145,14 @@ function asObject(body: unknown): Record<string, unknown> {
  * background), list with v2 filters and pages, search, get, update, delete. Responses have the
  * real API's snake_case shapes (recorded in `__fixtures__/`); the client camelCases them.
  */
-export async function startMem0RestServer(options: { apiKey?: string; processingDelayMs?: number } = {}): Promise<Mem0RestServer> {
+export async function startMem0RestServer(
+  options: {
+    apiKey?: string;
+    processingDelayMs?: number;
+    /** Fault injection: list pages silently leave out their last memory while `count` stays true (a lossy index). */
+    dropOneFromEachPage?: boolean;
+  } = {},
+): Promise<Mem0RestServer> {
   const apiKey = options.apiKey ?? 'm0-local-test-key';
   const delay = options.processingDelayMs ?? 5;
   const memories = new Map<string, HostedMemoryRecord>();
@@ -222,6 +229,7 @@ export async function startMem0RestServer(options: { apiKey?: string; processing
         .filter((m) => matches(m, b.filters))
         .sort((x, y) => (x.created_at < y.created_at ? 1 : x.created_at > y.created_at ? -1 : 0));
       const slice = all.slice((page - 1) * pageSize, page * pageSize);
+      if (options.dropOneFromEachPage) slice.pop();
       const link = (p: number) => `${url.origin}/v3/memories/?page=${p}&page_size=${pageSize}`;
       return [200, { count: all.length, next: page * pageSize < all.length ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null, results: slice }];
     }
