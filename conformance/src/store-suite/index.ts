@@ -144,6 +144,24 @@ export function runStoreConformance<S extends StoreUnderTest>(options: StoreConf
         expect((await store.get('P-other'))?.assertions[0]?.text).toBe('Other text on server01');
       });
 
+      it('handles ids that are JavaScript prototype names', async () => {
+        const store = await fresh();
+        const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+        for (const name of names) {
+          const view = JSON.parse(JSON.stringify(baseView(name)).replaceAll('"P-win"', JSON.stringify(name)));
+          view.assertions[0].assertion_id = name;
+          view.evidence[0].evidence_id = name;
+          view.checks[0].check_id = name;
+          for (const r of [view.assertions[0], view.evidence[0], view.checks[0]]) r.source.source_id = name;
+          expect((await store.put(view)).status).toBe('stored');
+          expect((await store.put(view)).status).toBe('unchanged');
+          expect(await store.get(name, name)).toEqual(decodeView(view));
+          expect(await store.get(name)).toEqual(decodeView(view));
+        }
+        expect((await store.listPropositions()).map((p) => p.proposition_id).sort()).toEqual([...names].sort());
+        expect((await store.verifyChain()).ok).toBe(true);
+      });
+
       it('returns copies: mutating a read view changes nothing stored', async () => {
         const store = await fresh();
         await store.put(baseView('v1'));

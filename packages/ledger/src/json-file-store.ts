@@ -66,6 +66,10 @@ export function fileKey(id: string): string {
   return sha256Hex(id).slice(0, 32);
 }
 
+function ownSet<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function atomicWrite(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   const fd = openSync(tmp, 'w');
@@ -139,7 +143,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
     const history = this.readHistory(propositionId);
     if (history === undefined) return undefined;
     const vid = viewId ?? history.view_ids.at(-1);
-    if (vid === undefined || !(vid in history.commits) || !history.view_ids.includes(vid)) return undefined;
+    if (vid === undefined || !Object.hasOwn(history.commits, vid) || !history.view_ids.includes(vid)) return undefined;
     return this.readSnapshot(history, vid);
   }
 
@@ -230,7 +234,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
       } catch (error) {
         return fail(`${label}: ${(error as Error).message}`);
       }
-      const commit = history?.commits[c.vid];
+      const commit = history !== undefined && Object.hasOwn(history.commits, c.vid) ? history.commits[c.vid] : undefined;
       if (history === undefined || commit === undefined || !history.view_ids.includes(c.vid)) return fail(`${label} is missing from its history`);
       if (commit.view_digest !== c.view_digest || commit.content_digest !== c.content_digest) return fail(`${label}: history digests differ from its event`);
       try {
@@ -302,7 +306,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
     } catch (cause) {
       throw new StoreUnavailableError('damaged', `store damaged: ${label} is missing (${path})`, { cause });
     }
-    if (sha256Hex(text) !== history.commits[vid]?.content_digest) {
+    if (!Object.hasOwn(history.commits, vid) || sha256Hex(text) !== history.commits[vid]?.content_digest) {
       throw new StoreUnavailableError('damaged', `store damaged: ${label} differs from its committed digest (${path})`);
     }
     const doc = JSON.parse(text) as Record<string, unknown>;
@@ -382,7 +386,8 @@ export class JsonFileEvidenceStore implements EvidenceStore {
     const layout = layoutView(view);
     const fresh = [];
     for (const b of layout.bindings) {
-      const stored = history.bindings[b.kind]?.[b.id];
+      const ofKind = Object.hasOwn(history.bindings, b.kind) ? history.bindings[b.kind] : undefined;
+      const stored = ofKind !== undefined && Object.hasOwn(ofKind, b.id) ? ofKind[b.id] : undefined;
       if (stored === undefined) fresh.push(b);
       else if (stored !== b.digest) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
     }
@@ -420,12 +425,13 @@ export class JsonFileEvidenceStore implements EvidenceStore {
       closeSync(fd);
     }
     // 3. the history: the commit point of the snapshot
+    // defineProperty, never `obj[id] =`: an id may be "__proto__", which assignment would not store as a key.
     for (const b of fresh) {
-      history.bindings[b.kind] ??= {};
-      (history.bindings[b.kind] as Record<string, string>)[b.id] = b.digest;
+      if (!Object.hasOwn(history.bindings, b.kind)) ownSet(history.bindings, b.kind, {});
+      ownSet(history.bindings[b.kind] as Record<string, string>, b.id, b.digest);
     }
     history.view_ids.push(vid);
-    history.commits[vid] = { view_digest: viewDigest, content_digest: contentDigest, event: chain.anchor.length - 1 };
+    ownSet(history.commits, vid, { view_digest: viewDigest, content_digest: contentDigest, event: chain.anchor.length - 1 });
     history.assertion_texts = assertionTexts(view);
     history.last_event = chain.anchor.length - 1;
     atomicWrite(join(dir, 'latest.json'), prettySorted(history));
