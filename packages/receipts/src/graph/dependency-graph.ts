@@ -1,4 +1,4 @@
-import { compareCodePoints, sortByCodePoint } from '../canonical/code-point-order.js';
+import { sortByCodePoint } from '../canonical/code-point-order.js';
 import { GraphError } from '../errors.js';
 
 /** What the graph reads from a node: its id and the ids it depends on (checkpoints fit). */
@@ -104,28 +104,31 @@ export class DependencyGraph<T extends GraphNode = GraphNode> {
     for (let k = 0; k < n; k++) this.#position[this.#order[k] as number] = k;
   }
 
-  /** Kahn's algorithm, always taking the smallest ready id by code point (SPEC §6.2). */
+  /**
+   * Kahn's algorithm, always taking the smallest ready id by code point (SPEC §6.2). Ids are ranked
+   * once with the engine's native sort, so the ready heap compares integers, not strings.
+   */
   #kahn(indegree: Int32Array): Int32Array {
     const n = this.#ids.length;
-    const ids = this.#ids;
-    // Native `<` is UTF-16 order, which equals code point order unless some id holds a unit in
-    // D800–FFFF; only then pay for the code point comparator.
-    const high = ids.some((id) => HIGH_UNIT.test(id));
-    const heap = new MinHeap(
-      high
-        ? (a, b) => compareCodePoints(ids[a] as string, ids[b] as string) < 0
-        : (a, b) => (ids[a] as string) < (ids[b] as string),
-    );
-    for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
+    const byRank = new Int32Array(n);
+    const rank = new Int32Array(n);
+    const sorted = sortByCodePoint([...this.#ids]);
+    for (let r = 0; r < n; r++) {
+      const i = this.#index.get(sorted[r] as string) as number;
+      byRank[r] = i;
+      rank[i] = r;
+    }
+    const heap = new RankHeap(n);
+    for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(rank[i] as number);
     const order = new Int32Array(n);
     let k = 0;
     while (heap.size > 0) {
-      const u = heap.pop();
+      const u = byRank[heap.pop()] as number;
       order[k++] = u;
       for (let e = this.#childStart[u] as number; e < (this.#childStart[u + 1] as number); e++) {
         const c = this.#childList[e] as number;
         indegree[c] = (indegree[c] as number) - 1;
-        if (indegree[c] === 0) heap.push(c);
+        if (indegree[c] === 0) heap.push(rank[c] as number);
       }
     }
     if (k !== n) throw new GraphError('CYCLE', 'dependency graph contains a cycle');
@@ -257,41 +260,38 @@ export class DependencyGraph<T extends GraphNode = GraphNode> {
   }
 }
 
-const HIGH_UNIT = /[\ud800-\uffff]/;
-
-/** A binary min-heap of node indices with a custom order (sift with a hole, no swaps). */
-class MinHeap {
-  #items: number[] = [];
-  constructor(readonly less: (a: number, b: number) => boolean) {}
-  get size(): number {
-    return this.#items.length;
+/** A binary min-heap of integers in a typed array (sift with a hole, no swaps). */
+class RankHeap {
+  readonly #a: Int32Array;
+  size = 0;
+  constructor(capacity: number) {
+    this.#a = new Int32Array(Math.max(1, capacity));
   }
   push(x: number): void {
-    const a = this.#items;
-    let i = a.length;
-    a.push(x);
+    const a = this.#a;
+    let i = this.size++;
     while (i > 0) {
       const p = (i - 1) >> 1;
       const parent = a[p] as number;
-      if (!this.less(x, parent)) break;
+      if (x >= parent) break;
       a[i] = parent;
       i = p;
     }
     a[i] = x;
   }
   pop(): number {
-    const a = this.#items;
+    const a = this.#a;
     const top = a[0] as number;
-    const last = a.pop() as number;
-    const n = a.length;
+    const n = --this.size;
     if (n > 0) {
+      const last = a[n] as number;
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= n) break;
         const r = l + 1;
-        const m = r < n && this.less(a[r] as number, a[l] as number) ? r : l;
-        if (!this.less(a[m] as number, last)) break;
+        const m = r < n && (a[r] as number) < (a[l] as number) ? r : l;
+        if ((a[m] as number) >= last) break;
         a[i] = a[m] as number;
         i = m;
       }
