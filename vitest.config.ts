@@ -1,9 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// One run over every package and the conformance suite. The `source` condition resolves
-// workspace packages to their TypeScript sources, so tests never depend on a stale build.
+// One run over every package and the conformance suite; each project's own vitest.config.ts
+// (built from vitest.shared.ts) resolves workspace packages to their sources.
 export default defineConfig({
-  resolve: { conditions: ['source'] },
   test: {
     projects: ['packages/*', 'conformance'],
   },

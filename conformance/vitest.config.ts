@@ -1,11 +1,4 @@
-import { defineProject } from 'vitest/config';
+import { ewpProject } from '../vitest.shared.js';
 
-// Resolve workspace packages to their TypeScript sources (the `source` export condition),
-// so tests never run against a stale build.
-const conditions = ['source', 'import', 'module', 'node', 'default'];
-
-export default defineProject({
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: conditions } },
-  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 600_000 },
-});
+// The fuzz and differential suites run minutes on a loaded machine.
+export default ewpProject({ test: { testTimeout: 600_000 } });

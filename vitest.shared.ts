@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineProject, mergeConfig, type Plugin, type UserWorkspaceConfig } from 'vitest/config';
+
+// Tests run against the TypeScript sources of workspace packages (their `source` export), never a
+// stale build. This is a resolver plugin, not a `source` resolve condition: Vitest hands SSR
+// conditions to Node as `--conditions`, and some dependencies publish a `source` condition of their
+// own that points at TypeScript Node cannot load (eventsource-parser), or change what CommonJS
+// packages load (pg → pg-pool's ESM build).
+const root = dirname(fileURLToPath(import.meta.url));
+const sources = new Map<string, string>();
+for (const dir of [...readdirSync(join(root, 'packages')).map((d) => join(root, 'packages', d)), join(root, 'conformance')]) {
+  let pkg: { name?: string; exports?: Record<string, { source?: string } | string> };
+  try {
+    pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  } catch {
+    continue;
+  }
+  for (const [sub, target] of Object.entries(pkg.exports ?? {})) {
+    if (typeof target === 'object' && target.source) sources.set(`${pkg.name}${sub.slice(1)}`, join(dir, target.source));
+  }
+}
+
+/** Resolves `@ewp/*` imports (and their subpaths) to the package's TypeScript source. */
+export const workspaceSources: Plugin = {
+  name: 'ewp-workspace-sources',
+  enforce: 'pre',
+  resolveId: (id) => sources.get(id),
+};
+
+/** The vitest project every package uses; `extra` is merged in for package-specific needs. */
+export function ewpProject(extra: UserWorkspaceConfig = {}) {
+  return defineProject(
+    mergeConfig(
+      {
+        plugins: [workspaceSources],
+        test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000 },
+      },
+      extra,
+    ),
+  );
+}
