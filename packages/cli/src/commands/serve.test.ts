@@ -169,6 +169,30 @@ describe('ewp serve on stdio', () => {
   });
 });
 
+describe('ewp serve over PostgreSQL', () => {
+  const user = process.env.PGUSER ?? 'postgres';
+  const url = (schema: string) => `postgres://${user}@127.0.0.1:5432/test?schema=${schema}`;
+
+  it('writes with --allow-ingest, then serves the same schema read-only; a missing schema is refused', async () => {
+    const schema = `ewp_serve_${process.pid}_${Date.now()}`;
+    const writer = session();
+    const done = serveCommand(['--pg', url(schema), '--allow-ingest'], writer.io);
+    expect((await writer.tool('ewp_evidence_view_put', { view })).structuredContent).toMatchObject({ stored: true });
+    writer.stdin.end();
+    expect(await done).toBe(0);
+
+    const reader = session();
+    const readerDone = serveCommand(['--pg', url(schema)], reader.io);
+    const got = await reader.tool('ewp_evidence_view_get', { proposition_id: 'P-note' });
+    expect((got.structuredContent as { view_id: string }).view_id).toBe('v1');
+    expect(((await reader.tool('ewp_evidence_view_put', { view })).error as { code: string }).code).toBe('EWP_REFUSE_INGEST_ROLE');
+    reader.stdin.end();
+    expect(await readerDone).toBe(0);
+
+    expect((await run(['--pg', url(`${schema}_missing`)])).code).toBe(2);
+  });
+});
+
 describe('ewp serve --http', () => {
   async function startHttp(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<number> }> {
     const s = session(env);
