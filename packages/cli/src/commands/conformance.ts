@@ -19,20 +19,20 @@ Run the shared adapter conformance suite (every pack fixture written through the
 back, diffed field by field and re-evaluated; partial searches must say DEGRADED; records the
 store wrote on its own must read as untrusted) for every available adapter, offline.
 
-  --adapter NAME   only this adapter (mem0-oss, mem0-hosted, zep) or family (mem0); repeatable
+  --adapter NAME   only this adapter (mem0-oss, mem0-hosted, zep, ...) or family (mem0); repeatable
   --module SPEC    also load adapters from a module exporting conformanceSubjects(); repeatable
   --json           print the JSON report instead of the Markdown table
   --report PATH    write the Markdown report to PATH and its JSON twin beside it (.json),
                    keeping the rows of adapters not run this time
 
-Adapters are discovered from @ewp/mem0/conformance and @ewp/zep/conformance; one that is not
-installed is skipped with a note on stderr.
+Adapters are discovered from @ewp/mem0/conformance, @ewp/zep/conformance and
+@ewp/langchain/conformance; one that is not installed is skipped with a note on stderr.
 Exit codes: 0 every adapter passed; 1 a loss that is not listed, a listed loss that no longer
 happens, or an error; 2 bad arguments or no adapter available.
 `;
 
 /** Where adapters are discovered by default. */
-export const ADAPTER_MODULES = ['@ewp/mem0/conformance', '@ewp/zep/conformance'];
+export const ADAPTER_MODULES = ['@ewp/mem0/conformance', '@ewp/zep/conformance', '@ewp/langchain/conformance'];
 
 /** Imports a module by specifier; injectable so tests can provide adapters. */
 export type ModuleLoader = (specifier: string) => Promise<unknown>;
