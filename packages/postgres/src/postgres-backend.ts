@@ -35,6 +35,15 @@ function toRow(r: RawSnapshot): SnapshotRow {
   return { ...r, seq: Number(r.seq), parent_seq: r.parent_seq === null ? null : Number(r.parent_seq) };
 }
 
+function anchorOf(rows: readonly { key: string; value: string }[]): ChainAnchor {
+  const length = Number(rows.find((r) => r.key === 'anchor_length')?.value);
+  const head = rows.find((r) => r.key === 'anchor_head')?.value;
+  if (!Number.isSafeInteger(length) || length < 0 || typeof head !== 'string') {
+    throw new StoreUnavailableError('damaged', 'the event-log anchor is missing or unreadable');
+  }
+  return { length, head_hash: head };
+}
+
 function makeReader(db: Queryable, schema: string): LedgerReader {
   const t = (name: string) => `${ident(schema)}.${name}`;
   const cols =
@@ -83,18 +92,8 @@ function makeReader(db: Queryable, schema: string): LedgerReader {
       );
       return (r.rows as (RawSnapshot & { snapshots: string })[]).map(({ snapshots, ...row }) => ({ row: toRow(row), snapshots: Number(snapshots) }));
     },
-    chainAnchor: async (): Promise<ChainAnchor> => {
-      const rows = (await db.query(`SELECT key, value FROM ${t('meta')} WHERE key IN ('anchor_length', 'anchor_head')`)).rows as {
-        key: string;
-        value: string;
-      }[];
-      const length = Number(rows.find((r) => r.key === 'anchor_length')?.value);
-      const head = rows.find((r) => r.key === 'anchor_head')?.value;
-      if (!Number.isSafeInteger(length) || length < 0 || typeof head !== 'string') {
-        throw new StoreUnavailableError('damaged', 'the event-log anchor is missing or unreadable');
-      }
-      return { length, head_hash: head };
-    },
+    chainAnchor: async (): Promise<ChainAnchor> =>
+      anchorOf((await db.query(`SELECT key, value FROM ${t('meta')} WHERE key IN ('anchor_length', 'anchor_head')`)).rows as { key: string; value: string }[]),
     chainTail: async () => {
       const row = (await db.query(`SELECT idx, hash FROM ${t('chain')} ORDER BY idx DESC LIMIT 1`)).rows[0] as { idx: string; hash: string } | undefined;
       return row === undefined ? undefined : { index: Number(row.idx), hash: row.hash };
@@ -174,10 +173,15 @@ export class PostgresLedgerBackend implements LedgerBackend {
     const t = (name: string) => `${ident(this.schema)}.${name}`;
     try {
       await client.query('BEGIN');
-      // The write lock: every writer of this ledger queues here, in any process on any machine.
-      await client.query(`SELECT value FROM ${t('meta')} WHERE key = 'anchor_length' FOR UPDATE`);
+      // The write lock: every writer of this ledger queues here, in any process on any machine. The locked
+      // rows are the anchor, so the transaction reads it here and keeps it current as it appends.
+      const locked = (await client.query(`SELECT key, value FROM ${t('meta')} WHERE key IN ('anchor_length', 'anchor_head') FOR UPDATE`))
+        .rows as { key: string; value: string }[];
+      const reader = makeReader(client, this.schema);
+      let anchor = anchorOf(locked);
       const writer: LedgerWriter = {
-        ...makeReader(client, this.schema),
+        ...reader,
+        chainAnchor: () => anchor,
         insertBindings: async (pid: string, rows: readonly Binding[]) => {
           for (let i = 0; i < rows.length; i += PAGE) {
             const page = rows.slice(i, i + PAGE);
@@ -208,17 +212,20 @@ export class PostgresLedgerBackend implements LedgerBackend {
           );
           return Number((r.rows[0] as { seq: string }).seq);
         },
-        appendChain: async (entries: readonly StoredChainEntry[], anchor: ChainAnchor) => {
-          const first = anchor.length - entries.length;
+        appendChain: async (entries: readonly StoredChainEntry[], next: ChainAnchor) => {
+          const first = next.length - entries.length;
+          // One round trip: the entries and the new anchor.
           await client.query(
-            `INSERT INTO ${t('chain')} (idx, prev_hash, event, hash)
-             SELECT $1::bigint + o - 1, p, e, h FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(p, e, h, o)`,
-            [first, entries.map((e) => e.prev_hash), entries.map((e) => e.event), entries.map((e) => e.hash)],
+            `WITH appended AS (
+               INSERT INTO ${t('chain')} (idx, prev_hash, event, hash)
+               SELECT $1::bigint + o - 1, p, e, h FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(p, e, h, o)
+               RETURNING 1
+             )
+             UPDATE ${t('meta')} SET value = CASE key WHEN 'anchor_length' THEN $5 ELSE $6 END
+             WHERE key IN ('anchor_length', 'anchor_head') AND (SELECT count(*) FROM appended) = $7`,
+            [first, entries.map((e) => e.prev_hash), entries.map((e) => e.event), entries.map((e) => e.hash), String(next.length), next.head_hash, entries.length],
           );
-          await client.query(
-            `UPDATE ${t('meta')} SET value = CASE key WHEN 'anchor_length' THEN $1 ELSE $2 END WHERE key IN ('anchor_length', 'anchor_head')`,
-            [String(anchor.length), anchor.head_hash],
-          );
+          anchor = next;
         },
       };
       const result = await fn(writer);
