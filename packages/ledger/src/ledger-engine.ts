@@ -36,6 +36,7 @@ import {
   checkMember,
   checkText,
   contentDigest,
+  joinBodies,
   evidenceText,
   identityDigest,
   layoutView,
@@ -265,11 +266,16 @@ export class LedgerEngineStore implements EvidenceStore {
       if (b === undefined) throw damaged(row, `record ${JSON.stringify(m[1])} is missing`);
       return b.body;
     };
-    rows.forEach((x, i) => {
-      const ownMembers = own[i] as MemberRef[];
-      if (contentDigest(x.head, x.members, ownMembers, bodyOf) !== x.content_digest) throw damaged(x, 'stored content differs from its digest');
+    const ownBodies = rows.map((x, i) => {
+      const text = joinBodies(own[i] as MemberRef[], bodyOf);
+      if (contentDigest(x.head, x.members, text) !== x.content_digest) throw damaged(x, 'stored content differs from its digest');
+      return text;
     });
-    const view = assembleView(row.proposition_id, row.view_id, row.head, members, bodyOf);
+    const bodiesText = ownBodies
+      .reverse()
+      .filter((t) => t !== '')
+      .join(',');
+    const view = assembleView(row.proposition_id, row.view_id, row.head, members, bodiesText);
     return { view, members, bodies };
   }
 
@@ -313,7 +319,7 @@ export class LedgerEngineStore implements EvidenceStore {
     }
     const at = new Date().toISOString();
     const membersText = JSON.stringify(ownMembers);
-    const content = contentDigest(layout.headText, membersText, ownMembers, bodyOf);
+    const content = contentDigest(layout.headText, membersText, joinBodies(ownMembers, bodyOf));
     const recordCount = view.assertions.length + view.evidence.length + view.checks.length;
     const events: Record<string, unknown>[] = [];
     if (fresh.length > 0) {

@@ -190,11 +190,14 @@ export function checkMember(check: VerificationCheck, storedBody: string): Membe
  * Digest of a snapshot's stored content: head text, then each member ref and its body, in order.
  * Any flipped byte in any row that makes up the snapshot changes it.
  */
-export function contentDigest(head: string, membersText: string, members: readonly MemberRef[], bodyOf: (m: MemberRef) => string): string {
+export function contentDigest(head: string, membersText: string, bodiesText: string): string {
   // One string, one hash call: far fewer native calls than an update() per piece.
-  const parts: string[] = [head, membersText];
-  for (const m of members) parts.push(bodyOf(m));
-  return sha256Hex(parts.join('\n'));
+  return sha256Hex(`${head}\n${membersText}\n${bodiesText}`);
+}
+
+/** The record bodies of `members`, comma-joined: what {@link contentDigest} hashes and {@link assembleView} parses. */
+export function joinBodies(members: readonly MemberRef[], bodyOf: (m: MemberRef) => string): string {
+  return members.map(bodyOf).join(',');
 }
 
 /** Rebuild a view from its stored parts (no validation: the content digest vouches for it). */
@@ -203,7 +206,8 @@ export function assembleView(
   viewId: string,
   head: string,
   members: readonly MemberRef[],
-  bodyOf: (m: MemberRef) => string,
+  /** The bodies of `members`, in order, comma-joined (see {@link joinBodies}). */
+  bodiesText: string,
 ): EvidenceView {
   let h: SnapshotHead;
   try {
@@ -217,9 +221,12 @@ export function assembleView(
   let records: unknown[];
   try {
     // One parse of all bodies instead of one call per record.
-    records = JSON.parse(`[${members.map(bodyOf).join(',')}]`) as unknown[];
+    records = JSON.parse(`[${bodiesText}]`) as unknown[];
   } catch (cause) {
     throw new StoreUnavailableError('damaged', `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}: unreadable record`, { cause });
+  }
+  if (records.length !== members.length) {
+    throw new StoreUnavailableError('damaged', `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}: record count differs from its member list`);
   }
   members.forEach((m, i) => {
     const record = records[i];
