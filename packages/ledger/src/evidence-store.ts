@@ -69,22 +69,34 @@ export interface EvidenceStore {
   readonly capabilities: StoreCapabilities;
   /**
    * Store a snapshot. The input is decoded and validated first (a JS value or a decoded view);
-   * a missing `view_id` becomes the derived id (SPEC §8). Identical re-put → `unchanged`;
-   * a different snapshot under an existing id, or a record id reused for other content →
-   * `ImmutableRecordError`.
+   * a missing `view_id` becomes the derived id (SPEC §8). Identical re-put (canonical content, which
+   * leaves `adapter_meta` out) → `unchanged`; a different snapshot under an existing id, or a record
+   * id reused for other content → `ImmutableRecordError`. Invalid input → `InvalidEvidenceView`
+   * (from @ewp/core). Nothing is written on any refusal.
    */
   put(view: unknown): Promise<PutResult>;
-  /** Latest committed snapshot, or exactly `viewId`; `undefined` when absent. */
+  /**
+   * Latest committed snapshot, or exactly `viewId`; `undefined` when absent. A fresh copy each call.
+   * Stored data that fails its digest → `StoreUnavailableError` (`damaged`).
+   */
   get(propositionId: string, viewId?: string): Promise<EvidenceView | undefined>;
   /**
-   * Append records to the latest snapshot and commit the result as a new snapshot, atomically
-   * (concurrent extenders never lose each other's records). Missing proposition → `MissingViewError`.
+   * Append records to the latest snapshot and commit the result as a new snapshot (named
+   * `options.newViewId`, else the derived id), atomically: concurrent extenders, in any process,
+   * never lose each other's records. A record already in the snapshot with the same content is
+   * skipped; other content under its id → `ImmutableRecordError`; a conflict with a known id
+   * replaces its status and note. Missing proposition → `MissingViewError`.
    */
   extend(propositionId: string, records: LedgerRecord[], options?: { newViewId?: string }): Promise<PutResult>;
+  /** Propositions, newest commit first, filtered by `query` and cut at `limit` (default 50). */
   listPropositions(query?: ListPropositionsQuery): Promise<PropositionSummary[]>;
   /** Snapshots of one proposition, oldest first. */
   listSnapshots(propositionId: string): Promise<SnapshotSummary[]>;
-  /** Verify the event log's hash chain from the genesis entry. */
+  /**
+   * Verify the event log from its genesis entry against the stored anchor and, for stores that
+   * keep rows, every row against the event that committed it. Reports the first bad index; never repairs.
+   */
   verifyChain(): Promise<ChainVerification>;
+  /** Release the store; later calls → `StoreUnavailableError` (`closed`). */
   close(): Promise<void>;
 }
