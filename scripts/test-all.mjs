@@ -20,7 +20,9 @@ let failed = 0;
 if (existsSync(results)) {
   const report = JSON.parse(readFileSync(results, 'utf8'));
   passed = report.numPassedTests;
-  failed = report.numFailedTests + (report.numFailedTestSuites ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
+  // Failed tests, plus test files that failed before running any test (import or syntax errors).
+  const brokenFiles = report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0);
+  failed = report.numFailedTests + brokenFiles.length;
 } else {
   failed = 1; // vitest itself failed before reporting
 }
