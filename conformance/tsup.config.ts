@@ -1,6 +1,6 @@
-import { defineConfig } from 'tsup';
+import { ewpTsup } from '../tsup.shared.js';
 
-export default defineConfig({
+export default ewpTsup({
   entry: {
     index: 'src/index.ts',
     'oracle/index': 'src/oracle/index.ts',
@@ -9,10 +9,5 @@ export default defineConfig({
     'adapter-suite/index': 'src/adapter-suite/index.ts',
     'pack/index': 'src/pack/index.ts',
   },
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
   external: ['vitest'],
 });

@@ -33,29 +33,11 @@ mkdir -p "$dir/src"
 JSON
 [ -f "$dir/tsconfig.json" ] || cat > "$dir/tsconfig.json" <<JSON
 {
-  "extends": "../tsconfig.base.json",
+  "extends": "../../tsconfig.base.json",
   "compilerOptions": { "types": ["node"], "noEmit": true },
   "include": ["src", "test", "bench", "*.ts"]
 }
 JSON
-[ -f "$dir/tsup.config.ts" ] || cat > "$dir/tsup.config.ts" <<TS
-import { defineConfig } from 'tsup';
-
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-});
-TS
-[ -f "$dir/vitest.config.ts" ] || cat > "$dir/vitest.config.ts" <<TS
-import { defineProject } from 'vitest/config';
-
-export default defineProject({
-  resolve: { conditions: ['source'] },
-  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000 },
-});
-TS
+[ -f "$dir/tsup.config.ts" ] || printf "import { ewpTsup } from '../../tsup.shared.js';\n\nexport default ewpTsup();\n" > "$dir/tsup.config.ts"
+[ -f "$dir/vitest.config.ts" ] || printf "import { ewpProject } from '../../vitest.shared.js';\n\nexport default ewpProject();\n" > "$dir/vitest.config.ts"
 [ -f "$dir/src/index.ts" ] || echo "export {};" > "$dir/src/index.ts"

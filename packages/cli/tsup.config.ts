@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { ewpTsup } from '../../tsup.shared.js';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/bin.ts'],
-  format: ['esm'],
-  dts: { entry: 'src/index.ts' },
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-  splitting: true,
-});
+export default ewpTsup({ entry: ['src/index.ts', 'src/bin.ts'], dts: { entry: 'src/index.ts' }, splitting: true });

@@ -1,11 +1,6 @@
-import { defineConfig } from 'tsup';
+import { ewpTsup } from '../../tsup.shared.js';
 
-export default defineConfig({
+export default ewpTsup({
   entry: { index: 'src/index.ts', conformance: 'src/conformance.ts', 'testing/index': 'src/testing/index.ts' },
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
   external: ['mem0ai', 'mem0ai/oss', '@ewp/conformance'],
 });
