@@ -15,7 +15,10 @@ describe('code point order (SPEC §11.3)', () => {
   it('agrees with a code point array comparison on random strings', () => {
     const alphabet = ['a', '\uffff', '\ue000', '\ud800', '\udc00', '\u{10000}', '\u{1F600}', '\ud83d'];
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const word = () => Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
     const cps = (s: string) => {
       const out: number[] = [];
