@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Assertion, decodeView, type EvidenceItem, type EvidenceView } from '@ewp/core';
+import { identityClash } from '@ewp/ledger';
 import { Mem0AdapterError } from './mem0-adapter-error.js';
 import type { Mem0Backend, StoredMemory } from './mem0-backend.js';
 import { META_NAMESPACE, nativeView, storeNotes } from './native-memory.js';
-import { identityClash } from './snapshot-identity.js';
 import {
   decodeMember,
   encodeMember,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Assertion, decodeView, type EvidenceItem, type EvidenceView } from '@ewp/core';
+import { identityClash } from '@ewp/ledger';
 import type { ZepClient } from '@getzep/zep-cloud';
 import {
   type EpisodeDraft,
@@ -15,7 +16,6 @@ import {
   snapshotDigest,
 } from './episode-codec.js';
 import { factNotes, factsView, META_NAMESPACE, type ZepFact } from './native-facts.js';
-import { identityClash } from './snapshot-identity.js';
 import { ZepAdapterError } from './zep-adapter-error.js';
 
 /** The episode fields the adapter reads (the client's camelCase `Episode`). */
