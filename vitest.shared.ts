@@ -3,22 +3,22 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineProject, mergeConfig, type Plugin, type UserWorkspaceConfig } from 'vitest/config';
 
-// Tests run against the TypeScript sources of workspace packages (their `source` export), never a
-// stale build. This is a resolver plugin, not a `source` resolve condition: Vitest hands SSR
-// conditions to Node as `--conditions`, and some dependencies publish a `source` condition of their
-// own that points at TypeScript Node cannot load (eventsource-parser), or change what CommonJS
-// packages load (pg → pg-pool's ESM build).
+// Tests run against the TypeScript sources of workspace packages (their `@ewp/source` export), never
+// a stale build. This is a resolver plugin rather than a resolve condition: Vitest hands SSR
+// conditions to Node as `--conditions`, which would also change what dependencies load (some publish
+// a `source` condition pointing at TypeScript; pg would load pg-pool's ESM build).
 const root = dirname(fileURLToPath(import.meta.url));
 const sources = new Map<string, string>();
 for (const dir of [...readdirSync(join(root, 'packages')).map((d) => join(root, 'packages', d)), join(root, 'conformance')]) {
-  let pkg: { name?: string; exports?: Record<string, { source?: string } | string> };
+  let pkg: { name?: string; exports?: Record<string, { '@ewp/source'?: string } | string> };
   try {
     pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   } catch {
     continue;
   }
   for (const [sub, target] of Object.entries(pkg.exports ?? {})) {
-    if (typeof target === 'object' && target.source) sources.set(`${pkg.name}${sub.slice(1)}`, join(dir, target.source));
+    const source = typeof target === 'object' ? target['@ewp/source'] : undefined;
+    if (source) sources.set(`${pkg.name}${sub.slice(1)}`, join(dir, source));
   }
 }
 
