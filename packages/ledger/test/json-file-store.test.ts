@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileKey, JsonFileEvidenceStore } from '../src/json-file-store.js';
-import { bundleWorker } from './child-bundle.js';
-import { seedView } from './fault-views.js';
+import { bundleWorker } from '../test-support/bundle-from-sources.mjs';
+import { seedView } from '../test-support/fault-views.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-json-store-'));
 let n = 0;

@@ -1,6 +1,6 @@
 /** Child process for the JSON-store tests: `append <root> <worker> <count> <props>`. */
 import { JsonFileEvidenceStore } from '../src/json-file-store.js';
-import { evidenceRecord } from './fault-views.js';
+import { evidenceRecord } from '../test-support/fault-views.js';
 
 const [root, worker, count, props] = process.argv.slice(2);
 const store = new JsonFileEvidenceStore(root as string);

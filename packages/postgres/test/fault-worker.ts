@@ -4,7 +4,7 @@
  * - `ingest <schema> <views> <records>`: puts `views` snapshots of `records` records each, printing `stored <i>`.
  */
 import { openPostgresStore } from '../src/postgres-store.js';
-import { bigView, evidenceRecord } from './fault-views.js';
+import { bigView, evidenceRecord } from '../../ledger/test-support/fault-views.js';
 
 const [mode, schema, ...rest] = process.argv.slice(2);
 const store = await openPostgresStore({ schema: schema as string, maxConnections: 1 });

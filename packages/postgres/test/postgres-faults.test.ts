@@ -2,13 +2,13 @@
  * Faults on the real PostgreSQL server with real OS processes: concurrent appenders on one schema,
  * a writer killed with SIGKILL mid-ingest, flipped bytes in stored rows and log entries.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropPostgresLedger, openPostgresStore } from '../src/postgres-store.js';
-import { bundleWorker } from './child-bundle.js';
-import { seedView } from './fault-views.js';
+import { bundleWorker } from '../../ledger/test-support/bundle-from-sources.mjs';
+import { seedView } from '../../ledger/test-support/fault-views.js';
+import { startWorker, untilOutput } from '../../ledger/test-support/worker-process.js';
 
 const run = randomBytes(4).toString('hex');
 /** Appends per process: the 2,500 by default; lower it with EWP_FAULT_APPENDS for a quick local run. */
@@ -28,42 +28,7 @@ afterAll(async () => {
   for (const s of schemas) await dropPostgresLedger(s);
 });
 
-interface Running {
-  child: ChildProcess;
-  done: Promise<number | null>;
-  lines: string[];
-  exited: boolean;
-}
-
-function until(proc: Running, predicate: (lines: string[]) => boolean): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setInterval(() => {
-      if (proc.exited || predicate(proc.lines)) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 2);
-  });
-}
-
-function start(args: string[]): Running {
-  const child = spawn(process.execPath, [worker, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const proc: Running = { child, done: Promise.resolve(null), lines, exited: false };
-  proc.done = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      proc.exited = true;
-      if (code !== 0 && code !== null) process.stderr.write(stderr);
-      resolve(code);
-    }),
-  );
-  return proc;
-}
+const start = (args: string[]) => startWorker(worker, args);
 
 describe('postgres faults', () => {
   it('4 processes x 2,500 concurrent appends on one schema lose nothing and the chain verifies', async () => {
@@ -95,7 +60,7 @@ describe('postgres faults', () => {
     const s = schema('killed');
     const ingest = start(['ingest', s, '100', '1000']);
     const target = 5 + Math.floor(Math.random() * 20);
-    await until(ingest, (lines) => lines.filter((l) => l.startsWith('stored')).length >= target);
+    await untilOutput(ingest, (lines) => lines.filter((l) => l.startsWith('stored')).length >= target);
     await new Promise((r) => setTimeout(r, Math.random() * 30));
     ingest.child.kill('SIGKILL');
     expect(await ingest.done).toBeNull();

@@ -4,7 +4,7 @@
  * - `ingest <file> <views> <records>`: puts `views` snapshots of `records` records each, printing `stored <i>`.
  */
 import { SqliteEvidenceStore } from '../src/sqlite-store.js';
-import { bigView, evidenceRecord } from './fault-views.js';
+import { bigView, evidenceRecord } from '../../ledger/test-support/fault-views.js';
 
 const [mode, file, ...rest] = process.argv.slice(2);
 const store = new SqliteEvidenceStore(file as string);

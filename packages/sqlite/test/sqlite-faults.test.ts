@@ -2,14 +2,14 @@
  * Faults on real SQLite files with real OS processes: concurrent appenders, a writer killed with
  * SIGKILL mid-ingest, and flipped bytes in stored rows and log entries.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteEvidenceStore } from '../src/sqlite-store.js';
-import { bundleWorker } from './child-bundle.js';
-import { seedView } from './fault-views.js';
+import { bundleWorker } from '../../ledger/test-support/bundle-from-sources.mjs';
+import { seedView } from '../../ledger/test-support/fault-views.js';
+import { startWorker, untilOutput } from '../../ledger/test-support/worker-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-sqlite-faults-'));
 /** Appends per process: the issue's 2,500 by default; lower it with EWP_FAULT_APPENDS for a quick local run. */
@@ -21,43 +21,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Running {
-  child: ChildProcess;
-  done: Promise<number | null>;
-  lines: string[];
-  exited: boolean;
-}
-
-/** Resolve once `predicate` holds for the child's output, or the child has exited. */
-function until(proc: Running, predicate: (lines: string[]) => boolean): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setInterval(() => {
-      if (proc.exited || predicate(proc.lines)) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 2);
-  });
-}
-
-function run(args: string[]): Running {
-  const child = spawn(process.execPath, [worker, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const proc: Running = { child, done: Promise.resolve(null), lines, exited: false };
-  proc.done = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      proc.exited = true;
-      if (code !== 0 && code !== null) process.stderr.write(stderr);
-      resolve(code);
-    }),
-  );
-  return proc;
-}
+const run = (args: string[]) => startWorker(worker, args);
 
 describe('sqlite faults', () => {
   it('4 processes x 2,500 concurrent appends lose nothing and the chain verifies', async () => {
@@ -93,7 +57,7 @@ describe('sqlite faults', () => {
     const ingest = run(['ingest', file, '100', '1000']);
     // Kill it somewhere inside the ingest: after a random number of committed views.
     const target = 5 + Math.floor(Math.random() * 20);
-    await until(ingest, (lines) => lines.filter((l) => l.startsWith('stored')).length >= target);
+    await untilOutput(ingest, (lines) => lines.filter((l) => l.startsWith('stored')).length >= target);
     await new Promise((r) => setTimeout(r, Math.random() * 30));
     ingest.child.kill('SIGKILL');
     expect(await ingest.done).toBeNull();
@@ -118,7 +82,7 @@ describe('sqlite faults', () => {
   it('a writer killed inside one 100,000-record put leaves nothing of it', async () => {
     const file = join(dir, 'killed-one.sqlite');
     const ingest = run(['ingest', file, '1', '100000']);
-    await until(ingest, (lines) => lines.includes('ready'));
+    await untilOutput(ingest, (lines) => lines.includes('ready'));
     // Decoding 100,000 records takes far longer than this; the kill lands before or inside the transaction.
     await new Promise((r) => setTimeout(r, 300));
     ingest.child.kill('SIGKILL');

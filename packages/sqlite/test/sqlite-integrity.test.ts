@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../src/sqlite-schema.js';
 import { SqliteEvidenceStore } from '../src/sqlite-store.js';
-import { seedView } from './fault-views.js';
+import { seedView } from '../../ledger/test-support/fault-views.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-sqlite-integrity-'));
 let n = 0;

@@ -1,4 +1,4 @@
-/** Views and records for the fault tests and benchmarks. */
+/** Views and records for the store packages' fault tests (ledger, sqlite, postgres). */
 
 export function source(id: string, origin = 'tool') {
   return {
