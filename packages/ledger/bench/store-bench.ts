@@ -8,43 +8,17 @@
  * Writes /work/main/bench/results/json-file-store.json (or EWP_BENCH_OUT).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { buildChainEntries, EMPTY_ANCHOR, verifyChain } from '../src/hash-chain.js';
 import { JsonFileEvidenceStore } from '../src/json-file-store.js';
+import { benchView, figure, machineNote, measureReadPath, measureSingleViewPuts, readPathRows } from '../test-support/store-bench-phases.js';
 
 const TOTAL = Number(process.env.EWP_BENCH_RECORDS ?? 100_000);
 const PER_VIEW = 1000;
 const VIEWS_PER_TX = 10;
 const OUT = process.env.EWP_BENCH_OUT ?? join(import.meta.dirname, '..', '..', '..', 'bench', 'results', 'json-file-store.json');
-
-function source(id: string) {
-  return {
-    source_id: id,
-    lineage_id: `L-${id}`,
-    origin_type: 'tool',
-    origin_locator: `loc:${id}`,
-    snapshot_id: `snap:${id}`,
-    content_hash: `sha256:${id}`,
-    observed_at: '2026-09-01T00:00:00+00:00',
-    extractor_id: null,
-    parent_source_id: null,
-  };
-}
-
-function view(pid: string, records: number) {
-  const evidence = [];
-  for (let i = 0; i < records; i += 1) {
-    evidence.push({ evidence_id: `e${i}`, polarity: 'supports', source: source(`s${i % 50}`), content: `observation ${i} of ${pid}`, observed_at: '2026-09-01T00:00:00+00:00' });
-  }
-  return { proposition_id: pid, view_id: 'v1', evidence };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-bench-json-'));
 
@@ -54,7 +28,7 @@ let t0 = performance.now();
 for (let k = 0; k < TOTAL / PER_VIEW; k += 1) {
   const path = join(dir, 'raw', `P-${k}.json`);
   const fd = openSync(`${path}.tmp`, 'w');
-  writeSync(fd, `${JSON.stringify(view(`P-${k}`, PER_VIEW), null, 2)}\n`);
+  writeSync(fd, `${JSON.stringify(benchView(`P-${k}`, PER_VIEW), null, 2)}\n`);
   fsyncSync(fd);
   closeSync(fd);
   renameSync(`${path}.tmp`, path);
@@ -66,61 +40,15 @@ const ingestCpu = process.cpuUsage();
 const store = new JsonFileEvidenceStore(join(dir, 'ledger'));
 t0 = performance.now();
 // The JSON store has no multi-view transaction: one put (one lock, one commit) per view.
-for (let k = 0; k < TOTAL / PER_VIEW; k += 1) await store.put(view(`P-${k}`, PER_VIEW));
+for (let k = 0; k < TOTAL / PER_VIEW; k += 1) await store.put(benchView(`P-${k}`, PER_VIEW));
 const ingestSeconds = (performance.now() - t0) / 1000;
 const ingestUsed = process.cpuUsage(ingestCpu);
 const ingestCpuSeconds = (ingestUsed.user + ingestUsed.system) / 1e6;
 
-// Single-view transactions (what `ewp ingest` does).
-const single = new JsonFileEvidenceStore(join(dir, 'single'));
-const singleViews = Math.max(1, Math.min(TOTAL / PER_VIEW, 20));
-t0 = performance.now();
-for (let k = 0; k < singleViews; k += 1) await single.put(view(`P-${k}`, PER_VIEW));
-const singleSeconds = (performance.now() - t0) / 1000;
-await single.close();
+const singleViewPuts = await measureSingleViewPuts(new JsonFileEvidenceStore(join(dir, 'single')), TOTAL, PER_VIEW);
 
-// Read latency.
-const reads: Record<string, { records: number; iterations: number; median_ms: number; p95_ms: number; cpu_ms_mean: number }> = {};
-for (const [records, iterations] of [
-  [10, 500],
-  [1000, 200],
-  [100_000, 5],
-] as const) {
-  const pid = `R-${records}`;
-  await store.put(view(pid, records));
-  await store.get(pid);
-  const times: number[] = [];
-  // CPU time as well as wall time: on a shared machine the wall clock mostly measures the neighbours.
-  const cpu = process.cpuUsage();
-  for (let i = 0; i < iterations; i += 1) {
-    const t = performance.now();
-    await store.get(pid);
-    times.push(performance.now() - t);
-  }
-  const used = process.cpuUsage(cpu);
-  const sorted = [...times].sort((a, b) => a - b);
-  reads[String(records)] = {
-    records,
-    iterations,
-    median_ms: median(times),
-    p95_ms: sorted[Math.floor(sorted.length * 0.95)] as number,
-    cpu_ms_mean: (used.user + used.system) / 1000 / iterations,
-  };
-}
-
-// Extend (append one record to a 1,000-record snapshot and commit).
-const extendTimes: number[] = [];
-for (let i = 0; i < 100; i += 1) {
-  const t = performance.now();
-  await store.extend('R-1000', [{ kind: 'evidence', record: { evidence_id: `x${i}`, polarity: 'supports', source: source('sx'), content: 'x', observed_at: '2026-09-01T00:00:00+00:00' } }]);
-  extendTimes.push(performance.now() - t);
-}
-
-// Audit-chain verify (log + every row against its event).
-t0 = performance.now();
-const chain = await store.verifyChain();
-const verifySeconds = (performance.now() - t0) / 1000;
-if (!chain.ok) throw new Error(`chain did not verify: ${JSON.stringify(chain)}`);
+// Read latency, extend and the audit-chain verify.
+const readPath = await measureReadPath(store, TOTAL);
 await store.close();
 rmSync(dir, { recursive: true, force: true });
 
@@ -143,42 +71,33 @@ const chainOnly = verifyChain(built.entries, built.anchor);
 const chainVerifySeconds = (performance.now() - t0) / 1000;
 if (!chainOnly.ok) throw new Error('chain-only verify failed');
 
-const storedRecords = TOTAL + 10 + 1000 + 100_000 + 100;
 const result = {
   bench: '@ewp/ledger JSON-file store',
-  machine: { cpu: cpus()[0]?.model, cores: cpus().length, memory_gb: Math.round(totalmem() / 2 ** 30), loadavg_1m: loadavg()[0], node: process.version },
+  machine: machineNote(),
   config: { records: TOTAL, records_per_view: PER_VIEW, views_per_transaction: VIEWS_PER_TX },
   baseline_plain_json_files: { records_per_s: Math.round(TOTAL / rawSeconds), seconds: rawSeconds },
   ingest: { records_per_s: Math.round(TOTAL / ingestSeconds), seconds: ingestSeconds, ratio_to_baseline: rawSeconds / ingestSeconds, cpu_seconds: ingestCpuSeconds, records_per_cpu_s: Math.round(TOTAL / ingestCpuSeconds) },
-  ingest_one_view_per_transaction: { records_per_s: Math.round((singleViews * PER_VIEW) / singleSeconds), views: singleViews },
-  read_latency: reads,
-  extend_1000_record_snapshot: { median_ms: median(extendTimes), iterations: extendTimes.length },
+  ingest_one_view_per_transaction: singleViewPuts,
+  read_latency: readPath.read_latency,
+  extend_1000_record_snapshot: readPath.extend_1000_record_snapshot,
   chain_only: {
     entries: 100_000,
     append_entries_per_s: Math.round(100_000 / chainBuildSeconds),
     verify_entries_per_s: Math.round(100_000 / chainVerifySeconds),
   },
-  audit_verify: {
-    entries: chain.length,
-    entries_per_s: Math.round(chain.length / verifySeconds),
-    records_per_s: Math.round(storedRecords / verifySeconds),
-    seconds: verifySeconds,
-  },
+  audit_verify: readPath.audit_verify,
 };
 mkdirSync(dirname(OUT), { recursive: true });
 writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
-const f = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 2 });
+const f = figure;
+const { 'audit verify (log + every row)': auditRow, ...pathRows } = readPathRows(singleViewPuts, readPath);
 console.log(`@ewp/ledger JSON-file bench — ${result.machine.cpu} x${result.machine.cores}, load ${f(result.machine.loadavg_1m ?? 0)}, ${process.version}`);
 console.table({
   'plain JSON files (baseline)': { value: `${f(result.baseline_plain_json_files.records_per_s)} rec/s`, ratio: '1.00' },
   'store ingest': { value: `${f(result.ingest.records_per_s)} rec/s`, ratio: f(result.ingest.ratio_to_baseline) },
-  'store ingest, 1 view/tx': { value: `${f(result.ingest_one_view_per_transaction.records_per_s)} rec/s` },
-  'read 10-record view': { value: `${f(reads['10']?.median_ms ?? 0)} ms median, ${f(reads['10']?.cpu_ms_mean ?? 0)} ms CPU` },
-  'read 1,000-record view': { value: `${f(reads['1000']?.median_ms ?? 0)} ms median, ${f(reads['1000']?.cpu_ms_mean ?? 0)} ms CPU` },
-  'read 100,000-record view': { value: `${f(reads['100000']?.median_ms ?? 0)} ms median, ${f(reads['100000']?.cpu_ms_mean ?? 0)} ms CPU` },
-  'extend 1,000-record view': { value: `${f(result.extend_1000_record_snapshot.median_ms)} ms median` },
+  ...pathRows,
   'event log alone: append': { value: `${f(result.chain_only.append_entries_per_s)} entries/s` },
   'event log alone: verify': { value: `${f(result.chain_only.verify_entries_per_s)} entries/s` },
-  'audit verify (log + every row)': { value: `${f(result.audit_verify.records_per_s)} stored rec/s (${result.audit_verify.entries} entries)` },
+  'audit verify (log + every row)': auditRow,
 });
 console.log(`wrote ${OUT}`);
