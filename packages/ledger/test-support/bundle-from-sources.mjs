@@ -1,6 +1,6 @@
 /**
  * The store packages' fault-test workers and benchmarks run as plain node processes, bundled with
- * esbuild from the TypeScript sources (workspace packages resolved through their `source`
+ * esbuild from the TypeScript sources (workspace packages resolved through their `@ewp/source`
  * condition), so they need no prior build and never run a stale dist.
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -19,7 +19,7 @@ export async function bundleFromSources(entry, outfile, logLevel = 'silent') {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    conditions: ['source'],
+    conditions: ['@ewp/source'],
     external: NATIVE_DRIVERS,
     outfile,
     logLevel,
