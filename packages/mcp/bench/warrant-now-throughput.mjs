@@ -30,7 +30,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  conditions: ['source'],
+  conditions: ['@ewp/source'],
   external: ['better-sqlite3', 'pg'],
   logLevel: 'error',
   banner: { js: "import { createRequire as __ewpRequire } from 'node:module'; const require = __ewpRequire(import.meta.url);" },

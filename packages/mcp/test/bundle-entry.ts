@@ -28,7 +28,7 @@ export async function bundleEntry(entry: string): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    conditions: ['source'],
+    conditions: ['@ewp/source'],
     plugins: [externalByPath],
     logLevel: 'error',
     // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
