@@ -20,5 +20,7 @@ export type { AdapterCapabilities, AdapterSubject, MemoryAdapter, NativeRecordPl
 export { type AdapterFixture, adapterFixtures } from './pack-fixtures.js';
 export { type AdapterConformanceReport, adapterFixtureNames, runAdapterConformanceReport } from './run-adapter-conformance.js';
 export { runAdapterConformance } from './vitest-suite.js';
+export { runAdapterConformanceWithLossReport } from './loss-report-suite.js';
+export { runRoundTripProperty } from './roundtrip-property.js';
 export { jsonTwinPath, lossReportIsCurrent, mergedLossReport, readLossReport, writeLossReport } from './loss-report-file.js';
 export { runSnapshotContract } from './snapshot-contract.js';
