@@ -1,21 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from '../cli-io.js';
+import { runCaptured } from '../testing/captured-io.js';
 import { canonicalCommand } from './canonical.js';
 
 async function run(args: string[], stdin: string | Buffer): Promise<{ code: number; stdout: Buffer; stderr: string }> {
-  const input = new PassThrough();
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const outChunks: Buffer[] = [];
-  const errChunks: Buffer[] = [];
-  out.on('data', (c: Buffer) => outChunks.push(c));
-  err.on('data', (c: Buffer) => errChunks.push(c));
-  input.end(stdin);
-  const io: CliIO = { stdin: input, stdout: out, stderr: err, env: {}, cwd: process.cwd() };
-  const code = await canonicalCommand(args, io);
-  return { code, stdout: Buffer.concat(outChunks), stderr: Buffer.concat(errChunks).toString('utf8') };
+  const r = await runCaptured((io) => canonicalCommand(args, io), { stdin });
+  return { code: r.code, stdout: r.stdoutBytes, stderr: r.stderr };
 }
 
 const extended = JSON.parse(readFileSync('/work/shared/receipts/vectors/ebcj1-extended.json', 'utf8'));

@@ -1,23 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { EvidenceView } from '@ewp/core';
 import type { AdapterSubject, MemoryAdapter } from '@ewp/conformance/adapter-suite';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../cli-io.js';
+import { runCaptured } from '../testing/captured-io.js';
 import { type ModuleLoader, runConformanceCommand } from './conformance.js';
 
-async function run(args: string[], load?: ModuleLoader, cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const o: Buffer[] = [];
-  const e: Buffer[] = [];
-  out.on('data', (c: Buffer) => o.push(c));
-  err.on('data', (c: Buffer) => e.push(c));
-  const io: CliIO = { stdin: new PassThrough(), stdout: out, stderr: err, env: {}, cwd };
-  const code = await runConformanceCommand(args, io, load);
-  return { code, stdout: Buffer.concat(o).toString('utf8'), stderr: Buffer.concat(e).toString('utf8') };
+function run(args: string[], load?: ModuleLoader, cwd = process.cwd()) {
+  return runCaptured((io) => runConformanceCommand(args, io, load), { cwd });
 }
 
 /** A map-backed store; `lossy` drops asserted_by on the way back (a mapping loss). */

@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { PACK_DIR } from '@ewp/conformance';
 import { evaluateHarnessLine } from '@ewp/conformance/oracle';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from '../cli-io.js';
+import { runCaptured } from '../testing/captured-io.js';
 import { evalCommand, evaluateLine } from './eval.js';
 
 const vectors = gunzipSync(readFileSync(new URL('../../../../conformance/vectors/evaluate.jsonl.gz', import.meta.url)))
@@ -13,22 +12,8 @@ const vectors = gunzipSync(readFileSync(new URL('../../../../conformance/vectors
   .split('\n')
   .filter(Boolean);
 
-async function run(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  const input = new PassThrough();
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  err.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  input.end(stdin);
-  const io: CliIO = { stdin: input, stdout: out, stderr: err, env: {}, cwd: process.cwd() };
-  const code = await evalCommand(args, io);
-  return { code, stdout, stderr };
+function run(args: string[], stdin = '') {
+  return runCaptured((io) => evalCommand(args, io), { stdin });
 }
 
 describe('ewp eval --jsonl: the batch contract', () => {

@@ -1,12 +1,11 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { PACK_DIR } from '@ewp/conformance';
 import { JsonFileEvidenceStore } from '@ewp/ledger';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../cli-io.js';
+import { runCaptured } from '../testing/captured-io.js';
 import { auditCommand } from './audit.js';
 import { ingestCommand } from './ingest.js';
 
@@ -16,21 +15,8 @@ const quickstart = join(PACK_DIR, 'examples', 'quickstart.json');
 const T = '2026-09-23T12:00:00Z';
 let n = 0;
 
-async function run(command: typeof ingestCommand, args: string[], tty = false): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough() as PassThrough & { isTTY?: boolean };
-  if (tty) err.isTTY = true;
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  err.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const io: CliIO = { stdin: new PassThrough(), stdout: out, stderr: err, env: {}, cwd: dir };
-  const code = await command(args, io);
-  return { code, stdout, stderr };
+function run(command: typeof ingestCommand, args: string[], tty = false) {
+  return runCaptured((io) => command(args, io), { cwd: dir, stderrIsTTY: tty });
 }
 
 describe('ewp ingest', () => {

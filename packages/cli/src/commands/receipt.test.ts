@@ -1,9 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../cli-io.js';
+import { runCaptured } from '../testing/captured-io.js';
 import { receiptCommand } from './receipt.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-receipt-cli-'));
@@ -11,22 +10,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const keys = JSON.parse(readFileSync('/work/shared/receipts/vectors/signed-receipts.json', 'utf8')).keys;
 const fixture = '/work/shared/ewp/pack/fixtures/06-derived.json';
 
-async function run(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  const input = new PassThrough();
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  err.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  input.end(stdin);
-  const io: CliIO = { stdin: input, stdout: out, stderr: err, env: {}, cwd: dir };
-  const code = await receiptCommand(args, io);
-  return { code, stdout, stderr };
+function run(args: string[], stdin = '') {
+  return runCaptured((io) => receiptCommand(args, io), { stdin, cwd: dir });
 }
 
 describe('ewp receipt issue|verify', () => {
