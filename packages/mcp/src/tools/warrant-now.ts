@@ -1,4 +1,4 @@
-import { decodeView, type EvidenceView, POLICY_ID, POLICY_VERSION } from '@ewp/core';
+import { decodeView, type EvidenceView, normativeWarrant, POLICY_ID, POLICY_VERSION, sortedByCodePoint } from '@ewp/core';
 import { demoteInlineView } from '../origin-trust.js';
 import { ToolRefusal, toRefusal } from '../refusal.js';
 import { evaluate, loadStoredView } from '../stored-view.js';
@@ -65,21 +65,14 @@ export const warrantNowTool: EwpTool<'ewp_warrant_now'> = {
       view = await loadStoredView(context.store, propositionId, readId(args, 'view_id'));
     }
     const w = evaluate(view, evaluatedAt);
-    const { strength: _strength, rationale_codes, ...axes } = w.warrant;
     return {
-      protocol_version: w.protocol_version,
-      proposition_id: w.proposition_id,
-      view_id: w.view_id,
-      policy_id: w.policy_id,
-      policy_version: w.policy_version,
-      evaluated_at: w.evaluated_at,
-      warrant: axes,
+      ...normativeWarrant(w),
       independent_lineage_count: w.independent_lineage_count,
       supporting_evidence_ids: w.supporting_evidence_ids,
       opposing_evidence_ids: w.opposing_evidence_ids,
       omitted_sources: w.omitted_sources,
       stale: w.stale,
-      rationale_codes: [...rationale_codes].sort(),
+      rationale_codes: sortedByCodePoint(w.warrant.rationale_codes),
       ...(demoted === undefined ? {} : { inline_origins_demoted: demoted }),
       note: NOTE,
     };

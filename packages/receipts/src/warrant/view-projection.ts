@@ -1,4 +1,4 @@
-import type { EvidenceView, SourceRef, WarrantView } from '@ewp/core';
+import { type EvidenceView, normativeWarrant, type SourceRef, type WarrantView } from '@ewp/core';
 import { compareCodePoints } from '../canonical/code-point-order.js';
 import { ebcj1Digest } from '../canonical/digest.js';
 
@@ -147,21 +147,7 @@ export function ewpViewDigest(view: EvidenceView): string {
 
 /** The normative WarrantView of SPEC §12.2: identity, T and the five axes; nothing else. */
 export function normativeWarrantView(w: WarrantView): { [k: string]: Json } {
-  return {
-    protocol_version: w.protocol_version,
-    proposition_id: w.proposition_id,
-    view_id: w.view_id,
-    policy_id: w.policy_id,
-    policy_version: w.policy_version,
-    evaluated_at: w.evaluated_at,
-    warrant: {
-      acceptance: w.warrant.acceptance,
-      conflict: w.warrant.conflict,
-      verification: w.warrant.verification,
-      currency: w.warrant.currency,
-      sufficiency: w.warrant.sufficiency,
-    },
-  };
+  return normativeWarrant(w);
 }
 
 /** `digest(normative WarrantView, "ewp-warrant")`; strength and diagnostics never enter it. */
