@@ -58,7 +58,10 @@ export interface LedgerReader {
    * snapshot), in one round trip. The engine walks `snapshotBySeq` when a backend lacks it.
    */
   snapshotAncestors?(row: SnapshotRow): MaybePromise<SnapshotRow[]>;
-  /** Stored bindings of one proposition, keyed by `bindingKey(kind, id)`. */
+  /**
+   * Stored bindings of one proposition, keyed by `bindingKey(kind, id)`: every requested one that exists
+   * (the map may also hold other bindings of the proposition; callers look keys up, never iterate).
+   */
   bindings(propositionId: string, keys: readonly BindingRequest[]): MaybePromise<Map<string, StoredBinding>>;
   /** `(view_id, seq)` of one proposition, oldest first. */
   snapshotIds(propositionId: string): MaybePromise<{ view_id: string; seq: number }[]>;

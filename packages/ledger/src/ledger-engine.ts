@@ -26,7 +26,7 @@ import type {
   StoreCapabilities,
 } from './evidence-store.js';
 import { buildChainEntries, type ChainVerification, ChainVerifier } from './hash-chain.js';
-import type { LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding } from './ledger-backend.js';
+import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding } from './ledger-backend.js';
 import {
   assembleView,
   assertionText,
@@ -36,7 +36,6 @@ import {
   checkMember,
   checkText,
   contentDigest,
-  joinBodies,
   evidenceText,
   identityDigest,
   layoutView,
@@ -257,25 +256,30 @@ export class LedgerEngineStore implements EvidenceStore {
         throw damaged(x, 'unreadable member list');
       }
     });
-    const members = [...own].reverse().flat();
-    const keys = new Map<string, { kind: BindingKind; id: string }>();
-    for (const m of members) keys.set(memberKey(m), { kind: MEMBER_KIND[m[0]], id: m[1] });
-    const bodies = await r.bindings(row.proposition_id, [...keys.values()]);
-    const bodyOf = (m: MemberRef): string => {
-      const b = bodies.get(memberKey(m));
-      if (b === undefined) throw damaged(row, `record ${JSON.stringify(m[1])} is missing`);
-      return b.body;
-    };
-    const ownBodies = rows.map((x, i) => {
-      const text = joinBodies(own[i] as MemberRef[], bodyOf);
-      if (contentDigest(x.head, x.members, text) !== x.content_digest) throw damaged(x, 'stored content differs from its digest');
-      return text;
+    // Each member's key is built once (a 1,000-record read spent a visible share rebuilding them).
+    const ownKeys = own.map((list) => list.map(memberKey));
+    const requests = new Map<string, BindingRequest>();
+    own.forEach((list, i) => {
+      list.forEach((m, j) => {
+        const key = (ownKeys[i] as string[])[j] as string;
+        if (!requests.has(key)) requests.set(key, { kind: MEMBER_KIND[m[0]], id: m[1] });
+      });
     });
-    const bodiesText = ownBodies
-      .reverse()
-      .filter((t) => t !== '')
-      .join(',');
-    const view = assembleView(row.proposition_id, row.view_id, row.head, members, bodiesText);
+    const bodies = await r.bindings(row.proposition_id, [...requests.values()]);
+    const ownBodies = rows.map((x, i) => {
+      const list = own[i] as MemberRef[];
+      const keys = ownKeys[i] as string[];
+      const texts = new Array<string>(list.length);
+      for (let j = 0; j < list.length; j += 1) {
+        const b = bodies.get(keys[j] as string);
+        if (b === undefined) throw damaged(row, `record ${JSON.stringify((list[j] as MemberRef)[1])} is missing`);
+        texts[j] = b.body;
+      }
+      if (contentDigest(x.head, x.members, texts) !== x.content_digest) throw damaged(x, 'stored content differs from its digest');
+      return texts;
+    });
+    const members = [...own].reverse().flat();
+    const view = assembleView(row.proposition_id, row.view_id, row.head, members, ownBodies.reverse().flat());
     return { view, members, bodies };
   }
 
@@ -319,7 +323,7 @@ export class LedgerEngineStore implements EvidenceStore {
     }
     const at = new Date().toISOString();
     const membersText = JSON.stringify(ownMembers);
-    const content = contentDigest(layout.headText, membersText, joinBodies(ownMembers, bodyOf));
+    const content = contentDigest(layout.headText, membersText, ownMembers.map(bodyOf));
     const recordCount = view.assertions.length + view.evidence.length + view.checks.length;
     const events: Record<string, unknown>[] = [];
     if (fresh.length > 0) {

@@ -143,6 +143,8 @@ export function layoutView(view: EvidenceView): SnapshotLayout {
     if (!bindings.has(key)) bindings.set(key, { kind, id, body, digest: sha256Hex(identity), path });
   };
   const bindSource = (s: SourceRef, path: string) => {
+    // Many records share a source: skip the serialization when it is already bound.
+    if (bindings.has(bindingKey('source', s.source_id))) return;
     const text = JSON.stringify(sourceObject(s));
     bind('source', s.source_id, text, text, `${path}.source`);
   };
@@ -187,17 +189,22 @@ export function checkMember(check: VerificationCheck, storedBody: string): Membe
 }
 
 /**
- * Digest of a snapshot's stored content: head text, then each member ref and its body, in order.
+ * Digest of a snapshot's stored content: SHA-256 of `head \n membersText \n bodies joined by ","`.
  * Any flipped byte in any row that makes up the snapshot changes it.
  */
-export function contentDigest(head: string, membersText: string, bodiesText: string): string {
-  // One string, one hash call: far fewer native calls than an update() per piece.
-  return sha256Hex(`${head}\n${membersText}\n${bodiesText}`);
-}
-
-/** The record bodies of `members`, comma-joined: what {@link contentDigest} hashes and {@link assembleView} parses. */
-export function joinBodies(members: readonly MemberRef[], bodyOf: (m: MemberRef) => string): string {
-  return members.map(bodyOf).join(',');
+export function contentDigest(head: string, membersText: string, bodies: readonly string[]): string {
+  // Fed piece by piece: joining a thousand bodies into one string and hashing that costs several times
+  // more (the join, then flattening the result) than one update() per body. Same bytes, same digest.
+  const h = createHash('sha256');
+  h.update(head);
+  h.update('\n');
+  h.update(membersText);
+  h.update('\n');
+  for (let i = 0; i < bodies.length; i += 1) {
+    if (i > 0) h.update(',');
+    h.update(bodies[i] as string);
+  }
+  return h.digest('hex');
 }
 
 /** Rebuild a view from its stored parts (no validation: the content digest vouches for it). */
@@ -206,8 +213,8 @@ export function assembleView(
   viewId: string,
   head: string,
   members: readonly MemberRef[],
-  /** The bodies of `members`, in order, comma-joined (see {@link joinBodies}). */
-  bodiesText: string,
+  /** The stored bodies of `members`, in order. */
+  bodies: readonly string[],
 ): EvidenceView {
   let h: SnapshotHead;
   try {
@@ -218,15 +225,18 @@ export function assembleView(
   const assertions: Assertion[] = [];
   const evidence: EvidenceItem[] = [];
   const checks: VerificationCheck[] = [];
-  let records: unknown[];
-  try {
-    // One parse of all bodies instead of one call per record.
-    records = JSON.parse(`[${bodiesText}]`) as unknown[];
-  } catch (cause) {
-    throw new StoreUnavailableError('damaged', `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}: unreadable record`, { cause });
-  }
-  if (records.length !== members.length) {
+  if (bodies.length !== members.length) {
     throw new StoreUnavailableError('damaged', `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}: record count differs from its member list`);
+  }
+  // One parse per body: measured faster than parsing the bodies joined into one array text (the join
+  // of a thousand strings alone costs more than the separate parses).
+  const records: unknown[] = new Array(bodies.length);
+  for (let i = 0; i < bodies.length; i += 1) {
+    try {
+      records[i] = JSON.parse(bodies[i] as string);
+    } catch (cause) {
+      throw new StoreUnavailableError('damaged', `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}: unreadable record`, { cause });
+    }
   }
   members.forEach((m, i) => {
     const record = records[i];

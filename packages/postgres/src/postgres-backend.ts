@@ -175,7 +175,10 @@ export class PostgresLedgerBackend implements LedgerBackend {
       await client.query('BEGIN');
       // The write lock: every writer of this ledger queues here, in any process on any machine. The locked
       // rows are the anchor, so the transaction reads it here and keeps it current as it appends.
-      const locked = (await client.query(`SELECT key, value FROM ${t('meta')} WHERE key IN ('anchor_length', 'anchor_head') FOR UPDATE`))
+      // ORDER BY: rows are locked in the sorted order, the same in every writer. Without it the order
+      // follows the scan (which changes as the rows are updated), and two writers could each hold one row
+      // and wait for the other: a deadlock seen under the 4-process append test.
+      const locked = (await client.query(`SELECT key, value FROM ${t('meta')} WHERE key IN ('anchor_length', 'anchor_head') ORDER BY key FOR UPDATE`))
         .rows as { key: string; value: string }[];
       const reader = makeReader(client, this.schema);
       let anchor = anchorOf(locked);
