@@ -3,6 +3,7 @@
  * or `--json-dir` (JSON-file directory), exactly one. Store packages are imported lazily, so a
  * command that never opens SQLite never loads the native binding.
  */
+import { resolve } from 'node:path';
 import type { EvidenceStore } from '@ewp/ledger';
 
 export interface OpenStoreSpec {
@@ -19,6 +20,22 @@ export interface OpenStoreSpec {
   readOnly?: boolean;
   /** PostgreSQL schema when the URL names none. */
   pgSchema?: string;
+}
+
+/** The `parseArgs` options of every verb that opens a ledger: `--db`, `--pg`, `--json-dir`. */
+export const LEDGER_OPTIONS = {
+  db: { type: 'string' },
+  pg: { type: 'string' },
+  'json-dir': { type: 'string' },
+} as const;
+
+/** The ledger the parsed {@link LEDGER_OPTIONS} name, with file paths resolved against `cwd`. */
+export function ledgerSpec(values: { db?: string; pg?: string; 'json-dir'?: string }, cwd: string): OpenStoreSpec {
+  return {
+    ...(values.db === undefined ? {} : { db: resolve(cwd, values.db) }),
+    ...(values.pg === undefined ? {} : { pg: values.pg }),
+    ...(values['json-dir'] === undefined ? {} : { jsonDir: resolve(cwd, values['json-dir']) }),
+  };
 }
 
 /** The spec names no ledger, or more than one. Maps to exit code 2 / EWP_REFUSE_INVALID_ARGUMENTS. */

@@ -3,10 +3,9 @@
  * stored row against the event that committed it. Prints the length, head hash and OK, or the first
  * bad index and why. Never repairs anything.
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
-import { openStore, StoreSpecError } from '../open-store.js';
+import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
 
 const HELP = `usage: ewp audit verify (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>) [--json]
 
@@ -36,9 +35,7 @@ export const auditCommand: Command = async (args: string[], io: CliIO) => {
   let store: Awaited<ReturnType<typeof openStore>>;
   try {
     store = await openStore({
-      ...(values.db === undefined ? {} : { db: resolve(io.cwd, values.db) }),
-      ...(values.pg === undefined ? {} : { pg: values.pg }),
-      ...(values['json-dir'] === undefined ? {} : { jsonDir: resolve(io.cwd, values['json-dir']) }),
+      ...ledgerSpec(values, io.cwd),
       readOnly: true,
     });
   } catch (error) {
@@ -73,9 +70,7 @@ function parse(args: string[]) {
     args,
     allowPositionals: true,
     options: {
-      db: { type: 'string' },
-      pg: { type: 'string' },
-      'json-dir': { type: 'string' },
+      ...LEDGER_OPTIONS,
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -19,7 +19,7 @@ import {
 } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
-import { openStore, StoreSpecError } from '../open-store.js';
+import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
 
 const HELP = `usage: ewp ingest <files...> (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>)
                   [--attest-trusted-origins] [--evaluated-at T]
@@ -164,9 +164,7 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
   let store: EvidenceStore;
   try {
     store = await openStore({
-      ...(values.db === undefined ? {} : { db: resolve(io.cwd, values.db) }),
-      ...(values.pg === undefined ? {} : { pg: values.pg }),
-      ...(values['json-dir'] === undefined ? {} : { jsonDir: resolve(io.cwd, values['json-dir']) }),
+      ...ledgerSpec(values, io.cwd),
     });
   } catch (error) {
     const prefix = error instanceof StoreSpecError ? '' : 'unusable ledger: ';
@@ -247,9 +245,7 @@ function parse(args: string[]) {
     args,
     allowPositionals: true,
     options: {
-      db: { type: 'string' },
-      pg: { type: 'string' },
-      'json-dir': { type: 'string' },
+      ...LEDGER_OPTIONS,
       'attest-trusted-origins': { type: 'boolean' },
       'evaluated-at': { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
-import { openStore } from '../open-store.js';
+import { LEDGER_OPTIONS, openStore } from '../open-store.js';
 
 const HELP = `usage: ewp serve [--db FILE | --pg URL | --json-dir DIR] [--allow-ingest]
        ewp serve --http [HOST:]PORT [--db FILE | --pg URL | --json-dir DIR] [--ingest-token-file FILE]
@@ -51,9 +51,7 @@ async function readOptions(args: string[], io: CliIO): Promise<ServeOptions | 'h
     args,
     allowPositionals: true,
     options: {
-      db: { type: 'string' },
-      pg: { type: 'string' },
-      'json-dir': { type: 'string' },
+      ...LEDGER_OPTIONS,
       http: { type: 'string' },
       'allow-ingest': { type: 'boolean' },
       'ingest-token-file': { type: 'string' },
