@@ -1,24 +1,12 @@
 /**
- * Worker for the fault tests (run as a child process):
- * - `append <file> <worker> <count> <props>`: `count` extends, round robin over `props` shared propositions;
- * - `ingest <file> <views> <records>`: puts `views` snapshots of `records` records each, printing `stored <i>`.
+ * Worker for the fault tests (run as a child process), on the SQLite file `<file>`:
+ * `append <file> <worker> <count> <props>` or `ingest <file> <views> <records>` (see
+ * ledger/test-support/fault-worker-modes.ts).
  */
+import { runFaultWorkerMode } from '../../ledger/test-support/fault-worker-modes.js';
 import { SqliteEvidenceStore } from '../src/sqlite-store.js';
-import { bigView, evidenceRecord } from '../../ledger/test-support/fault-views.js';
 
 const [mode, file, ...rest] = process.argv.slice(2);
 const store = new SqliteEvidenceStore(file as string);
-if (mode === 'append') {
-  const [worker, count, props] = rest.map(Number) as [number, number, number];
-  for (let i = 0; i < count; i += 1) {
-    await store.extend(`P-${i % props}`, [{ kind: 'evidence', record: evidenceRecord(`w${worker}-${i}`) }]);
-  }
-} else if (mode === 'ingest') {
-  const [views, records] = rest.map(Number) as [number, number];
-  process.stdout.write('ready\n');
-  for (let i = 0; i < views; i += 1) {
-    await store.put(bigView(`P-big-${i}`, records));
-    process.stdout.write(`stored ${i}\n`);
-  }
-}
+await runFaultWorkerMode(store, mode, rest);
 await store.close();
