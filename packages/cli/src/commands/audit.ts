@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { parseVerbArguments } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
 
 const HELP = `usage: ewp audit verify (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>) [--json]
@@ -16,18 +17,9 @@ Exit: 0 the log and rows verify, 1 the first bad index is reported, 2 unusable l
 `;
 
 export const auditCommand: Command = async (args: string[], io: CliIO) => {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    io.stderr.write(`ewp audit: ${(error as Error).message}\n\n${HELP}`);
-    return EXIT_USAGE;
-  }
+  const parsed = parseVerbArguments('audit', HELP, io, () => parse(args));
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(HELP);
-    return EXIT_OK;
-  }
   if (positionals[0] !== 'verify' || positionals.length !== 1) {
     io.stderr.write(`ewp audit: expected the subcommand "verify"\n\n${HELP}`);
     return EXIT_USAGE;

@@ -11,6 +11,7 @@ import {
   warrantNow,
 } from '@ewp/core';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { parseVerbArguments } from '../verb-arguments.js';
 import { renderWarrantTable } from '../render/warrant-table.js';
 
 const HELP = `usage: ewp eval <view.json> [--at T] [--json]
@@ -85,18 +86,9 @@ function viewsIn(value: unknown): unknown[] {
 
 /** `ewp eval`: a readable table of the five axes and the reasons, or `--jsonl` batch mode. */
 export const evalCommand: Command = async (args, io) => {
-  let parsed: ReturnType<typeof parseOptions>;
-  try {
-    parsed = parseOptions(args);
-  } catch (error) {
-    io.stderr.write(`ewp eval: ${(error as Error).message}\n\n${HELP}`);
-    return EXIT_USAGE;
-  }
+  const parsed = parseVerbArguments('eval', HELP, io, () => parseOptions(args));
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(HELP);
-    return EXIT_OK;
-  }
   if (values.jsonl) {
     if (positionals.length > 0) {
       io.stderr.write('ewp eval: --jsonl reads stdin; do not pass files\n');

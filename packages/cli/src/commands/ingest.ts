@@ -19,6 +19,7 @@ import {
 } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { parseVerbArguments } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
 
 const HELP = `usage: ewp ingest <files...> (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>)
@@ -137,18 +138,9 @@ function progressLine(done: number, total: number, width = 30): string {
 }
 
 export const ingestCommand: Command = async (args: string[], io: CliIO) => {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    io.stderr.write(`ewp ingest: ${(error as Error).message}\n\n${HELP}`);
-    return EXIT_USAGE;
-  }
+  const parsed = parseVerbArguments('ingest', HELP, io, () => parse(args));
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(HELP);
-    return EXIT_OK;
-  }
   if (positionals.length === 0) {
     io.stderr.write(`ewp ingest: no input files\n\n${HELP}`);
     return EXIT_USAGE;
