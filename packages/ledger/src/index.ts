@@ -41,4 +41,4 @@ export { MemoryEvidenceStore, type MemoryEvidenceStoreOptions } from './memory-s
 export { type Binding, type BindingKind, bindingKey, type MemberRef } from './snapshot-layout.js';
 export { fileKey, JsonFileEvidenceStore, type JsonFileStoreOptions } from './json-file-store.js';
 export { withFileLock } from './file-lock.js';
-export { identityClash } from './snapshot-identity.js';
+export { identityClash, type SnapshotBody, snapshotBody, snapshotDigest } from './snapshot-identity.js';

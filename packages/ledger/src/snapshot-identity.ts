@@ -1,4 +1,43 @@
-import type { EvidenceView, SourceRef } from '@ewp/core';
+/**
+ * Snapshot identity for adapters that keep snapshots in a foreign memory store (Mem0, Zep) rather
+ * than in a ledger: the identity rule between a proposition's snapshots, the digest that names one
+ * snapshot's content, and the part of a snapshot stored beside its assertion and evidence members.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalViewText, type EvidenceView, type SourceRef } from '@ewp/core';
+
+/** Digest of everything a snapshot is: its id, its canonical content (SPEC §8) and its adapter_meta. */
+export function snapshotDigest(view: EvidenceView): string {
+  const text = JSON.stringify([view.view_id, canonicalViewText(view), view.adapter_meta]);
+  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
+
+/** Everything of a view that is not an assertion or evidence member. */
+export interface SnapshotBody {
+  checks: EvidenceView['checks'];
+  conflicts: EvidenceView['conflicts'];
+  lineage: EvidenceView['lineage'];
+  omitted_sources: string[];
+  retrieval_scope: string;
+  degraded: boolean;
+  freshness_policy_seconds: number;
+  subjects: string[];
+  adapter_meta: Record<string, unknown>;
+}
+
+export function snapshotBody(view: EvidenceView): SnapshotBody {
+  return {
+    checks: view.checks,
+    conflicts: view.conflicts,
+    lineage: view.lineage,
+    omitted_sources: view.omitted_sources,
+    retrieval_scope: view.retrieval_scope,
+    degraded: view.degraded,
+    freshness_policy_seconds: view.freshness_policy_seconds,
+    subjects: view.subjects,
+    adapter_meta: view.adapter_meta,
+  };
+}
 
 /**
  * The identity rule of a proposition's snapshots (STORES.md §1.5): a later snapshot may add or

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Assertion, decodeView, type EvidenceItem, type EvidenceView } from '@ewp/core';
-import { identityClash } from '@ewp/ledger';
+import { identityClash, type SnapshotBody, snapshotBody, snapshotDigest } from '@ewp/ledger';
 import { Mem0AdapterError } from './mem0-adapter-error.js';
 import type { Mem0Backend, StoredMemory } from './mem0-backend.js';
 import { META_NAMESPACE, nativeView, storeNotes } from './native-memory.js';
@@ -11,9 +11,6 @@ import {
   type MemberKind,
   memoryText,
   SNAPSHOT_KIND,
-  type SnapshotBody,
-  snapshotBody,
-  snapshotDigest,
 } from './snapshot-codec.js';
 
 /** Options of {@link Mem0Adapter.read}. */

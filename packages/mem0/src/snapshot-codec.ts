@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { type Assertion, canonicalViewText, type EvidenceItem, type EvidenceView } from '@ewp/core';
+import type { Assertion, EvidenceItem } from '@ewp/core';
 
 /**
  * Metadata keys the adapter writes on every memory. They are flat and prefixed so Mem0's metadata
@@ -22,19 +21,6 @@ export const META = {
 export type MemberKind = 'assertion' | 'evidence';
 export const SNAPSHOT_KIND = 'snapshot';
 
-/** What the snapshot memory carries besides the members. */
-export interface SnapshotBody {
-  checks: EvidenceView['checks'];
-  conflicts: EvidenceView['conflicts'];
-  lineage: EvidenceView['lineage'];
-  omitted_sources: string[];
-  retrieval_scope: string;
-  degraded: boolean;
-  freshness_policy_seconds: number;
-  subjects: string[];
-  adapter_meta: Record<string, unknown>;
-}
-
 /**
  * Records are stored as JSON text inside one metadata value, so Mem0 never sees (or rewrites)
  * their keys. `assertion_confidence` is written as text: JSON numbers cannot carry `-0`, and a
@@ -55,26 +41,6 @@ export function decodeMember(text: unknown): { index: number; record: Record<str
   const record = { ...parsed.r };
   if (typeof record.assertion_confidence === 'string') record.assertion_confidence = Number(record.assertion_confidence);
   return { index: parsed.i, record };
-}
-
-export function snapshotBody(view: EvidenceView): SnapshotBody {
-  return {
-    checks: view.checks,
-    conflicts: view.conflicts,
-    lineage: view.lineage,
-    omitted_sources: view.omitted_sources,
-    retrieval_scope: view.retrieval_scope,
-    degraded: view.degraded,
-    freshness_policy_seconds: view.freshness_policy_seconds,
-    subjects: view.subjects,
-    adapter_meta: view.adapter_meta,
-  };
-}
-
-/** Digest of everything a snapshot is: its id, its canonical content (SPEC §8) and its adapter_meta. */
-export function snapshotDigest(view: EvidenceView): string {
-  const text = JSON.stringify([view.view_id, canonicalViewText(view), view.adapter_meta]);
-  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
 
 const LONE_SURROGATE = /\p{Surrogate}/u;

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { type Assertion, canonicalViewText, type EvidenceItem, type EvidenceView } from '@ewp/core';
+import type { Assertion, EvidenceItem } from '@ewp/core';
+import type { SnapshotBody } from '@ewp/ledger';
 
 /**
  * Episode metadata keys (8 of Zep's 10, all scalar). Records travel in the episode body as JSON,
@@ -18,19 +18,6 @@ export const META = {
 
 export type ItemKind = 'assertion' | 'evidence' | 'snapshot';
 
-/** Everything of a view that is not an assertion or evidence item, carried by the snapshot item. */
-export interface SnapshotBody {
-  checks: EvidenceView['checks'];
-  conflicts: EvidenceView['conflicts'];
-  lineage: EvidenceView['lineage'];
-  omitted_sources: string[];
-  retrieval_scope: string;
-  degraded: boolean;
-  freshness_policy_seconds: number;
-  subjects: string[];
-  adapter_meta: Record<string, unknown>;
-}
-
 export interface SnapshotItem {
   ewp: 'snapshot';
   digest: string;
@@ -48,25 +35,6 @@ export interface RecordItem {
 export interface EpisodeDraft {
   data: string;
   metadata: Record<string, string | number>;
-}
-
-export function snapshotDigest(view: EvidenceView): string {
-  const text = JSON.stringify([view.view_id, canonicalViewText(view), view.adapter_meta]);
-  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
-}
-
-export function snapshotBody(view: EvidenceView): SnapshotBody {
-  return {
-    checks: view.checks,
-    conflicts: view.conflicts,
-    lineage: view.lineage,
-    omitted_sources: view.omitted_sources,
-    retrieval_scope: view.retrieval_scope,
-    degraded: view.degraded,
-    freshness_policy_seconds: view.freshness_policy_seconds,
-    subjects: view.subjects,
-    adapter_meta: view.adapter_meta,
-  };
 }
 
 /** `assertion_confidence` as text: JSON numbers cannot carry `-0`; shortest double text reads back exactly. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Assertion, decodeView, type EvidenceItem, type EvidenceView } from '@ewp/core';
-import { identityClash } from '@ewp/ledger';
+import { identityClash, snapshotBody, snapshotDigest } from '@ewp/ledger';
 import type { ZepClient } from '@getzep/zep-cloud';
 import {
   type EpisodeDraft,
@@ -12,8 +12,6 @@ import {
   recordItem,
   restoreRecord,
   type SnapshotItem,
-  snapshotBody,
-  snapshotDigest,
 } from './episode-codec.js';
 import { factNotes, factsView, META_NAMESPACE, type ZepFact } from './native-facts.js';
 import { ZepAdapterError } from './zep-adapter-error.js';
