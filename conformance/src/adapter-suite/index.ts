@@ -22,5 +22,6 @@ export { type AdapterConformanceReport, adapterFixtureNames, runAdapterConforman
 export { runAdapterConformance } from './vitest-suite.js';
 export { runAdapterConformanceWithLossReport } from './loss-report-suite.js';
 export { runRoundTripProperty } from './roundtrip-property.js';
+export { type RoundTripBenchRow, runRoundTripBench } from './roundtrip-bench.js';
 export { jsonTwinPath, lossReportIsCurrent, mergedLossReport, readLossReport, writeLossReport } from './loss-report-file.js';
 export { runSnapshotContract } from './snapshot-contract.js';
