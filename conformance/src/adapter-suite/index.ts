@@ -23,5 +23,6 @@ export { runAdapterConformance } from './vitest-suite.js';
 export { runAdapterConformanceWithLossReport } from './loss-report-suite.js';
 export { runRoundTripProperty } from './roundtrip-property.js';
 export { type RoundTripBenchRow, runRoundTripBench } from './roundtrip-bench.js';
+export { jsonShape, loadRecordedExchanges, type RecordedExchange } from './recorded-exchanges.js';
 export { jsonTwinPath, lossReportIsCurrent, mergedLossReport, readLossReport, writeLossReport } from './loss-report-file.js';
 export { runSnapshotContract } from './snapshot-contract.js';

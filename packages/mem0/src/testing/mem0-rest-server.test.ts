@@ -1,32 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonShape, loadRecordedExchanges } from '@ewp/conformance/adapter-suite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Mem0RestServer, startMem0RestServer } from './mem0-rest-server.js';
 
-interface Recorded {
-  request: { method: string; path: string; body?: unknown };
-  response: { status: number; body: unknown };
-}
+// Nullable scalars are recorded as null; compare them (and free-form metadata) as "nullable".
+const shape = (value: unknown) => jsonShape(value, (k, v) => (v === null || k === 'metadata' ? 'nullable' : undefined));
 
-/** The shape of a JSON value: key sets and value types, arrays by their first element. */
-function shape(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? [] : [shape(value[0])];
-  if (value === null) return 'null';
-  if (typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        // Nullable scalars are recorded as null; compare them as "nullable".
-        .map(([k, v]) => [k, v === null || k === 'metadata' ? 'nullable' : shape(v)]),
-    );
-  }
-  return typeof value;
-}
-
-const dir = join(import.meta.dirname, '__fixtures__');
-const recorded = readdirSync(dir)
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Recorded] as const);
+const recorded = loadRecordedExchanges(join(import.meta.dirname, '__fixtures__'));
 
 describe('local Mem0 REST server replays the recorded API shapes', () => {
   let server: Mem0RestServer;

@@ -1,30 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonShape, loadRecordedExchanges } from '@ewp/conformance/adapter-suite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZepGraphServer, type ZepGraphServer } from './zep-graph-server.js';
 
-interface Recorded {
-  request: { method: string; path: string; body?: unknown };
-  response: { status: number; body: unknown };
-}
+const shape = (value: unknown) => jsonShape(value, (k) => (k === 'metadata' || k === 'attributes' ? 'opaque' : undefined));
 
-function shape(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? [] : [shape(value[0])];
-  if (value === null) return 'null';
-  if (typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([k, v]) => [k, k === 'metadata' || k === 'attributes' ? 'opaque' : shape(v)]),
-    );
-  }
-  return typeof value;
-}
-
-const dir = join(import.meta.dirname, '__fixtures__');
-const recorded = readdirSync(dir)
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Recorded] as const);
+const recorded = loadRecordedExchanges(join(import.meta.dirname, '__fixtures__'));
 
 describe('local Zep graph server replays the recorded v2 API shapes and limits', () => {
   let server: ZepGraphServer;
