@@ -303,27 +303,32 @@ export class LedgerEngineStore implements EvidenceStore {
     }
     // Member refs point at the stored body; a check keeps its own subject order as an override.
     const checksById = new Map(view.checks.map((c) => [c.check_id, c]));
-    const bodyOf = (m: MemberRef): string => {
-      const key = memberKey(m);
-      return stored.get(key)?.body ?? (layout.bodies.get(key) as string);
-    };
+    // A member's body is the stored one when its id is already bound (a check may keep other subject
+    // order there), else the view's own; a new proposition has nothing stored and skips the lookups.
+    const allBodies =
+      stored.size === 0
+        ? layout.memberBodies
+        : layout.members.map((m, i) => stored.get(memberKey(m))?.body ?? (layout.memberBodies[i] as string));
     const allMembers: MemberRef[] = layout.members.map((m) => {
       if (m[0] !== 'c') return m;
       const s = stored.get(memberKey(m));
       return s === undefined ? m : checkMember(checksById.get(m[1]) as VerificationCheck, s.body);
     });
     let ownMembers = allMembers;
+    let ownBodies = allBodies;
     let parentSeq: number | null = null;
     let depth = 0;
     if (parent !== undefined && parent.row.depth + 1 <= MAX_DELTA_DEPTH) {
       const inParent = new Set(parent.resolved.members.map(memberKey));
-      ownMembers = allMembers.filter((m) => !inParent.has(memberKey(m)));
+      const own = allMembers.map((m) => !inParent.has(memberKey(m)));
+      ownMembers = allMembers.filter((_, i) => own[i]);
+      ownBodies = allBodies.filter((_, i) => own[i]);
       parentSeq = parent.row.seq;
       depth = parent.row.depth + 1;
     }
     const at = new Date().toISOString();
     const membersText = JSON.stringify(ownMembers);
-    const content = contentDigest(layout.headText, membersText, ownMembers.map(bodyOf));
+    const content = contentDigest(layout.headText, membersText, ownBodies);
     const recordCount = view.assertions.length + view.evidence.length + view.checks.length;
     const events: Record<string, unknown>[] = [];
     if (fresh.length > 0) {

@@ -48,8 +48,8 @@ export interface SnapshotLayout {
   members: MemberRef[];
   /** Every binding the view needs (deduplicated by kind and id; first occurrence wins). */
   bindings: Binding[];
-  /** Bodies by member key, to compute the content digest without a store round trip. */
-  bodies: Map<string, string>;
+  /** The body of each member, index for index with `members` (content digest without a store round trip). */
+  memberBodies: string[];
 }
 
 export const MEMBER_KIND: Record<MemberKind, 'assertion' | 'evidence' | 'check'> = { a: 'assertion', e: 'evidence', c: 'check' };
@@ -136,7 +136,7 @@ export function headText(view: EvidenceView): string {
 /** Split a decoded view into head, members and bindings. */
 export function layoutView(view: EvidenceView): SnapshotLayout {
   const bindings = new Map<string, Binding>();
-  const bodies = new Map<string, string>();
+  const memberBodies: string[] = [];
   const members: MemberRef[] = [];
   const bind = (kind: BindingKind, id: string, body: string, identity: string, path: string) => {
     const key = bindingKey(kind, id);
@@ -153,7 +153,7 @@ export function layoutView(view: EvidenceView): SnapshotLayout {
     bindSource(a.source, path);
     const body = assertionText(a);
     bind('assertion', a.assertion_id, body, body, path);
-    bodies.set(bindingKey('assertion', a.assertion_id), body);
+    memberBodies.push(body);
     members.push(['a', a.assertion_id]);
   });
   view.evidence.forEach((e, i) => {
@@ -161,7 +161,7 @@ export function layoutView(view: EvidenceView): SnapshotLayout {
     bindSource(e.source, path);
     const body = evidenceText(e);
     bind('evidence', e.evidence_id, body, body, path);
-    bodies.set(bindingKey('evidence', e.evidence_id), body);
+    memberBodies.push(body);
     members.push(['e', e.evidence_id]);
   });
   view.checks.forEach((c, i) => {
@@ -169,14 +169,14 @@ export function layoutView(view: EvidenceView): SnapshotLayout {
     bindSource(c.source, path);
     const body = checkText(c);
     bind('check', c.check_id, body, checkText(c, sortedByCodePoint(c.subjects)), path);
-    bodies.set(bindingKey('check', c.check_id), body);
+    memberBodies.push(body);
     members.push(['c', c.check_id]);
   });
   view.conflicts.forEach((c, i) => {
     const text = JSON.stringify(sortedByCodePoint(c.proposition_ids));
     bind('conflict', c.conflict_id, text, text, `$.conflicts[${i}]`);
   });
-  return { headText: headText(view), members, bindings: [...bindings.values()], bodies };
+  return { headText: headText(view), members, bindings: [...bindings.values()], memberBodies };
 }
 
 /**
