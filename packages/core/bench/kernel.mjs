@@ -67,6 +67,8 @@ function runSize(n) {
   const t1 = performance.now();
   const w = warrantNow(decoded, REFERENCE_V2, '2026-02-01T00:00:00Z');
   const t2 = performance.now();
+  // Peak so far: the input view, its JSON text and the decoded copy, before the text path runs.
+  const peakDecodeEvaluate = process.resourceUsage().maxRSS / 1024;
   const fromText = decodeViewJson(text);
   const t3 = performance.now();
   const j0 = performance.now();
@@ -80,6 +82,7 @@ function runSize(n) {
     decode_evaluate_ms: t2 - t0,
     text_decode_ms: t3 - t2,
     json_parse_ms: j1 - j0,
+    peak_rss_decode_evaluate_mb: peakDecodeEvaluate,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
     axes: `${w.warrant.acceptance}/${w.warrant.conflict}/${w.warrant.verification}/${w.warrant.currency}/${w.warrant.sufficiency}`,
   };
@@ -103,11 +106,11 @@ console.log(`  target: >= 250,000 evaluate-only views/s (Python reference: ~24,0
 const sizes = QUICK ? [10, 1000, 100_000] : [10, 1000, 100_000, 1_000_000];
 const scaling = [];
 console.log('synthetic views: one child process per size (clean peak RSS)');
-console.log('     records   decode ms   eval ms   decode+eval ms   µs/record   text decode ms   JSON.parse ms   peak RSS MB');
+console.log('     records   decode ms   eval ms   decode+eval ms   µs/record   peak MB (value path)   text decode ms   JSON.parse ms   peak MB (all)');
 for (const n of sizes) {
   const r = JSON.parse(execFileSync(process.execPath, ['--max-old-space-size=4096', `${HERE}kernel.mjs`, '--size', String(n)], { encoding: 'utf8' }));
   scaling.push(r);
-  console.log(`  ${String(n).padStart(10)} ${r.decode_ms.toFixed(1).padStart(11)} ${r.evaluate_ms.toFixed(1).padStart(9)} ${r.decode_evaluate_ms.toFixed(1).padStart(16)} ${((r.decode_evaluate_ms * 1000) / n).toFixed(2).padStart(11)} ${r.text_decode_ms.toFixed(1).padStart(16)} ${r.json_parse_ms.toFixed(1).padStart(15)} ${r.peak_rss_mb.toFixed(0).padStart(13)}`);
+  console.log(`  ${String(n).padStart(10)} ${r.decode_ms.toFixed(1).padStart(11)} ${r.evaluate_ms.toFixed(1).padStart(9)} ${r.decode_evaluate_ms.toFixed(1).padStart(16)} ${((r.decode_evaluate_ms * 1000) / n).toFixed(2).padStart(11)} ${r.peak_rss_decode_evaluate_mb.toFixed(0).padStart(22)} ${r.text_decode_ms.toFixed(1).padStart(16)} ${r.json_parse_ms.toFixed(1).padStart(15)} ${r.peak_rss_mb.toFixed(0).padStart(13)}`);
 }
 const big = scaling.at(-1);
 const perRecord = scaling.filter((r) => r.records >= 1000).map((r) => r.decode_evaluate_ms / r.records);
