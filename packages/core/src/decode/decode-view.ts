@@ -26,8 +26,25 @@ const RESULTS: ReadonlySet<string> = new Set<CheckResult>(['supports', 'opposes'
 const STATUSES: ReadonlySet<string> = new Set<ConflictStatus>(['open', 'resolved']);
 const KINDS: ReadonlySet<string> = new Set<LineageKind>(['derived_from', 'supersedes', 'superseded_by', 'parent_source']);
 
-function refuse(code: InvalidViewCode, rule: string, path: string, message: string): never {
-  throw new InvalidEvidenceView(code, rule, path, message);
+/**
+ * Where a record sits (`$.checks[3].source`), rendered only when a refusal needs it: building a
+ * path string per record is most of the decoder's garbage on large views. One mutable Loc is
+ * reused per record array; a refusal throws at once, so the path it renders is always current.
+ */
+class Loc {
+  i = 0;
+  constructor(
+    private readonly prefix: string,
+    private readonly suffix = '',
+  ) {}
+  toString(): string {
+    return `${this.prefix}[${this.i}]${this.suffix}`;
+  }
+}
+type Path = string | Loc;
+
+function refuse(code: InvalidViewCode, rule: string, path: Path, message: string): never {
+  throw new InvalidEvidenceView(code, rule, String(path), message);
 }
 
 function isObject(v: Json): v is JsonObject {
@@ -50,7 +67,7 @@ function get(o: JsonObject, key: string): Json {
   return Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
-function requiredText(o: JsonObject, key: string, base: string, rule = 'S5'): string {
+function requiredText(o: JsonObject, key: string, base: Path, rule = 'S5'): string {
   const v = get(o, key);
   if (v === undefined || v === null) refuse('MISSING_FIELD', rule, `${base}.${key}`, 'required field is missing');
   const s = pythonStr(v);
@@ -60,7 +77,7 @@ function requiredText(o: JsonObject, key: string, base: string, rule = 'S5'): st
   return s;
 }
 
-function optionalText(o: JsonObject, key: string, base: string): string | null {
+function optionalText(o: JsonObject, key: string, base: Path): string | null {
   const v = get(o, key);
   if (v === undefined || v === null) return null;
   const s = pythonStr(v);
@@ -70,7 +87,7 @@ function optionalText(o: JsonObject, key: string, base: string): string | null {
   return s;
 }
 
-function enumValue(o: JsonObject, key: string, allowed: ReadonlySet<string>, base: string): string {
+function enumValue(o: JsonObject, key: string, allowed: ReadonlySet<string>, base: Path): string {
   const v = get(o, key);
   if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', `${base}.${key}`, 'required field is missing');
   if (typeof v !== 'string' || !allowed.has(v)) {
@@ -79,7 +96,7 @@ function enumValue(o: JsonObject, key: string, allowed: ReadonlySet<string>, bas
   return v;
 }
 
-function idList(v: Json, path: string, rule: string): string[] {
+function idList(v: Json, path: Path, rule: string): string[] {
   if (!Array.isArray(v)) refuse('NOT_AN_ID_LIST', rule, path, `expected a list of non-empty strings, got ${describe(v)}`);
   for (let i = 0; i < v.length; i++) {
     const e = v[i];
@@ -90,7 +107,7 @@ function idList(v: Json, path: string, rule: string): string[] {
   return v.slice() as string[];
 }
 
-function optionalIdList(o: JsonObject, key: string, path: string, rule: string): string[] {
+function optionalIdList(o: JsonObject, key: string, path: Path, rule: string): string[] {
   const v = get(o, key);
   return v === undefined || v === null ? [] : idList(v, path, rule);
 }
@@ -110,9 +127,8 @@ export function namesProposition(x: string, p: string): boolean {
   return x === p || (x.length > p.length && x.charCodeAt(p.length) === 0x3a && x.startsWith(p));
 }
 
-function source(o: JsonObject, base: string): SourceRef {
+function source(o: JsonObject, path: Path): SourceRef {
   const v = get(o, 'source');
-  const path = `${base}.source`;
   if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', path, 'required field is missing');
   if (!isObject(v)) refuse('NOT_AN_OBJECT', 'S5', path, `expected an object, got ${describe(v)}`);
   return {
@@ -128,7 +144,7 @@ function source(o: JsonObject, base: string): SourceRef {
   };
 }
 
-function recordProposition(o: JsonObject, p: string, base: string, rule: string): string {
+function recordProposition(o: JsonObject, p: string, base: Path, rule: string): string {
   const v = get(o, 'proposition_id');
   if (v === undefined || v === null) return p;
   const s = requiredText(o, 'proposition_id', base);
@@ -138,7 +154,7 @@ function recordProposition(o: JsonObject, p: string, base: string, rule: string)
   return s;
 }
 
-function confidence(o: JsonObject, base: string): number {
+function confidence(o: JsonObject, base: Path): number {
   const v = get(o, 'assertion_confidence');
   const path = `${base}.assertion_confidence`;
   if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', path, 'required field is missing');
@@ -258,12 +274,22 @@ export function decodeView(input: unknown): EvidenceView {
   const rawConflicts = recordArray(view, 'conflicts');
   const rawChecks = recordArray(view, 'checks');
 
+  const baseA = new Loc('$.assertions');
+  const srcA = new Loc('$.assertions', '.source');
+  const baseE = new Loc('$.evidence');
+  const srcE = new Loc('$.evidence', '.source');
+  const baseC = new Loc('$.checks');
+  const srcC = new Loc('$.checks', '.source');
+  const subjC = new Loc('$.checks', '.subjects');
+  const baseF = new Loc('$.conflicts');
+  const partF = new Loc('$.conflicts', '.proposition_ids');
+  const baseL = new Loc('$.lineage');
   const sources = new Map<string, SourceRef>();
-  const bindSource = (s: SourceRef, path: string): SourceRef => {
+  const bindSource = (s: SourceRef, path: Path): SourceRef => {
     const prior = sources.get(s.source_id);
     if (prior === undefined) sources.set(s.source_id, s);
     else if (!sameSource(prior, s)) {
-      refuse('SOURCE_REF_MISMATCH', 'I5', `${path}.source`, `source_id ${JSON.stringify(s.source_id)} is used with two different SourceRefs`);
+      refuse('SOURCE_REF_MISMATCH', 'I5', path, `source_id ${JSON.stringify(s.source_id)} is used with two different SourceRefs`);
     }
     return s;
   };
@@ -271,14 +297,17 @@ export function decodeView(input: unknown): EvidenceView {
   const assertions: Assertion[] = new Array(rawAssertions.length);
   for (let i = 0; i < rawAssertions.length; i++) {
     const r = rawAssertions[i]!;
-    const base = `$.assertions[${i}]`;
+    baseA.i = i;
+    srcA.i = i;
+    const base = baseA;
+    const src = srcA;
     assertions[i] = {
       assertion_id: requiredText(r, 'assertion_id', base),
       proposition_id: recordProposition(r, p, base, 'B1'),
       text: requiredText(r, 'text', base),
       asserted_by: requiredText(r, 'asserted_by', base),
       assertion_confidence: confidence(r, base),
-      source: bindSource(source(r, base), base),
+      source: bindSource(source(r, src), src),
       asserted_at: requiredText(r, 'asserted_at', base),
     };
   }
@@ -286,12 +315,15 @@ export function decodeView(input: unknown): EvidenceView {
   const evidence: EvidenceItem[] = new Array(rawEvidence.length);
   for (let i = 0; i < rawEvidence.length; i++) {
     const r = rawEvidence[i]!;
-    const base = `$.evidence[${i}]`;
+    baseE.i = i;
+    srcE.i = i;
+    const base = baseE;
+    const src = srcE;
     evidence[i] = {
       evidence_id: requiredText(r, 'evidence_id', base),
       proposition_id: recordProposition(r, p, base, 'B2'),
       polarity: enumValue(r, 'polarity', POLARITIES, base) as Polarity,
-      source: bindSource(source(r, base), base),
+      source: bindSource(source(r, src), src),
       content: requiredText(r, 'content', base),
       observed_at: requiredText(r, 'observed_at', base),
     };
@@ -300,26 +332,32 @@ export function decodeView(input: unknown): EvidenceView {
   const checks: VerificationCheck[] = new Array(rawChecks.length);
   for (let i = 0; i < rawChecks.length; i++) {
     const r = rawChecks[i]!;
-    const base = `$.checks[${i}]`;
+    baseC.i = i;
+    srcC.i = i;
+    subjC.i = i;
+    const base = baseC;
+    const src = srcC;
     checks[i] = {
       check_id: requiredText(r, 'check_id', base),
       method: requiredText(r, 'method', base),
       scope: requiredText(r, 'scope', base),
-      source: bindSource(source(r, base), base),
+      source: bindSource(source(r, src), src),
       observed_at: requiredText(r, 'observed_at', base),
       result: enumValue(r, 'result', RESULTS, base) as CheckResult,
-      subjects: optionalIdList(r, 'subjects', `${base}.subjects`, 'T2'),
+      subjects: optionalIdList(r, 'subjects', subjC, 'T2'),
     };
   }
 
   const conflicts: Conflict[] = new Array(rawConflicts.length);
   for (let i = 0; i < rawConflicts.length; i++) {
     const r = rawConflicts[i]!;
-    const base = `$.conflicts[${i}]`;
-    const ids = optionalIdList(r, 'proposition_ids', `${base}.proposition_ids`, 'T4');
-    if (ids.length === 0) refuse('NOT_AN_ID_LIST', 'T4', `${base}.proposition_ids`, 'a conflict must name at least one proposition');
+    baseF.i = i;
+    partF.i = i;
+    const base = baseF;
+    const ids = optionalIdList(r, 'proposition_ids', partF, 'T4');
+    if (ids.length === 0) refuse('NOT_AN_ID_LIST', 'T4', partF, 'a conflict must name at least one proposition');
     if (!ids.some((x) => namesProposition(x, p))) {
-      refuse('UNBOUND_PROPOSITION', 'B3', `${base}.proposition_ids`, `no participant names ${JSON.stringify(p)}`);
+      refuse('UNBOUND_PROPOSITION', 'B3', partF, `no participant names ${JSON.stringify(p)}`);
     }
     const note = get(r, 'note');
     conflicts[i] = {
@@ -333,7 +371,8 @@ export function decodeView(input: unknown): EvidenceView {
   const lineage: LineageEdge[] = new Array(rawLineage.length);
   for (let i = 0; i < rawLineage.length; i++) {
     const r = rawLineage[i]!;
-    const base = `$.lineage[${i}]`;
+    baseL.i = i;
+    const base = baseL;
     lineage[i] = {
       from_id: endpoint(r, 'from_id', base),
       to_id: endpoint(r, 'to_id', base),
@@ -379,7 +418,7 @@ export function decodeView(input: unknown): EvidenceView {
   return decoded;
 }
 
-function endpoint(o: JsonObject, key: string, base: string): string {
+function endpoint(o: JsonObject, key: string, base: Path): string {
   const v = get(o, key);
   if (v === undefined || v === null) refuse('MISSING_FIELD', 'T5', `${base}.${key}`, 'required field is missing');
   if (typeof v !== 'string') refuse('WRONG_TYPE', 'T5', `${base}.${key}`, `expected a non-empty string, got ${describe(v)}`);
