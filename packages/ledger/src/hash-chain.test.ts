@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { parseJson } from '@ewp/core';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ interface Vectors {
 }
 
 // parseJson keeps a float token a float (JsonFloat), so the float-in-event vector stays a float.
-const vectors = parseJson(readFileSync('/work/shared/receipts/vectors/audit-chain.json', 'utf8')) as unknown as Vectors;
+const vectors = parseJson(readFileSync(fileURLToPath(new URL('../../../packages/receipts/vectors/audit-chain.json', import.meta.url)), 'utf8')) as unknown as Vectors;
 
 function outcome(r: ReturnType<typeof verifyChain>) {
   return r.ok ? { ok: true, fail_index: null, reason: null } : { ok: false, fail_index: r.firstBadIndex, reason: r.reason };

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCaptured } from '../testing/captured-io.js';
@@ -8,7 +9,7 @@ async function run(args: string[], stdin: string | Buffer): Promise<{ code: numb
   return { code: r.code, stdout: r.stdoutBytes, stderr: r.stderr };
 }
 
-const extended = JSON.parse(readFileSync('/work/shared/receipts/vectors/ebcj1-extended.json', 'utf8'));
+const extended = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../packages/receipts/vectors/ebcj1-extended.json', import.meta.url)), 'utf8'));
 
 describe('ewp canonical', () => {
   it('writes EBCJ-1 bytes and evidence digests for every extended vector', async () => {

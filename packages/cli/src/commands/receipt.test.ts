@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +8,8 @@ import { receiptCommand } from './receipt.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-receipt-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const keys = JSON.parse(readFileSync('/work/shared/receipts/vectors/signed-receipts.json', 'utf8')).keys;
-const fixture = '/work/shared/ewp/pack/fixtures/06-derived.json';
+const keys = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../packages/receipts/vectors/signed-receipts.json', import.meta.url)), 'utf8')).keys;
+const fixture = fileURLToPath(new URL('../../../../conformance/pack/fixtures/06-derived.json', import.meta.url));
 
 function run(args: string[], stdin = '') {
   return runCaptured((io) => receiptCommand(args, io), { stdin, cwd: dir });
@@ -52,7 +53,7 @@ describe('ewp receipt issue|verify', () => {
   });
 
   it('verifies EvidenceBound signed proof receipts against a checkpoint (vectors)', async () => {
-    const sr = JSON.parse(readFileSync('/work/shared/receipts/vectors/signed-receipts.json', 'utf8'));
+    const sr = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../packages/receipts/vectors/signed-receipts.json', import.meta.url)), 'utf8'));
     const ok = sr.verify_cases.find((c: { id: string }) => c.id === 'verified-active');
     const tampered = sr.verify_cases.find((c: { id: string }) => c.id === 'checkpoint-tampered-binding');
     const cpOf = (c: { checkpoint: unknown }) => (typeof c.checkpoint === 'string' ? sr.checkpoints[c.checkpoint] : c.checkpoint);

@@ -1,9 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readJsonExact } from '../canonical/read-json.js';
 import { AuditChain, GENESIS_HASH, auditEntryHash, verifyAuditChain } from './audit-chain.js';
 
-const text = readFileSync('/work/shared/receipts/vectors/audit-chain.json', 'utf8');
+const text = readFileSync(fileURLToPath(new URL('../../../../packages/receipts/vectors/audit-chain.json', import.meta.url)), 'utf8');
 const v = JSON.parse(text);
 // Read exactly too, so a float token like 1.0 in an event stays a float.
 const exact = readJsonExact(text, { floats: 'keep' }) as typeof v;

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CanonicalizationError } from './canonicalization-error.js';
@@ -6,7 +7,7 @@ import { domainDigest, domainPrefix, ebcj1Digest } from './digest.js';
 import { ebcj1Bytes, ebcj1String } from './ebcj1.js';
 import { readJsonExact } from './read-json.js';
 
-const dir = '/work/shared/receipts/vectors/';
+const dir = fileURLToPath(new URL('../../../../packages/receipts/vectors/', import.meta.url));
 const load = (name: string) => JSON.parse(readFileSync(dir + name, 'utf8'));
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { domainDigest } from '../canonical/digest.js';
@@ -6,7 +7,7 @@ import { CheckpointError, GraphError, ReplayConflict } from '../errors.js';
 import { ReplayGuard } from '../replay/replay-guard.js';
 import { type EvidenceBoundEvent, EvidenceBound } from './evidence-bound.js';
 
-const v = JSON.parse(readFileSync('/work/shared/receipts/vectors/verification-scenarios.json', 'utf8'));
+const v = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../packages/receipts/vectors/verification-scenarios.json', import.meta.url)), 'utf8'));
 const E = {
   evidence_id: 'e1',
   payload: { value: 1 },

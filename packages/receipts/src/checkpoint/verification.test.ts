@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ebcj1String } from '../canonical/ebcj1.js';
@@ -8,7 +9,7 @@ import { type Checkpoint, checkpoint, checkpointPayload } from './model.js';
 import { verifyReceipt, verifyVerificationReceipt } from './receipt-checks.js';
 import { type VerificationResult, verificationPayloadOf, verifyCheckpoint } from './verification.js';
 
-const vectors = JSON.parse(readFileSync('/work/shared/receipts/vectors/verification-scenarios.json', 'utf8'));
+const vectors = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../packages/receipts/vectors/verification-scenarios.json', import.meta.url)), 'utf8'));
 
 describe('verification-scenarios.json scenarios (51)', () => {
   it('has 51 scenarios', () => expect(vectors.scenarios).toHaveLength(51));

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { type EvidenceView, decodeView } from '@ewp/core';
 import { describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { GraphError } from '../errors.js';
 import { actionAfterRecovery } from '../recovery/recovery-plan.js';
 import { lineageFromViews, planReevaluation, planReevaluationFromStore } from './lineage-reevaluation.js';
 
-const fixture = (name: string) => decodeView(JSON.parse(readFileSync(`/work/shared/ewp/pack/fixtures/${name}.json`, 'utf8')));
+const fixture = (name: string) => decodeView(JSON.parse(readFileSync(fileURLToPath(new URL(`../../../../conformance/pack/fixtures/${name}.json`, import.meta.url)), 'utf8')));
 
 /** A view of `pid` derived from `from`, built from a real fixture so it decodes. */
 function derived(pid: string, from: string[], extra: EvidenceView['lineage'] = []): EvidenceView {

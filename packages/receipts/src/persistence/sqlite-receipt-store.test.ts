@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import type { Checkpoint } from '../checkpoint/model.js';
 import type { VerificationResult } from '../checkpoint/verification.js';
 import { type CrashPoint, type SqliteReceiptStore, openSqliteReceiptStore } from './sqlite-receipt-store.js';
 
-const v = JSON.parse(readFileSync('/work/shared/receipts/vectors/persistence-sqlite.json', 'utf8'));
+const v = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../packages/receipts/vectors/persistence-sqlite.json', import.meta.url)), 'utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'ewp-receipts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;

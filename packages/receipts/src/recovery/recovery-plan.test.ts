@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GraphError } from '../errors.js';
@@ -5,7 +6,7 @@ import type { VerificationResult } from '../checkpoint/verification.js';
 import { DependencyGraph } from '../graph/dependency-graph.js';
 import { actionAfterRecovery, planRecovery } from './recovery-plan.js';
 
-const v = JSON.parse(readFileSync('/work/shared/receipts/vectors/recovery-plans.json', 'utf8'));
+const v = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../packages/receipts/vectors/recovery-plans.json', import.meta.url)), 'utf8'));
 const E = v.node_construction.E;
 const node = (n: { checkpoint_id: string; depends_on: string[] }) => ({
   checkpoint_id: n.checkpoint_id,

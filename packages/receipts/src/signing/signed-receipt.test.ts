@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SigningError } from '../errors.js';
@@ -6,7 +7,7 @@ import type { KeyState, ProviderVerdict, ReceiptSigner, SignatureVerifier } from
 import { Ed25519Signer, Ed25519Verifier } from './key-registry.js';
 import { signReceipt, signedReceiptBytes, verifySignedReceipt } from './signed-receipt.js';
 
-const v = JSON.parse(readFileSync('/work/shared/receipts/vectors/signed-receipts.json', 'utf8'));
+const v = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../packages/receipts/vectors/signed-receipts.json', import.meta.url)), 'utf8'));
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const signerFor = (keyId: string, state: KeyState = 'ACTIVE') => new Ed25519Signer(keyId, v.keys[keyId].seed_hex, state);
 

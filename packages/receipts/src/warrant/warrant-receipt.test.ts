@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { domainDigest } from '../canonical/digest.js';
@@ -7,13 +8,13 @@ import { ewpViewDigest, ewpViewProjection, normativeWarrantView } from './view-p
 import { issueWarrantReceipt, verifyWarrantReceipt, warrantReceiptDigest } from './warrant-receipt.js';
 import { EwpError, decodeView, parseJson } from '@ewp/core';
 
-const pack = '/work/shared/ewp/pack';
+const pack = fileURLToPath(new URL('../../../../conformance/pack', import.meta.url));
 const load = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 type Entry = { family: string; name: string; view: string; proposition_id: string; view_id: string; evaluated_at: string; axes: Record<string, string> };
 const all: Entry[] = load(`${pack}/manifest.json`);
 const manifest = all.filter((m) => m.family !== 'invalid');
 const invalid = all.filter((m) => m.family === 'invalid');
-const keys = load('/work/shared/receipts/vectors/signed-receipts.json').keys;
+const keys = load(fileURLToPath(new URL('../../../../packages/receipts/vectors/signed-receipts.json', import.meta.url))).keys;
 const signer = new Ed25519Signer('key-1', keys['key-1'].seed_hex);
 const verifier = new Ed25519Verifier({ 'key-1': { public_hex: keys['key-1'].public_hex, state: 'ACTIVE' } });
 
