@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import {
@@ -13,13 +12,14 @@ import {
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { parseVerbArguments } from '../verb-arguments.js';
 import { renderWarrantTable } from '../render/warrant-table.js';
+import { describeError, readViewFile } from '../view-file.js';
 
 const HELP = `usage: ewp eval <view.json> [--at T] [--json]
        ewp eval --jsonl < in.jsonl > out.jsonl
 
 Evaluate EvidenceViews under EWP-0.2.0 / reference-v2.
 
-  <view.json>   a file holding one view, a list of views, or {"views": [...]}
+  <view.json>   a file holding one view, a list of views, {"views": [...]}, or JSONL
   --at T        the instant to evaluate at (default: each view's own "evaluated_at" key)
   --json        print the normalized WarrantViews as JSON instead of a table
   --jsonl       batch mode: one {"view": {...}, "evaluated_at": "..."} per stdin line; one
@@ -35,8 +35,7 @@ export type EvalLineResult =
 function refusal(error: unknown, pathPrefix: string): EvalLineResult {
   if (error instanceof EwpError) {
     const path = error.path === undefined ? null : error.path.startsWith('$.evaluated_at') ? error.path : pathPrefix + error.path.slice(1);
-    const message = error.path !== undefined && error.message.startsWith(`${error.path}: `) ? error.message.slice(error.path.length + 2) : error.message;
-    return { ok: false, error: { code: error.code, message, path } };
+    return { ok: false, error: { code: error.code, message: describeError(error).message, path } };
   }
   throw error;
 }
@@ -78,12 +77,6 @@ async function runJsonl(io: CliIO): Promise<number> {
   return failed > 0 ? EXIT_SOME_FAILED : EXIT_OK;
 }
 
-function viewsIn(value: unknown): unknown[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value === 'object' && value !== null && Array.isArray((value as { views?: unknown }).views)) return (value as { views: unknown[] }).views;
-  return [value];
-}
-
 /** `ewp eval`: a readable table of the five axes and the reasons, or `--jsonl` batch mode. */
 export const evalCommand: Command = async (args, io) => {
   const parsed = parseVerbArguments('eval', HELP, io, () => parseOptions(args));
@@ -103,17 +96,15 @@ export const evalCommand: Command = async (args, io) => {
   let failed = 0;
   const results: WarrantView[] = [];
   for (const file of positionals) {
-    let value: unknown;
-    try {
-      value = parseJson(await readFile(file, 'utf8'));
-    } catch (error) {
-      io.stderr.write(`ewp eval: ${file}: ${(error as Error).message}\n`);
-      failed++;
-      continue;
-    }
-    const views = viewsIn(value);
-    views.forEach((raw, index) => {
-      const where = views.length > 1 ? `${file}[${index}]` : file;
+    const items = await readViewFile(file, io.cwd);
+    for (const item of items) {
+      const where = items.length > 1 ? item.label : file;
+      if (item.error) {
+        failed++;
+        io.stderr.write(`ewp eval: ${where}: refused [${item.error.code}] ${item.error.message}\n`);
+        continue;
+      }
+      const raw = item.value;
       try {
         const view = decodeView(raw);
         const at = values.at ?? (raw as Record<string, unknown>).evaluated_at;
@@ -126,7 +117,7 @@ export const evalCommand: Command = async (args, io) => {
         failed++;
         io.stderr.write(`ewp eval: ${where}: refused [${error.code}] ${error.message}\n`);
       }
-    });
+    }
   }
   if (values.json) io.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
   return failed > 0 ? EXIT_SOME_FAILED : EXIT_OK;

@@ -3,16 +3,12 @@
  * served read-only. Each view is decoded, checked and stored in its own transaction; one bad view
  * never stops the others.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   decodeView,
   type EvidenceView,
-  EwpError,
   isTrustedOrigin,
   parseEvaluatedAt,
-  parseJson,
   REFERENCE_V2,
   type Warrant,
   warrantNow,
@@ -21,6 +17,7 @@ import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { parseVerbArguments } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
+import { describeError, type Item, readViewFile } from '../view-file.js';
 
 const HELP = `usage: ewp ingest <files...> (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>)
                   [--attest-trusted-origins] [--evaluated-at T]
@@ -38,65 +35,6 @@ Store EvidenceViews in a ledger. Each file holds one view, a JSON list of views,
 Exit: 0 every view stored (identical re-ingests included), 1 some view refused, 2 unusable ledger or arguments.
 `;
 
-/** Where a view came from, for messages: `file[i]`, or `file` for a one-view file. */
-interface Item {
-  label: string;
-  value?: unknown;
-  /** The file or line could not be read as JSON. */
-  error?: { code: string; path: string | undefined; message: string };
-}
-
-function describeError(error: unknown): { code: string; path: string | undefined; message: string } {
-  if (error instanceof EwpError) {
-    const message = error.path !== undefined && error.message.startsWith(`${error.path}: `) ? error.message.slice(error.path.length + 2) : error.message;
-    return { code: error.code, path: error.path, message };
-  }
-  const e = error as { code?: unknown; path?: unknown; message?: unknown };
-  return {
-    code: typeof e.code === 'string' ? e.code : 'ERROR',
-    path: typeof e.path === 'string' ? e.path : undefined,
-    message: typeof e.message === 'string' ? e.message : String(error),
-  };
-}
-
-/** The views of one file: one view, a list, `{"views": [...]}`, or JSONL. */
-export async function readViewFile(file: string, cwd = process.cwd()): Promise<Item[]> {
-  let text: string;
-  try {
-    text = await readFile(resolve(cwd, file), 'utf8');
-  } catch (error) {
-    return [{ label: file, error: { code: 'UNREADABLE_FILE', path: undefined, message: (error as Error).message } }];
-  }
-  let whole: unknown;
-  try {
-    whole = parseJson(text);
-  } catch (error) {
-    const lines = text.split(/\r?\n/);
-    const nonBlank = lines.filter((l) => l.trim() !== '');
-    if (nonBlank.length < 2) return [{ label: file, error: describeError(error) }];
-    // JSONL: one view per line; a bad line is one refused view.
-    const items: Item[] = [];
-    let i = 0;
-    for (const line of lines) {
-      if (line.trim() === '') continue;
-      try {
-        items.push({ label: `${file}[${i}]`, value: parseJson(line) });
-      } catch (lineError) {
-        items.push({ label: `${file}[${i}]`, error: describeError(lineError) });
-      }
-      i += 1;
-    }
-    return items;
-  }
-  if (Array.isArray(whole)) return whole.map((value, i) => ({ label: `${file}[${i}]`, value }));
-  if (typeof whole === 'object' && whole !== null && 'views' in whole) {
-    const views = (whole as { views: unknown }).views;
-    if (!Array.isArray(views)) return [{ label: file, error: { code: 'NOT_A_VIEW_LIST', path: '$.views', message: '"views" must be a list of views' } }];
-    return views.map((value, i) => ({ label: `${file}[${i}]`, value }));
-  }
-  if (typeof whole === 'object' && whole !== null) return [{ label: `${file}[0]`, value: whole }];
-  return [{ label: file, error: { code: 'NOT_A_VIEW', path: '$', message: 'expected a view, a list of views, {"views": [...]} or JSONL' } }];
-}
 
 /** The first record path whose source claims a trusted origin, if any. */
 export function trustedOriginPath(view: EvidenceView): string | undefined {
