@@ -54,6 +54,25 @@ describe('canonical writers against an independent oracle (fast and explicit pat
       { numRuns: 400 },
     );
   });
+  it('both give the oracle text for many records of repeated shapes (memoized member orders)', () => {
+    const records = (value: fc.Arbitrary<unknown>) =>
+      fc.array(fc.dictionary(key, value, { maxKeys: 8 }), { minLength: 1, maxLength: 30 }).map((rs) => [
+        ...rs,
+        ...rs.map((r) => ({ ...r })),
+      ]);
+    fc.assert(
+      fc.property(records(ebcjValue), (rs) => {
+        expect(ebcj1String(rs)).toBe(oracle(rs, compareCodePoints));
+      }),
+      { numRuns: 200 },
+    );
+    fc.assert(
+      fc.property(records(jcsValue), (rs) => {
+        expect(jcsString(rs)).toBe(oracle(rs, utf16));
+      }),
+      { numRuns: 200 },
+    );
+  });
   it('JCS equals the UTF-16 oracle', () => {
     fc.assert(
       fc.property(jcsValue, (v) => {

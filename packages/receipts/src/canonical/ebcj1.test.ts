@@ -118,6 +118,7 @@ describe('ebcj1-extended.json invalid_values (21)', () => {
     expect(code(holey)).toEqual(['SPARSE_ARRAY', '$[1]']);
     expect(code({ x: '\ud800' })).toEqual(['LONE_SURROGATE', '$.x']);
     expect(code({ [Symbol('k')]: 1 })).toEqual(['NON_STRING_KEY', '$']);
+    expect(code({ a: { b: 1, [Symbol('k')]: 1 } })).toEqual(['NON_STRING_KEY', '$.a']);
     expect(code(10n ** 4300n)).toEqual(['INTEGER_TOO_LONG', '$']);
     const cyc: unknown[] = [];
     cyc.push(cyc);
@@ -169,5 +170,31 @@ describe('worked example of SPEC §1.2', () => {
   it('__proto__ is an ordinary key', () => {
     const v = readJsonExact('{"__proto__":{"x":1},"a":2}');
     expect(ebcj1String(v)).toBe('{"__proto__":{"x":1},"a":2}');
+  });
+});
+
+describe('members', () => {
+  it('writes an own __proto__ member as data, not the prototype', () => {
+    const value = JSON.parse('{"z":1,"__proto__":{"x":[1]},"a":2}');
+    expect(ebcj1String(value)).toBe('{"__proto__":{"x":[1]},"a":2,"z":1}');
+    expect(ebcj1String({ ['__proto__']: 3 })).toBe('{"__proto__":3}');
+  });
+  it('orders integer-like keys as strings, not in enumeration order', () => {
+    expect(ebcj1String({ b: 1, 10: 'x', 9: 'y', a: 2 })).toBe('{"10":"x","9":"y","a":2,"b":1}');
+  });
+  it('gives each of many shapes sharing a first key its own order (shape cache)', () => {
+    for (let n = 1; n < 80; n++) {
+      const value: Record<string, number> = { first: 0 };
+      for (let i = n; i > 0; i--) value[`k${i}`] = i;
+      const expected = `{${Object.keys(value)
+        .sort()
+        .map((k) => `"${k}":${value[k]}`)
+        .join(',')}}`;
+      expect(ebcj1String(value)).toBe(expected);
+      expect(ebcj1String({ ...value })).toBe(expected);
+    }
+  });
+  it('sorts astral keys by code point in cached shapes too', () => {
+    for (let i = 0; i < 3; i++) expect(ebcj1String({ '': 1, '😀': 2, a: 3 })).toBe('{"a":3,"":1,"😀":2}');
   });
 });

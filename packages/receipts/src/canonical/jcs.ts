@@ -1,7 +1,7 @@
 import { type CanonicalizationCode, CanonicalizationError, indexPath, memberPath } from './canonicalization-error.js';
 import { EBCJ1_MAX_DEPTH, encodeUtf8 } from './ebcj1.js';
-
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
+import { SLOW_PATH, createFastWriter } from './fast-writer.js';
+import { isWellFormed } from './well-formed.js';
 
 /**
  * RFC 8785 (JSON Canonicalization Scheme) text of a value. Used for EWP views and warrants, which
@@ -14,15 +14,13 @@ const LONE_SURROGATE = /[\ud800-\udfff]/u;
  * @throws {CanonicalizationError} for values with no I-JSON form, with the JSON path.
  */
 export function jcsString(value: unknown): string {
-  let prepared: unknown;
   try {
-    prepared = prepare(value, 0);
+    return fastWrite(value);
   } catch (error) {
     if (error !== SLOW_PATH) throw error;
-    // Anything unusual (bigints, JsonFloat, integer-like keys out of order, refusals): the explicit writer.
+    // Anything unusual (bigints, JsonFloat, refusals): the explicit writer.
     return write(value, '$', 0, []);
   }
-  return JSON.stringify(prepared);
 }
 
 /** RFC 8785 canonical bytes (UTF-8) of a value. @throws {CanonicalizationError} */
@@ -31,79 +29,20 @@ export function jcsBytes(value: unknown): Uint8Array {
 }
 
 /*
- * Fast path: RFC 8785 is JSON.stringify (ECMAScript number form, the same string escapes) with
- * members sorted by UTF-16 code unit. Validate, copy out-of-order objects with sorted keys, and let
- * the native serializer write. Gives up (SLOW_PATH) wherever the native output could differ.
+ * Fast path: RFC 8785 is JSON's output (ECMAScript number form, the same string escapes) with
+ * members sorted by UTF-16 code unit. Bigints and JsonFloat wrappers go to the explicit writer.
  */
-const SLOW_PATH = Symbol('jcs-slow-path');
-const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
-
-function prepare(v: unknown, depth: number): unknown {
-  switch (typeof v) {
-    case 'string':
-      if (LONE_SURROGATE.test(v)) throw SLOW_PATH;
-      return v;
-    case 'number':
-      if (!Number.isFinite(v)) throw SLOW_PATH;
-      return v;
-    case 'boolean':
-      return v;
-    case 'object':
-      if (v === null) return v;
-      break;
-    default:
-      throw SLOW_PATH;
-  }
-  if (++depth > EBCJ1_MAX_DEPTH) throw SLOW_PATH;
-  if (Array.isArray(v)) {
-    let copy: unknown[] | null = null;
-    for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
-      if (x === undefined) throw SLOW_PATH;
-      const y = prepare(x, depth);
-      if (y !== x) {
-        copy ??= v.slice();
-        copy[i] = y;
-      }
-    }
-    return copy ?? v;
-  }
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) throw SLOW_PATH;
-  if (Object.getOwnPropertySymbols(v).length > 0) throw SLOW_PATH;
-  const obj = v as Record<string, unknown>;
-  const keys = Object.keys(obj);
-  let sorted = true;
-  let special = false;
-  let prev: string | undefined;
-  for (const k of keys) {
-    if (k === '__proto__' || INTEGER_LIKE.test(k) || LONE_SURROGATE.test(k)) special = true;
-    if (prev !== undefined && prev > k) sorted = false;
-    prev = k;
-  }
-  if (special) throw SLOW_PATH;
-  if (!sorted) {
-    keys.sort();
-    const copy: Record<string, unknown> = {};
-    for (const k of keys) {
-      const x = obj[k];
-      if (x === undefined) throw SLOW_PATH;
-      copy[k] = prepare(x, depth);
-    }
-    return copy;
-  }
-  let copy: Record<string, unknown> | null = null;
-  for (const k of keys) {
-    const x = obj[k];
-    if (x === undefined) throw SLOW_PATH;
-    const y = prepare(x, depth);
-    if (y !== x) {
-      copy ??= { ...obj };
-      copy[k] = y;
-    }
-  }
-  return copy ?? obj;
-}
+const fastWrite = createFastWriter({
+  order: 'code-unit',
+  maxDepth: EBCJ1_MAX_DEPTH,
+  number(n) {
+    if (!Number.isFinite(n)) throw SLOW_PATH;
+    return n === 0 ? '0' : String(n);
+  },
+  bigint() {
+    throw SLOW_PATH;
+  },
+});
 
 function refuse(code: CanonicalizationCode, path: string, message: string): never {
   throw new CanonicalizationError(code, path, message);
@@ -115,7 +54,7 @@ function writeNumber(n: number, path: string): string {
 }
 
 function writeString(s: string, path: string): string {
-  if (LONE_SURROGATE.test(s)) refuse('LONE_SURROGATE', path, 'string contains a lone surrogate');
+  if (!isWellFormed(s)) refuse('LONE_SURROGATE', path, 'string contains a lone surrogate');
   return JSON.stringify(s);
 }
 
@@ -174,7 +113,7 @@ function writeContainer(value: object, path: string, depth: number, stack: objec
   const parts: string[] = [];
   for (const key of keys) {
     const at = memberPath(path, key);
-    if (LONE_SURROGATE.test(key)) refuse('LONE_SURROGATE', at, 'mapping key contains a lone surrogate');
+    if (!isWellFormed(key)) refuse('LONE_SURROGATE', at, 'mapping key contains a lone surrogate');
     const item = obj[key];
     if (item === undefined) refuse('UNSUPPORTED_TYPE', at, 'unsupported type undefined');
     parts.push(`${JSON.stringify(key)}:${write(item, at, depth, stack)}`);
