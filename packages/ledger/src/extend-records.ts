@@ -5,7 +5,7 @@
 import { type Assertion, type Conflict, decodeView, type EvidenceItem, type EvidenceView, type LineageEdge, type VerificationCheck } from '@ewp/core';
 import { ImmutableRecordError } from './errors.js';
 import type { LedgerRecord } from './evidence-store.js';
-import { assertionText, checkText, evidenceText } from './snapshot-layout.js';
+import { assertionText, checkText, evidenceText, sourceText } from './snapshot-layout.js';
 
 /** Records given to `extend`, decoded and grouped by kind. */
 export interface Delta {
@@ -49,21 +49,21 @@ export function appendDelta(base: EvidenceView, delta: Delta, viewId: string): R
   for (const a of delta.assertions) {
     const old = byA.get(a.assertion_id);
     if (old === undefined) assertions.push(a);
-    else if (assertionText(old) !== assertionText(a)) throw new ImmutableRecordError(pid, 'assertion', a.assertion_id);
+    else if (assertionText(old) !== assertionText(a) || sourceText(old.source) !== sourceText(a.source)) throw new ImmutableRecordError(pid, 'assertion', a.assertion_id);
   }
   const evidence = [...base.evidence];
   const byE = new Map(base.evidence.map((e) => [e.evidence_id, e]));
   for (const e of delta.evidence) {
     const old = byE.get(e.evidence_id);
     if (old === undefined) evidence.push(e);
-    else if (evidenceText(old) !== evidenceText(e)) throw new ImmutableRecordError(pid, 'evidence', e.evidence_id);
+    else if (evidenceText(old) !== evidenceText(e) || sourceText(old.source) !== sourceText(e.source)) throw new ImmutableRecordError(pid, 'evidence', e.evidence_id);
   }
   const checks = [...base.checks];
   const byC = new Map(base.checks.map((c) => [c.check_id, c]));
   for (const c of delta.checks) {
     const old = byC.get(c.check_id);
     if (old === undefined) checks.push(c);
-    else if (checkText(old, [...old.subjects].sort()) !== checkText(c, [...c.subjects].sort())) {
+    else if (checkText(old, [...old.subjects].sort()) !== checkText(c, [...c.subjects].sort()) || sourceText(old.source) !== sourceText(c.source)) {
       throw new ImmutableRecordError(pid, 'check', c.check_id);
     }
   }

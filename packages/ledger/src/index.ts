@@ -35,6 +35,7 @@ export type {
   NewSnapshotRow,
   SnapshotRow,
   StoredBinding,
+  StoredBindingRow,
 } from './ledger-backend.js';
 export { LedgerEngineStore, MAX_DELTA_DEPTH } from './ledger-engine.js';
 export { MemoryEvidenceStore, type MemoryEvidenceStoreOptions } from './memory-store.js';

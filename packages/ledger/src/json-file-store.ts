@@ -6,7 +6,7 @@
  *
  * Layout under the root:
  * ```
- * ledger.json                                    {"format": "ewp-json-ledger", "version": 1}
+ * ledger.json                                    {"format": "ewp-json-ledger", "version": 2}
  * .lock                                          the write lock ({pid, host, acquired_at})
  * events.jsonl                                   the hash-chained event log, one entry per line
  * anchor.json                                    {length, head_hash, bytes}: the log prefix that is committed
@@ -36,7 +36,7 @@ import { assertionTexts, layoutView, sha256Hex } from './snapshot-layout.js';
 import { documentToView, prettySorted, viewToDocument } from './snapshot-document.js';
 
 const FORMAT = 'ewp-json-ledger';
-const VERSION = 1;
+const VERSION = 2;
 
 export interface JsonFileStoreOptions {
   /** Refuse every write; a root without a ledger is refused (`not_found`) and nothing is created. */
@@ -389,7 +389,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
       const ofKind = Object.hasOwn(history.bindings, b.kind) ? history.bindings[b.kind] : undefined;
       const stored = ofKind !== undefined && Object.hasOwn(ofKind, b.id) ? ofKind[b.id] : undefined;
       if (stored === undefined) fresh.push(b);
-      else if (stored !== b.digest) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
+      else if (stored !== sha256Hex(b.identity)) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
     }
     const dir = this.propositionDir(pid);
     mkdirSync(join(dir, 'views'), { recursive: true });
@@ -402,7 +402,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
     const at = new Date().toISOString();
     const events: Record<string, unknown>[] = [];
     if (fresh.length > 0) {
-      events.push({ type: 'record_appended', at, proposition_id: pid, view_id: vid, records: fresh.map((b) => [b.kind, b.id, b.digest]) });
+      events.push({ type: 'record_appended', at, proposition_id: pid, view_id: vid, records: fresh.map((b) => [b.kind, b.id, sha256Hex(b.identity)]) });
     }
     events.push({
       type: 'snapshot_committed',
@@ -428,7 +428,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
     // defineProperty, never `obj[id] =`: an id may be "__proto__", which assignment would not store as a key.
     for (const b of fresh) {
       if (!Object.hasOwn(history.bindings, b.kind)) ownSet(history.bindings, b.kind, {});
-      ownSet(history.bindings[b.kind] as Record<string, string>, b.id, b.digest);
+      ownSet(history.bindings[b.kind] as Record<string, string>, b.id, sha256Hex(b.identity));
     }
     history.view_ids.push(vid);
     ownSet(history.commits, vid, { view_digest: viewDigest, content_digest: contentDigest, event: chain.anchor.length - 1 });

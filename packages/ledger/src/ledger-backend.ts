@@ -15,9 +15,7 @@ export interface SnapshotRow {
   seq: number;
   proposition_id: string;
   view_id: string;
-  /** SHA-256 of the view's canonical text (SPEC §8 form): equal ⇔ same snapshot content. */
-  view_digest: string;
-  /** SHA-256 over the stored head, member refs and record bodies: detects a flipped byte on read. */
+  /** SHA-256 over the stored head, member refs, record bodies and their sources: detects a flipped byte on read. */
   content_digest: string;
   /** The snapshot this one extends (its members are a delta), or null (members are complete). */
   parent_seq: number | null;
@@ -37,10 +35,16 @@ export interface SnapshotRow {
 
 export type NewSnapshotRow = Omit<SnapshotRow, 'seq'>;
 
-/** A binding as stored. */
+/** A binding as stored: its body (the audit checks it against the event that appended it). */
 export interface StoredBinding {
   body: string;
-  digest: string;
+}
+
+/** A binding row with its key, as the audit reads it. */
+export interface StoredBindingRow extends StoredBinding {
+  proposition_id: string;
+  kind: BindingKind;
+  id: string;
 }
 
 export interface BindingRequest {
@@ -76,7 +80,7 @@ export interface LedgerReader {
   /** Every snapshot row, in commit order. */
   allSnapshots(): Iterable<SnapshotRow> | AsyncIterable<SnapshotRow>;
   /** Every binding row. */
-  allBindings(): Iterable<{ proposition_id: string; kind: BindingKind; id: string; body: string; digest: string }> | AsyncIterable<{ proposition_id: string; kind: BindingKind; id: string; body: string; digest: string }>;
+  allBindings(): Iterable<StoredBindingRow> | AsyncIterable<StoredBindingRow>;
 }
 
 /** Write access inside one exclusive, atomic transaction. */

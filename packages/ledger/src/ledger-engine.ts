@@ -5,13 +5,9 @@
  * transaction, and checks digests on read.
  */
 import {
-  type Assertion,
-  type Conflict,
   canonicalViewText,
   decodeView,
-  type EvidenceItem,
   type EvidenceView,
-  type LineageEdge,
   type VerificationCheck,
 } from '@ewp/core';
 import { ImmutableRecordError, MissingViewError, StoreUnavailableError } from './errors.js';
@@ -29,19 +25,19 @@ import { buildChainEntries, type ChainVerification, ChainVerifier } from './hash
 import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding } from './ledger-backend.js';
 import {
   assembleView,
-  assertionText,
   assertionTexts,
   type BindingKind,
   bindingKey,
   checkMember,
-  checkText,
   contentDigest,
-  evidenceText,
-  identityDigest,
+  distinctSources,
+  identityText,
   layoutView,
   MEMBER_KIND,
   type MemberRef,
-  sha256Hex,
+  parseRecords,
+  recordsDigest,
+  type StoredRecord,
 } from './snapshot-layout.js';
 
 /** Beyond this many delta steps a snapshot stores its complete member list (bounds read cost). */
@@ -159,23 +155,18 @@ export class LedgerEngineStore implements EvidenceStore {
     return this.backend.read(async (r) => {
       const anchor = await r.chainAnchor();
       const verifier = new ChainVerifier().watchAnchor(anchor);
-      const snapshotEvents = new Map<string, { index: number; view_digest: string; content_digest: string }>();
-      const recordEvents = new Map<string, { index: number; digest: string }>();
+      const snapshotEvents = new Map<string, { index: number; content_digest: string }>();
+      const recordEvents: { index: number; keys: string[]; digest: string }[] = [];
       let index = 0;
       for await (const entry of r.chainEntries()) {
         verifier.pushStored(entry);
         if (verifier.failed) break;
         const event = JSON.parse(entry.event) as Record<string, unknown>;
         if (event.type === 'snapshot_committed') {
-          snapshotEvents.set(`${event.proposition_id}\u0000${event.view_id}`, {
-            index,
-            view_digest: String(event.view_digest),
-            content_digest: String(event.content_digest),
-          });
+          snapshotEvents.set(`${event.proposition_id}\u0000${event.view_id}`, { index, content_digest: String(event.content_digest) });
         } else if (event.type === 'record_appended') {
-          for (const [kind, id, digest] of event.records as [string, string, string][]) {
-            recordEvents.set(`${event.proposition_id}\u0000${kind}\u0000${id}`, { index, digest });
-          }
+          const keys = (event.records as [string, string][]).map(([kind, id]) => `${event.proposition_id}\u0000${kind}\u0000${id}`);
+          recordEvents.push({ index, keys, digest: String(event.records_digest) });
         }
         index += 1;
       }
@@ -194,32 +185,37 @@ export class LedgerEngineStore implements EvidenceStore {
         const event = snapshotEvents.get(`${row.proposition_id}\u0000${row.view_id}`);
         const label = `snapshot ${JSON.stringify(row.view_id)} of ${JSON.stringify(row.proposition_id)}`;
         if (event === undefined) return fail(chain.length, `${label} has no snapshot_committed event`);
-        if (event.content_digest !== row.content_digest || event.view_digest !== row.view_digest) {
-          return fail(event.index, `${label}: stored digests differ from its event`);
-        }
+        if (event.content_digest !== row.content_digest) return fail(event.index, `${label}: stored digest differs from its event`);
         try {
-          const resolved = await this.resolve(r, row);
-          if (sha256Hex(canonicalViewText(resolved.view)) !== row.view_digest) return fail(event.index, `${label}: content differs from its digest`);
+          // Rebuilding checks every row the snapshot is made of against its content digest.
+          await this.resolve(r, row);
         } catch (error) {
           return fail(event.index, `${label}: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
       if (rows !== snapshotEvents.size) return fail(chain.length, `${snapshotEvents.size - rows} committed snapshot(s) missing from the tables`);
-      let bindingRows = 0;
+      // Every stored binding must be one that an event appended, with the content it appended.
+      const stored = new Map<string, { kind: BindingKind; body: string; label: string }>();
       for await (const b of r.allBindings()) {
-        bindingRows += 1;
-        const event = recordEvents.get(`${b.proposition_id}\u0000${b.kind}\u0000${b.id}`);
         const label = `${b.kind} ${JSON.stringify(b.id)} of ${JSON.stringify(b.proposition_id)}`;
-        if (event === undefined) return fail(chain.length, `${label} has no record_appended event`);
-        let digest: string;
-        try {
-          digest = identityDigest(b.kind, b.body);
-        } catch {
-          digest = '';
-        }
-        if (digest !== b.digest || b.digest !== event.digest) return fail(event.index, `${label}: stored record differs from its event`);
+        stored.set(`${b.proposition_id}\u0000${b.kind}\u0000${b.id}`, { kind: b.kind, body: b.body, label });
       }
-      if (bindingRows !== recordEvents.size) return fail(chain.length, `${recordEvents.size - bindingRows} appended record(s) missing from the tables`);
+      let appended = 0;
+      for (const event of recordEvents) {
+        const identities: string[] = [];
+        for (const key of event.keys) {
+          const b = stored.get(key);
+          if (b === undefined) return fail(event.index, `${key.split('\u0000').join(' ')}: an appended record is missing from the tables`);
+          try {
+            identities.push(identityText(b.kind, b.body));
+          } catch {
+            return fail(event.index, `${b.label}: stored record is unreadable`);
+          }
+        }
+        if (recordsDigest(identities) !== event.digest) return fail(event.index, 'a stored record differs from the event that appended it');
+        appended += event.keys.length;
+      }
+      if (stored.size !== appended) return fail(chain.length, `${stored.size - appended} stored record(s) have no record_appended event`);
       return chain;
     });
   }
@@ -266,7 +262,7 @@ export class LedgerEngineStore implements EvidenceStore {
       });
     });
     const bodies = await r.bindings(row.proposition_id, [...requests.values()]);
-    const ownBodies = rows.map((x, i) => {
+    const ownRecords = rows.map((x, i) => {
       const list = own[i] as MemberRef[];
       const keys = ownKeys[i] as string[];
       const texts = new Array<string>(list.length);
@@ -275,11 +271,37 @@ export class LedgerEngineStore implements EvidenceStore {
         if (b === undefined) throw damaged(row, `record ${JSON.stringify((list[j] as MemberRef)[1])} is missing`);
         texts[j] = b.body;
       }
-      if (contentDigest(x.head, x.members, texts) !== x.content_digest) throw damaged(x, 'stored content differs from its digest');
-      return texts;
+      return { texts, records: parseRecords(texts, () => where(x)) };
+    });
+    // The sources the records name: usually already in the map (a large read scans the proposition).
+    const sources = new Map<string, string>();
+    const missing: BindingRequest[] = [];
+    for (const { records } of ownRecords) {
+      for (const rec of records) {
+        const id = rec.source_id;
+        if (sources.has(id)) continue;
+        const b = bodies.get(bindingKey('source', id));
+        if (b === undefined) {
+          if (!missing.some((m) => m.id === id)) missing.push({ kind: 'source', id });
+        } else sources.set(id, b.body);
+      }
+    }
+    if (missing.length > 0) {
+      const more = await r.bindings(row.proposition_id, missing);
+      for (const { id } of missing) {
+        const b = more.get(bindingKey('source', id));
+        if (b === undefined) throw damaged(row, `source ${JSON.stringify(id)} is missing`);
+        sources.set(id, b.body);
+      }
+    }
+    rows.forEach((x, i) => {
+      const { texts, records } = ownRecords[i] as { texts: string[]; records: StoredRecord[] };
+      const sourceTexts = distinctSources(records.map((rec) => rec.source_id)).map((id) => sources.get(id) as string);
+      if (contentDigest(x.head, x.members, texts, sourceTexts) !== x.content_digest) throw damaged(x, 'stored content differs from its digest');
     });
     const members = [...own].reverse().flat();
-    const view = assembleView(row.proposition_id, row.view_id, row.head, members, ownBodies.reverse().flat());
+    const records = ownRecords.reverse().flatMap((o) => o.records);
+    const view = assembleView(row.proposition_id, row.view_id, row.head, members, records, sources);
     return { view, members, bodies };
   }
 
@@ -287,10 +309,12 @@ export class LedgerEngineStore implements EvidenceStore {
   private async commit(w: LedgerWriter, view: EvidenceView, parent: ParentInfo | undefined): Promise<PutResult> {
     const pid = view.proposition_id;
     const vid = view.view_id;
-    const viewDigest = sha256Hex(canonicalViewText(view));
     const existing = await w.findSnapshot(pid, vid);
     if (existing !== undefined) {
-      if (existing.view_digest === viewDigest) return { status: 'unchanged', proposition_id: pid, view_id: vid };
+      // Same content (SPEC §8 canonical text, record order aside) under the same id is a no-op. The
+      // canonical text is computed only here, on the rare re-put, not on every commit.
+      const stored = (await this.resolve(w, existing)).view;
+      if (canonicalViewText(stored) === canonicalViewText(view)) return { status: 'unchanged', proposition_id: pid, view_id: vid };
       throw new ImmutableRecordError(pid, 'snapshot', vid);
     }
     const layout = layoutView(view);
@@ -299,7 +323,7 @@ export class LedgerEngineStore implements EvidenceStore {
     for (const b of layout.bindings) {
       const s = stored.get(bindingKey(b.kind, b.id));
       if (s === undefined) fresh.push(b);
-      else if (s.digest !== b.digest) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
+      else if (s.body !== b.body && identityText(b.kind, s.body) !== b.identity) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
     }
     // Member refs point at the stored body; a check keeps its own subject order as an override.
     const checksById = new Map(view.checks.map((c) => [c.check_id, c]));
@@ -316,6 +340,7 @@ export class LedgerEngineStore implements EvidenceStore {
     });
     let ownMembers = allMembers;
     let ownBodies = allBodies;
+    let ownSources = layout.memberSources;
     let parentSeq: number | null = null;
     let depth = 0;
     if (parent !== undefined && parent.row.depth + 1 <= MAX_DELTA_DEPTH) {
@@ -323,12 +348,14 @@ export class LedgerEngineStore implements EvidenceStore {
       const own = allMembers.map((m) => !inParent.has(memberKey(m)));
       ownMembers = allMembers.filter((_, i) => own[i]);
       ownBodies = allBodies.filter((_, i) => own[i]);
+      ownSources = layout.memberSources.filter((_, i) => own[i]);
       parentSeq = parent.row.seq;
       depth = parent.row.depth + 1;
     }
     const at = new Date().toISOString();
     const membersText = JSON.stringify(ownMembers);
-    const content = contentDigest(layout.headText, membersText, ownBodies);
+    const sourceTexts = distinctSources(ownSources).map((id) => layout.sourceBodies.get(id) as string);
+    const content = contentDigest(layout.headText, membersText, ownBodies, sourceTexts);
     const recordCount = view.assertions.length + view.evidence.length + view.checks.length;
     const events: Record<string, unknown>[] = [];
     if (fresh.length > 0) {
@@ -337,7 +364,8 @@ export class LedgerEngineStore implements EvidenceStore {
         at,
         proposition_id: pid,
         view_id: vid,
-        records: fresh.map((b) => [b.kind, b.id, b.digest]),
+        records: fresh.map((b) => [b.kind, b.id]),
+        records_digest: recordsDigest(fresh.map((b) => b.identity)),
       });
     }
     events.push({
@@ -345,7 +373,6 @@ export class LedgerEngineStore implements EvidenceStore {
       at,
       proposition_id: pid,
       view_id: vid,
-      view_digest: viewDigest,
       content_digest: content,
       parent_view_id: parent?.row.view_id ?? null,
       records: recordCount,
@@ -365,7 +392,6 @@ export class LedgerEngineStore implements EvidenceStore {
     await w.insertSnapshot({
       proposition_id: pid,
       view_id: vid,
-      view_digest: viewDigest,
       content_digest: content,
       parent_seq: parentSeq,
       depth,
@@ -380,10 +406,11 @@ export class LedgerEngineStore implements EvidenceStore {
   }
 }
 
+function where(row: SnapshotRow): string {
+  return `snapshot ${JSON.stringify(row.view_id)} of ${JSON.stringify(row.proposition_id)}`;
+}
+
 function damaged(row: SnapshotRow, what: string): StoreUnavailableError {
-  return new StoreUnavailableError(
-    'damaged',
-    `snapshot ${JSON.stringify(row.view_id)} of ${JSON.stringify(row.proposition_id)}: ${what}`,
-  );
+  return new StoreUnavailableError('damaged', `${where(row)}: ${what}`);
 }
 

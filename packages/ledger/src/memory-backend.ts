@@ -52,7 +52,7 @@ function reader(t: Tables, pending?: Pending): LedgerReader {
       for (const [pid, table] of t.bindings) {
         for (const [key, b] of table) {
           const sep = key.indexOf('\u0000');
-          yield { proposition_id: pid, kind: key.slice(0, sep) as BindingKind, id: key.slice(sep + 1), body: b.body, digest: b.digest };
+          yield { proposition_id: pid, kind: key.slice(0, sep) as BindingKind, id: key.slice(sep + 1), body: b.body };
         }
       }
     },
@@ -110,7 +110,7 @@ export class MemoryLedgerBackend implements LedgerBackend {
           table = new Map();
           p.bindings.set(pid, table);
         }
-        for (const b of rows) table.set(bindingKey(b.kind, b.id), { body: b.body, digest: b.digest });
+        for (const b of rows) table.set(bindingKey(b.kind, b.id), { body: b.body });
       },
       insertSnapshot: (row: NewSnapshotRow) => {
         const seq = t.snapshots.length + p.snapshots.length + 1;

@@ -19,8 +19,11 @@ export interface Binding {
   id: string;
   /** Stored text of the record (for a conflict: its sorted participant list). */
   body: string;
-  /** SHA-256 hex of the record's identity text (check subjects and conflict participants as sets). */
-  digest: string;
+  /**
+   * The record's identity text: the body, except for a check, whose subjects count as a set (sorted).
+   * Two records may share an id only when their identity texts are equal.
+   */
+  identity: string;
   /** JSON path of the first record in the view that carries this binding. */
   path: string;
 }
@@ -50,6 +53,10 @@ export interface SnapshotLayout {
   bindings: Binding[];
   /** The body of each member, index for index with `members` (content digest without a store round trip). */
   memberBodies: string[];
+  /** The source id each member names, index for index with `members`. */
+  memberSources: string[];
+  /** Stored text of every source the view cites, by source id. */
+  sourceBodies: Map<string, string>;
 }
 
 export const MEMBER_KIND: Record<MemberKind, 'assertion' | 'evidence' | 'check'> = { a: 'assertion', e: 'evidence', c: 'check' };
@@ -80,6 +87,17 @@ function sourceObject(s: SourceRef): SourceRef {
   };
 }
 
+/** Stored text of a source: bound once per proposition, referenced by id from the records that cite it. */
+export function sourceText(s: SourceRef): string {
+  return JSON.stringify(sourceObject(s));
+}
+
+/*
+ * Record bodies name their source by id (the source is its own binding), so a source shared by a
+ * thousand records is stored once, not a thousand times. A record's identity is its body plus the
+ * binding of the source it names.
+ */
+
 export function assertionText(a: Assertion): string {
   return JSON.stringify({
     assertion_id: a.assertion_id,
@@ -87,7 +105,7 @@ export function assertionText(a: Assertion): string {
     text: a.text,
     asserted_by: a.asserted_by,
     assertion_confidence: a.assertion_confidence,
-    source: sourceObject(a.source),
+    source_id: a.source.source_id,
     asserted_at: a.asserted_at,
   });
 }
@@ -97,7 +115,7 @@ export function evidenceText(e: EvidenceItem): string {
     evidence_id: e.evidence_id,
     proposition_id: e.proposition_id,
     polarity: e.polarity,
-    source: sourceObject(e.source),
+    source_id: e.source.source_id,
     content: e.content,
     observed_at: e.observed_at,
   });
@@ -108,7 +126,7 @@ export function checkText(c: VerificationCheck, subjects: readonly string[] = c.
     check_id: c.check_id,
     method: c.method,
     scope: c.scope,
-    source: sourceObject(c.source),
+    source_id: c.source.source_id,
     observed_at: c.observed_at,
     result: c.result,
     subjects,
@@ -137,15 +155,19 @@ export function headText(view: EvidenceView): string {
 export function layoutView(view: EvidenceView): SnapshotLayout {
   const bindings = new Map<string, Binding>();
   const memberBodies: string[] = [];
+  const memberSources: string[] = [];
+  const sourceBodies = new Map<string, string>();
   const members: MemberRef[] = [];
   const bind = (kind: BindingKind, id: string, body: string, identity: string, path: string) => {
     const key = bindingKey(kind, id);
-    if (!bindings.has(key)) bindings.set(key, { kind, id, body, digest: sha256Hex(identity), path });
+    if (!bindings.has(key)) bindings.set(key, { kind, id, body, identity, path });
   };
   const bindSource = (s: SourceRef, path: string) => {
+    memberSources.push(s.source_id);
     // Many records share a source: skip the serialization when it is already bound.
-    if (bindings.has(bindingKey('source', s.source_id))) return;
-    const text = JSON.stringify(sourceObject(s));
+    if (sourceBodies.has(s.source_id)) return;
+    const text = sourceText(s);
+    sourceBodies.set(s.source_id, text);
     bind('source', s.source_id, text, text, `${path}.source`);
   };
   view.assertions.forEach((a, i) => {
@@ -176,7 +198,7 @@ export function layoutView(view: EvidenceView): SnapshotLayout {
     const text = JSON.stringify(sortedByCodePoint(c.proposition_ids));
     bind('conflict', c.conflict_id, text, text, `$.conflicts[${i}]`);
   });
-  return { headText: headText(view), members, bindings: [...bindings.values()], memberBodies };
+  return { headText: headText(view), members, bindings: [...bindings.values()], memberBodies, memberSources, sourceBodies };
 }
 
 /**
@@ -189,10 +211,11 @@ export function checkMember(check: VerificationCheck, storedBody: string): Membe
 }
 
 /**
- * Digest of a snapshot's stored content: SHA-256 of `head \n membersText \n bodies joined by ","`.
- * Any flipped byte in any row that makes up the snapshot changes it.
+ * Digest of a snapshot's stored content: SHA-256 of `head \n membersText \n bodies joined by "," \n
+ * source bodies joined by ","` (the sources the members name, in order of first use). Any flipped
+ * byte in any row that makes up the snapshot changes it.
  */
-export function contentDigest(head: string, membersText: string, bodies: readonly string[]): string {
+export function contentDigest(head: string, membersText: string, bodies: readonly string[], sources: readonly string[]): string {
   // Fed piece by piece: joining a thousand bodies into one string and hashing that costs several times
   // more (the join, then flattening the result) than one update() per body. Same bytes, same digest.
   const h = createHash('sha256');
@@ -204,50 +227,112 @@ export function contentDigest(head: string, membersText: string, bodies: readonl
     if (i > 0) h.update(',');
     h.update(bodies[i] as string);
   }
+  h.update('\n');
+  for (let i = 0; i < sources.length; i += 1) {
+    if (i > 0) h.update(',');
+    h.update(sources[i] as string);
+  }
   return h.digest('hex');
 }
 
-/** Rebuild a view from its stored parts (no validation: the content digest vouches for it). */
+/** Distinct source ids in order of first use. */
+export function distinctSources(sourceIds: readonly string[]): string[] {
+  return [...new Set(sourceIds)];
+}
+
+/** A stored record body, parsed: the record with `source_id` in place of its source. */
+export type StoredRecord = Record<string, unknown> & { source_id: string };
+
+/** Parse stored record bodies (one parse per body; cheaper than parsing them joined into one array). */
+export function parseRecords(bodies: readonly string[], where: () => string): StoredRecord[] {
+  const records = new Array<StoredRecord>(bodies.length);
+  for (let i = 0; i < bodies.length; i += 1) {
+    try {
+      records[i] = JSON.parse(bodies[i] as string) as StoredRecord;
+    } catch (cause) {
+      throw new StoreUnavailableError('damaged', `${where()}: unreadable record`, { cause });
+    }
+    if (typeof records[i]?.source_id !== 'string') throw new StoreUnavailableError('damaged', `${where()}: record without a source id`);
+  }
+  return records;
+}
+
+/** Rebuild a view from its stored parts (no validation: the content digests vouch for them). */
 export function assembleView(
   propositionId: string,
   viewId: string,
   head: string,
   members: readonly MemberRef[],
-  /** The stored bodies of `members`, in order. */
-  bodies: readonly string[],
+  /** The parsed stored bodies of `members`, in order. */
+  records: readonly StoredRecord[],
+  /** Stored source texts by source id: every source the records name. */
+  sources: ReadonlyMap<string, string>,
 ): EvidenceView {
+  const where = `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}`;
   let h: SnapshotHead;
   try {
     h = JSON.parse(head) as SnapshotHead;
   } catch (cause) {
-    throw new StoreUnavailableError('damaged', `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}: unreadable head`, { cause });
+    throw new StoreUnavailableError('damaged', `${where}: unreadable head`, { cause });
   }
+  if (records.length !== members.length) {
+    throw new StoreUnavailableError('damaged', `${where}: record count differs from its member list`);
+  }
+  const parsedSources = new Map<string, SourceRef>();
+  // Every record gets its own source object (callers may mutate what they read).
+  const sourceOf = (id: string): SourceRef => {
+    let s = parsedSources.get(id);
+    if (s === undefined) {
+      const text = sources.get(id);
+      if (text === undefined) throw new StoreUnavailableError('damaged', `${where}: source ${JSON.stringify(id)} is missing`);
+      try {
+        s = JSON.parse(text) as SourceRef;
+      } catch (cause) {
+        throw new StoreUnavailableError('damaged', `${where}: unreadable source`, { cause });
+      }
+      parsedSources.set(id, s);
+    }
+    return sourceObject(s);
+  };
   const assertions: Assertion[] = [];
   const evidence: EvidenceItem[] = [];
   const checks: VerificationCheck[] = [];
-  if (bodies.length !== members.length) {
-    throw new StoreUnavailableError('damaged', `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}: record count differs from its member list`);
-  }
-  // One parse per body: measured faster than parsing the bodies joined into one array text (the join
-  // of a thousand strings alone costs more than the separate parses).
-  const records: unknown[] = new Array(bodies.length);
-  for (let i = 0; i < bodies.length; i += 1) {
-    try {
-      records[i] = JSON.parse(bodies[i] as string);
-    } catch (cause) {
-      throw new StoreUnavailableError('damaged', `snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(propositionId)}: unreadable record`, { cause });
+  for (let i = 0; i < members.length; i += 1) {
+    const m = members[i] as MemberRef;
+    // The content digest vouched for these bodies; their fields are what the writer stored.
+    const r = records[i] as unknown as Omit<Assertion & EvidenceItem & VerificationCheck, 'source'> & { source_id: string };
+    const source = sourceOf(r.source_id);
+    if (m[0] === 'a') {
+      assertions.push({
+        assertion_id: r.assertion_id,
+        proposition_id: r.proposition_id,
+        text: r.text,
+        asserted_by: r.asserted_by,
+        assertion_confidence: r.assertion_confidence,
+        source,
+        asserted_at: r.asserted_at,
+      });
+    } else if (m[0] === 'e') {
+      evidence.push({
+        evidence_id: r.evidence_id,
+        proposition_id: r.proposition_id,
+        polarity: r.polarity,
+        source,
+        content: r.content,
+        observed_at: r.observed_at,
+      });
+    } else {
+      checks.push({
+        check_id: r.check_id,
+        method: r.method,
+        scope: r.scope,
+        source,
+        observed_at: r.observed_at,
+        result: r.result,
+        subjects: m.length === 3 ? [...m[2]] : r.subjects,
+      });
     }
   }
-  members.forEach((m, i) => {
-    const record = records[i];
-    if (m[0] === 'a') assertions.push(record as Assertion);
-    else if (m[0] === 'e') evidence.push(record as EvidenceItem);
-    else {
-      const check = record as VerificationCheck;
-      if (m.length === 3) check.subjects = [...m[2]];
-      checks.push(check);
-    }
-  });
   return {
     proposition_id: propositionId,
     view_id: viewId,
@@ -275,11 +360,25 @@ export function assertionTexts(view: EvidenceView): string[] {
   return out;
 }
 
-/** Recompute a stored binding's identity digest from its body (for audits). */
-export function identityDigest(kind: BindingKind, body: string): string {
-  if (kind === 'check') {
-    const check = JSON.parse(body) as VerificationCheck;
-    return sha256Hex(checkText(check, sortedByCodePoint(check.subjects)));
+/** The identity text of a stored binding's body (see {@link Binding.identity}). */
+export function identityText(kind: BindingKind, body: string): string {
+  if (kind !== 'check') return body;
+  // The body in its stored field order, with the subjects as a set: exactly checkText(c, sorted).
+  const check = JSON.parse(body) as { subjects: string[] };
+  return JSON.stringify({ ...check, subjects: sortedByCodePoint(check.subjects) });
+}
+
+/**
+ * Digest of the records one `record_appended` event adds: SHA-256 of their identity texts, in event
+ * order, joined by newlines (JSON text never holds a raw newline, so the join is unambiguous).
+ */
+export function recordsDigest(identities: Iterable<string>): string {
+  const h = createHash('sha256');
+  let first = true;
+  for (const text of identities) {
+    if (!first) h.update('\n');
+    h.update(text);
+    first = false;
   }
-  return sha256Hex(body);
+  return h.digest('hex');
 }

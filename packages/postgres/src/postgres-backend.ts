@@ -47,7 +47,7 @@ function anchorOf(rows: readonly { key: string; value: string }[]): ChainAnchor 
 function makeReader(db: Queryable, schema: string): LedgerReader {
   const t = (name: string) => `${ident(schema)}.${name}`;
   const cols =
-    'seq, owner AS proposition_id, view_id, view_digest, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
+    'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
   const one = async (sql: string, params: unknown[]) => {
     const r = await db.query(sql, params);
     return r.rows[0] === undefined ? undefined : toRow(r.rows[0] as RawSnapshot);
@@ -71,12 +71,12 @@ function makeReader(db: Queryable, schema: string): LedgerReader {
       const out = new Map<string, StoredBinding>();
       if (keys.length === 0) return out;
       const r = await db.query(
-        `SELECT b.kind, b.id, b.body, b.digest FROM unnest($2::text[], $3::text[]) AS k(kind, id)
+        `SELECT b.kind, b.id, b.body FROM unnest($2::text[], $3::text[]) AS k(kind, id)
          JOIN ${t('bindings')} AS b ON b.owner = $1 AND b.kind = k.kind AND b.id = k.id`,
         [pid, keys.map((k) => k.kind), keys.map((k) => k.id)],
       );
-      for (const row of r.rows as { kind: BindingKind; id: string; body: string; digest: string }[]) {
-        out.set(bindingKey(row.kind, row.id), { body: row.body, digest: row.digest });
+      for (const row of r.rows as { kind: BindingKind; id: string; body: string }[]) {
+        out.set(bindingKey(row.kind, row.id), { body: row.body });
       }
       return out;
     },
@@ -123,11 +123,11 @@ function makeReader(db: Queryable, schema: string): LedgerReader {
       for (;;) {
         const rows = (
           await db.query(
-            `SELECT owner AS proposition_id, kind, id, body, digest FROM ${t('bindings')}
+            `SELECT owner AS proposition_id, kind, id, body FROM ${t('bindings')}
              WHERE $4 OR (owner, kind, id) > ($1, $2, $3) ORDER BY owner, kind, id LIMIT ${PAGE}`,
             [...last, first],
           )
-        ).rows as { proposition_id: string; kind: BindingKind; id: string; body: string; digest: string }[];
+        ).rows as { proposition_id: string; kind: BindingKind; id: string; body: string }[];
         first = false;
         yield* rows;
         if (rows.length < PAGE) return;
@@ -189,20 +189,19 @@ export class PostgresLedgerBackend implements LedgerBackend {
           for (let i = 0; i < rows.length; i += PAGE) {
             const page = rows.slice(i, i + PAGE);
             await client.query(
-              `INSERT INTO ${t('bindings')} (owner, kind, id, body, digest)
-               SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[])`,
-              [pid, page.map((b) => b.kind), page.map((b) => b.id), page.map((b) => b.body), page.map((b) => b.digest)],
+              `INSERT INTO ${t('bindings')} (owner, kind, id, body)
+               SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[])`,
+              [pid, page.map((b) => b.kind), page.map((b) => b.id), page.map((b) => b.body)],
             );
           }
         },
         insertSnapshot: async (row: NewSnapshotRow) => {
           const r = await client.query(
-            `INSERT INTO ${t('snapshots')} (owner, view_id, view_digest, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING seq`,
+            `INSERT INTO ${t('snapshots')} (owner, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq`,
             [
               row.proposition_id,
               row.view_id,
-              row.view_digest,
               row.content_digest,
               row.parent_seq,
               row.depth,

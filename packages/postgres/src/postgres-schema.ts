@@ -6,7 +6,7 @@
 import { StoreUnavailableError } from '@ewp/ledger';
 import type pg from 'pg';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 /** Written into the meta table so a foreign schema with similar table names is never mistaken for a ledger. */
 export const LEDGER_KIND = 'ewp-ledger';
 
@@ -27,14 +27,12 @@ CREATE TABLE ${s}.bindings (
   kind   text NOT NULL,
   id     text NOT NULL,
   body   text NOT NULL,
-  digest text NOT NULL,
   PRIMARY KEY (owner, kind, id)
 );
 CREATE TABLE ${s}.snapshots (
   seq             bigserial PRIMARY KEY,
   owner           text NOT NULL,
   view_id         text NOT NULL,
-  view_digest     text NOT NULL,
   content_digest  text NOT NULL,
   parent_seq      bigint REFERENCES ${s}.snapshots (seq),
   depth           integer NOT NULL,

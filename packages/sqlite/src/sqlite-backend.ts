@@ -6,7 +6,6 @@
  */
 import {
   type Binding,
-  type BindingKind,
   type BindingRequest,
   bindingKey,
   type ChainAnchor,
@@ -16,6 +15,7 @@ import {
   type NewSnapshotRow,
   type SnapshotRow,
   type StoredBinding,
+  type StoredBindingRow,
   type StoredChainEntry,
   StoreUnavailableError,
 } from '@ewp/ledger';
@@ -23,12 +23,14 @@ import type Database from 'better-sqlite3';
 
 /**
  * Rows per multi-row binding INSERT: one native call per page instead of per record (a large part of
- * ingest time was the per-call cost). 64 x 5 parameters stays far below SQLite's variable limit.
+ * ingest time was the per-call cost). 64 x 4 parameters stays far below SQLite's variable limit.
+ * Binding rows hold no digest (the engine recomputes one from the body when it needs it): smaller
+ * rows are most of what a batched ingest pays SQLite.
  */
 const BINDINGS_PER_INSERT = 64;
 
 const SNAPSHOT_COLUMNS =
-  'seq, owner AS proposition_id, view_id, view_digest, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
+  'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
 
 function statements(db: Database.Database) {
   return {
@@ -39,9 +41,9 @@ function statements(db: Database.Database) {
       `WITH RECURSIVE up(seq) AS (SELECT ? UNION ALL SELECT s.parent_seq FROM ewp_snapshots s JOIN up ON s.seq = up.seq WHERE s.parent_seq IS NOT NULL)
        SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE seq IN (SELECT seq FROM up) ORDER BY seq DESC`,
     ),
-    binding: db.prepare('SELECT body, digest FROM ewp_bindings WHERE owner = ? AND kind = ? AND id = ?'),
+    binding: db.prepare('SELECT body FROM ewp_bindings WHERE owner = ? AND kind = ? AND id = ?'),
     // The map key (`kind \0 id`, see bindingKey) built by SQLite: one string per row instead of two plus a concat.
-    ownerBindings: db.prepare('SELECT kind || char(0) || id, body, digest FROM ewp_bindings WHERE owner = ?').raw(),
+    ownerBindings: db.prepare('SELECT kind || char(0) || id, body FROM ewp_bindings WHERE owner = ?').raw(),
     ids: db.prepare('SELECT view_id, seq FROM ewp_snapshots WHERE owner = ? ORDER BY seq'),
     latestRows: db.prepare(
       `SELECT ${SNAPSHOT_COLUMNS.replace('seq,', 's.seq,')}, c.n AS snapshots FROM ewp_snapshots s
@@ -52,14 +54,14 @@ function statements(db: Database.Database) {
     tail: db.prepare('SELECT idx, hash FROM ewp_chain ORDER BY idx DESC LIMIT 1'),
     chain: db.prepare('SELECT prev_hash, event, hash FROM ewp_chain ORDER BY idx'),
     all: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots ORDER BY seq`),
-    allBindings: db.prepare('SELECT owner AS proposition_id, kind, id, body, digest FROM ewp_bindings'),
-    insertBinding: db.prepare('INSERT INTO ewp_bindings (owner, kind, id, body, digest) VALUES (?, ?, ?, ?, ?)'),
+    allBindings: db.prepare('SELECT owner AS proposition_id, kind, id, body FROM ewp_bindings'),
+    insertBinding: db.prepare('INSERT INTO ewp_bindings (owner, kind, id, body) VALUES (?, ?, ?, ?)'),
     insertBindingsPage: db.prepare(
-      `INSERT INTO ewp_bindings (owner, kind, id, body, digest) VALUES ${Array(BINDINGS_PER_INSERT).fill('(?, ?, ?, ?, ?)').join(', ')}`,
+      `INSERT INTO ewp_bindings (owner, kind, id, body) VALUES ${Array(BINDINGS_PER_INSERT).fill('(?, ?, ?, ?)').join(', ')}`,
     ),
     insertSnapshot: db.prepare(
-      `INSERT INTO ewp_snapshots (owner, view_id, view_digest, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at)
-       VALUES (@proposition_id, @view_id, @view_digest, @content_digest, @parent_seq, @depth, @head, @members, @record_count, @assertion_texts, @committed_at)`,
+      `INSERT INTO ewp_snapshots (owner, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at)
+       VALUES (@proposition_id, @view_id, @content_digest, @parent_seq, @depth, @head, @members, @record_count, @assertion_texts, @committed_at)`,
     ),
     insertChain: db.prepare('INSERT INTO ewp_chain (idx, prev_hash, event, hash) VALUES (?, ?, ?, ?)'),
     setMeta: db.prepare('UPDATE ewp_meta SET value = ? WHERE key = ?'),
@@ -100,7 +102,7 @@ export class SqliteLedgerBackend implements LedgerBackend {
         // Many keys: one range scan of the proposition's bindings (a prefix of the primary key) beats
         // a probe per key; a new proposition costs nothing. Unrequested rows may stay in the map (the
         // contract allows it), which spares a filter set built from every requested key.
-        for (const [key, body, digest] of s.ownerBindings.all(pid) as [string, string, string][]) out.set(key, { body, digest });
+        for (const [key, body] of s.ownerBindings.all(pid) as [string, string][]) out.set(key, { body });
         return out;
       },
       snapshotIds: (pid) => s.ids.all(pid) as { view_id: string; seq: number }[],
@@ -121,7 +123,7 @@ export class SqliteLedgerBackend implements LedgerBackend {
       },
       chainEntries: () => s.chain.iterate() as IterableIterator<StoredChainEntry>,
       allSnapshots: () => s.all.all() as SnapshotRow[],
-      allBindings: () => s.allBindings.iterate() as IterableIterator<{ proposition_id: string; kind: BindingKind; id: string; body: string; digest: string }>,
+      allBindings: () => s.allBindings.iterate() as IterableIterator<StoredBindingRow>,
     };
   }
 
@@ -139,22 +141,21 @@ export class SqliteLedgerBackend implements LedgerBackend {
         insertBindings: (pid: string, rows: readonly Binding[]) => {
           let i = 0;
           if (rows.length >= BINDINGS_PER_INSERT) {
-            const params: string[] = new Array(BINDINGS_PER_INSERT * 5);
+            const params: string[] = new Array(BINDINGS_PER_INSERT * 4);
             for (; i + BINDINGS_PER_INSERT <= rows.length; i += BINDINGS_PER_INSERT) {
               for (let k = 0; k < BINDINGS_PER_INSERT; k += 1) {
                 const b = rows[i + k] as Binding;
-                params[k * 5] = pid;
-                params[k * 5 + 1] = b.kind;
-                params[k * 5 + 2] = b.id;
-                params[k * 5 + 3] = b.body;
-                params[k * 5 + 4] = b.digest;
+                params[k * 4] = pid;
+                params[k * 4 + 1] = b.kind;
+                params[k * 4 + 2] = b.id;
+                params[k * 4 + 3] = b.body;
               }
               s.insertBindingsPage.run(params);
             }
           }
           for (; i < rows.length; i += 1) {
             const b = rows[i] as Binding;
-            s.insertBinding.run(pid, b.kind, b.id, b.body, b.digest);
+            s.insertBinding.run(pid, b.kind, b.id, b.body);
           }
         },
         insertSnapshot: (row: NewSnapshotRow) => Number(s.insertSnapshot.run(row).lastInsertRowid),

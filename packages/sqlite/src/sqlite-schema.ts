@@ -9,7 +9,7 @@ import { StoreUnavailableError } from '@ewp/ledger';
 /** "EWPL" as a 32-bit big-endian integer. */
 export const APPLICATION_ID = 0x4557504c;
 /** Schema version of this package. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE ewp_meta (
@@ -21,14 +21,12 @@ CREATE TABLE ewp_bindings (
   kind   TEXT NOT NULL,
   id     TEXT NOT NULL,
   body   TEXT NOT NULL,
-  digest TEXT NOT NULL,
   PRIMARY KEY (owner, kind, id)
 ) WITHOUT ROWID;
 CREATE TABLE ewp_snapshots (
   seq             INTEGER PRIMARY KEY AUTOINCREMENT,
   owner           TEXT NOT NULL,
   view_id         TEXT NOT NULL,
-  view_digest     TEXT NOT NULL,
   content_digest  TEXT NOT NULL,
   parent_seq      INTEGER REFERENCES ewp_snapshots(seq),
   depth           INTEGER NOT NULL,

@@ -7,7 +7,7 @@
  * | `[R,"snapshots"]`  | commit seq, 12 digits       | the SnapshotRow                         |
  * | `[R,"names"]`      | `["<P>","<view_id>"]` (JSON)| `{ seq }`                               |
  * | `[R,"propositions"]`| `<P>`                      | `{ proposition_id, latest_seq, ids }`   |
- * | `[R,"bindings"]`   | `["<P>","<kind>","<id>"]`   | `{ proposition_id, kind, id, body, digest }` |
+ * | `[R,"bindings"]`   | `["<P>","<kind>","<id>"]`   | `{ proposition_id, kind, id, body }`   |
  * | `[R,"chain"]`      | entry index, 12 digits      | the StoredChainEntry                    |
  * | `[R,"meta"]`       | `counters`, `anchor`        | commit counters; the chain anchor       |
  *
@@ -53,7 +53,6 @@ interface BindingItem {
   kind: BindingKind;
   id: string;
   body: string;
-  digest: string;
 }
 
 const pad = (n: number) => String(n).padStart(12, '0');
@@ -140,7 +139,7 @@ export class BaseStoreLedgerBackend implements LedgerBackend {
         const out = new Map<string, StoredBinding>();
         for (const { kind, id } of keys) {
           const b = await this.#get<BindingItem>(overlay, 'bindings', JSON.stringify([pid, kind, id]));
-          if (b !== undefined) out.set(bindingKey(kind, id), { body: b.body, digest: b.digest });
+          if (b !== undefined) out.set(bindingKey(kind, id), { body: b.body });
         }
         return out;
       },
@@ -187,7 +186,7 @@ export class BaseStoreLedgerBackend implements LedgerBackend {
       ...this.#reader(overlay),
       insertBindings: async (pid: string, rows: readonly Binding[]) => {
         for (const b of rows) {
-          const item: BindingItem = { proposition_id: pid, kind: b.kind, id: b.id, body: b.body, digest: b.digest };
+          const item: BindingItem = { proposition_id: pid, kind: b.kind, id: b.id, body: b.body };
           this.#set(overlay, 'bindings', JSON.stringify([pid, b.kind, b.id]), item);
         }
       },
