@@ -23,11 +23,11 @@ import type Database from 'better-sqlite3';
 
 /**
  * Rows per multi-row binding INSERT: one native call per page instead of per record (a large part of
- * ingest time was the per-call cost). 64 x 4 parameters stays far below SQLite's variable limit.
+ * ingest time was the per-call cost). 256 x 4 parameters stays far below SQLite's variable limit.
  * Binding rows hold no digest (the engine recomputes one from the body when it needs it): smaller
  * rows are most of what a batched ingest pays SQLite.
  */
-const BINDINGS_PER_INSERT = 64;
+const BINDINGS_PER_INSERT = 256;
 
 const SNAPSHOT_COLUMNS =
   'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
