@@ -113,3 +113,28 @@ describe('adapter_meta must be JSON', () => {
     expect(() => decodeView({ proposition_id: 'P', freshness_policy_seconds: -1n })).toThrow(/-1 is outside/);
   });
 });
+
+describe('decodeView on large views (hash-table checks)', () => {
+  const src = (k: number) => ({ ...source, source_id: `s${k}`, origin_locator: `loc:${k}` });
+  const assertions = (n: number) => Array.from({ length: n }, (_, k) => ({ ...assertion, assertion_id: `a${k}`, source: src(k) }));
+
+  it('names the first repeated id, after every record decoded', () => {
+    const a = assertions(3000);
+    a[2500] = { ...a[2500]!, assertion_id: 'a17' };
+    a[2700] = { ...a[2700]!, assertion_id: 'a3' };
+    expect(refusal({ proposition_id: 'P', assertions: a })).toMatchObject({ code: 'DUPLICATE_ID', rule: 'I1', path: '$.assertions[2500]' });
+    const lineage = [{ from_id: 'x', kind: 'derived_from' }];
+    expect(refusal({ proposition_id: 'P', assertions: a, lineage })).toMatchObject({ code: 'MISSING_FIELD', path: '$.lineage[0].to_id' });
+    const checks = Array.from({ length: 40 }, (_, k) => ({ check_id: k === 39 ? 'c0' : `c${k}`, method: 'm', scope: 's', source: src(10_000 + k), observed_at: 't', result: 'supports' }));
+    expect(refusal({ proposition_id: 'P', assertions: a, checks })).toMatchObject({ rule: 'I1', path: '$.assertions[2500]' });
+    expect(refusal({ proposition_id: 'P', assertions: assertions(3000), checks })).toMatchObject({ rule: 'I3', path: '$.checks[39]' });
+  });
+
+  it('refuses a second, different SourceRef for a source_id at the record that uses it', () => {
+    const a = assertions(3000);
+    a[2999] = { ...a[2999]!, source: { ...src(1234) } };
+    expect(decodeView({ proposition_id: 'P', assertions: a }).assertions[2999]!.source).not.toBe(decodeView({ proposition_id: 'P', assertions: a }).assertions[1234]!.source);
+    a[2000] = { ...a[2000]!, source: { ...src(1234), content_hash: 'other' }, asserted_at: null as unknown as string };
+    expect(refusal({ proposition_id: 'P', assertions: a })).toMatchObject({ code: 'SOURCE_REF_MISMATCH', path: '$.assertions[2000].source' });
+  });
+});

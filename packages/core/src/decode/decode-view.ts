@@ -16,6 +16,7 @@ import {
   type VerificationCheck,
 } from '../types.js';
 import { pythonStr } from './python-text.js';
+import { StringTable } from './string-table.js';
 import { deriveViewId } from './view-id.js';
 
 type Json = unknown;
@@ -223,13 +224,28 @@ function freshness(v: Json): number {
   return n === 0 ? 0 : n;
 }
 
-function checkUnique(ids: string[], kind: string, rule: string): void {
-  if (ids.length < 2) return;
-  const seen = new Set<string>();
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    if (seen.has(id)) refuse('DUPLICATE_ID', rule, `$.${kind}[${i}]`, `id ${JSON.stringify(id)} is used twice`);
-    seen.add(id);
+/**
+ * Record ids of one kind, checked for duplicates (I1–I4) while the records are decoded. The
+ * refusal is raised only after every record decoded, as the spec orders it, and names the
+ * first record whose id was used before.
+ */
+class UniqueIds {
+  private readonly table: StringTable;
+  /** Index of the first record whose id repeats an earlier one, or -1. */
+  duplicate = -1;
+  private duplicateId = '';
+  constructor(count: number) {
+    this.table = new StringTable(count);
+  }
+  add(id: string, i: number): void {
+    if (this.duplicate < 0 && this.table.addOrFind(id) >= 0) {
+      this.duplicate = i;
+      this.duplicateId = id;
+    }
+  }
+  check(kind: string, rule: string): void {
+    const i = this.duplicate;
+    if (i >= 0) refuse('DUPLICATE_ID', rule, `$.${kind}[${i}]`, `id ${JSON.stringify(this.duplicateId)} is used twice`);
   }
 }
 
@@ -245,6 +261,24 @@ function sameSource(a: SourceRef, b: SourceRef): boolean {
     a.extractor_id === b.extractor_id &&
     a.parent_source_id === b.parent_source_id
   );
+}
+
+/** Every SourceRef of a view by source_id: one source_id, one SourceRef (I5). */
+class SourceBinding {
+  private readonly table: StringTable;
+  /** The first SourceRef seen per source_id, by the table's key index. */
+  private readonly first: SourceRef[] = [];
+  constructor(count: number) {
+    this.table = new StringTable(count);
+  }
+  bind(s: SourceRef, path: Path): SourceRef {
+    const k = this.table.addOrFind(s.source_id);
+    if (k < 0) this.first.push(s);
+    else if (!sameSource(this.first[k]!, s)) {
+      refuse('SOURCE_REF_MISMATCH', 'I5', path, `source_id ${JSON.stringify(s.source_id)} is used with two different SourceRefs`);
+    }
+    return s;
+  }
 }
 
 /**
@@ -284,15 +318,11 @@ export function decodeView(input: unknown): EvidenceView {
   const baseF = new Loc('$.conflicts');
   const partF = new Loc('$.conflicts', '.proposition_ids');
   const baseL = new Loc('$.lineage');
-  const sources = new Map<string, SourceRef>();
-  const bindSource = (s: SourceRef, path: Path): SourceRef => {
-    const prior = sources.get(s.source_id);
-    if (prior === undefined) sources.set(s.source_id, s);
-    else if (!sameSource(prior, s)) {
-      refuse('SOURCE_REF_MISMATCH', 'I5', path, `source_id ${JSON.stringify(s.source_id)} is used with two different SourceRefs`);
-    }
-    return s;
-  };
+  const sources = new SourceBinding(rawAssertions.length + rawEvidence.length + rawChecks.length);
+  const idsA = new UniqueIds(rawAssertions.length);
+  const idsE = new UniqueIds(rawEvidence.length);
+  const idsC = new UniqueIds(rawChecks.length);
+  const idsF = new UniqueIds(rawConflicts.length);
 
   const assertions: Assertion[] = new Array(rawAssertions.length);
   for (let i = 0; i < rawAssertions.length; i++) {
@@ -307,9 +337,10 @@ export function decodeView(input: unknown): EvidenceView {
       text: requiredText(r, 'text', base),
       asserted_by: requiredText(r, 'asserted_by', base),
       assertion_confidence: confidence(r, base),
-      source: bindSource(source(r, src), src),
+      source: sources.bind(source(r, src), src),
       asserted_at: requiredText(r, 'asserted_at', base),
     };
+    idsA.add(assertions[i]!.assertion_id, i);
   }
 
   const evidence: EvidenceItem[] = new Array(rawEvidence.length);
@@ -323,10 +354,11 @@ export function decodeView(input: unknown): EvidenceView {
       evidence_id: requiredText(r, 'evidence_id', base),
       proposition_id: recordProposition(r, p, base, 'B2'),
       polarity: enumValue(r, 'polarity', POLARITIES, base) as Polarity,
-      source: bindSource(source(r, src), src),
+      source: sources.bind(source(r, src), src),
       content: requiredText(r, 'content', base),
       observed_at: requiredText(r, 'observed_at', base),
     };
+    idsE.add(evidence[i]!.evidence_id, i);
   }
 
   const checks: VerificationCheck[] = new Array(rawChecks.length);
@@ -341,11 +373,12 @@ export function decodeView(input: unknown): EvidenceView {
       check_id: requiredText(r, 'check_id', base),
       method: requiredText(r, 'method', base),
       scope: requiredText(r, 'scope', base),
-      source: bindSource(source(r, src), src),
+      source: sources.bind(source(r, src), src),
       observed_at: requiredText(r, 'observed_at', base),
       result: enumValue(r, 'result', RESULTS, base) as CheckResult,
       subjects: optionalIdList(r, 'subjects', subjC, 'T2'),
     };
+    idsC.add(checks[i]!.check_id, i);
   }
 
   const conflicts: Conflict[] = new Array(rawConflicts.length);
@@ -366,6 +399,7 @@ export function decodeView(input: unknown): EvidenceView {
       status: enumValue(r, 'status', STATUSES, base) as ConflictStatus,
       note: isFalsy(note) ? '' : requiredText(r, 'note', base),
     };
+    idsF.add(conflicts[i]!.conflict_id, i);
   }
 
   const lineage: LineageEdge[] = new Array(rawLineage.length);
@@ -380,10 +414,10 @@ export function decodeView(input: unknown): EvidenceView {
     };
   }
 
-  checkUnique(assertions.map((a) => a.assertion_id), 'assertions', 'I1');
-  checkUnique(evidence.map((e) => e.evidence_id), 'evidence', 'I2');
-  checkUnique(checks.map((c) => c.check_id), 'checks', 'I3');
-  checkUnique(conflicts.map((c) => c.conflict_id), 'conflicts', 'I4');
+  idsA.check('assertions', 'I1');
+  idsE.check('evidence', 'I2');
+  idsC.check('checks', 'I3');
+  idsF.check('conflicts', 'I4');
 
   const omitted = optionalIdList(view, 'omitted_sources', '$.omitted_sources', 'T3');
   const scope = get(view, 'retrieval_scope');
