@@ -22,11 +22,10 @@ import type {
   StoreCapabilities,
 } from './evidence-store.js';
 import { buildChainEntries, type ChainVerification, ChainVerifier } from './hash-chain.js';
-import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding } from './ledger-backend.js';
+import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding, StoredBindingRow } from './ledger-backend.js';
 import {
   assembleView,
   assertionTexts,
-  type BindingKind,
   bindingKey,
   checkMember,
   contentDigest,
@@ -195,11 +194,8 @@ export class LedgerEngineStore implements EvidenceStore {
       }
       if (rows !== snapshotEvents.size) return fail(chain.length, `${snapshotEvents.size - rows} committed snapshot(s) missing from the tables`);
       // Every stored binding must be one that an event appended, with the content it appended.
-      const stored = new Map<string, { kind: BindingKind; body: string; label: string }>();
-      for await (const b of r.allBindings()) {
-        const label = `${b.kind} ${JSON.stringify(b.id)} of ${JSON.stringify(b.proposition_id)}`;
-        stored.set(`${b.proposition_id}\u0000${b.kind}\u0000${b.id}`, { kind: b.kind, body: b.body, label });
-      }
+      const stored = new Map<string, StoredBindingRow>();
+      for await (const b of r.allBindings()) stored.set(`${b.proposition_id}\u0000${b.kind}\u0000${b.id}`, b);
       let appended = 0;
       for (const event of recordEvents) {
         const identities: string[] = [];
@@ -209,7 +205,7 @@ export class LedgerEngineStore implements EvidenceStore {
           try {
             identities.push(identityText(b.kind, b.body));
           } catch {
-            return fail(event.index, `${b.label}: stored record is unreadable`);
+            return fail(event.index, `${b.kind} ${JSON.stringify(b.id)} of ${JSON.stringify(b.proposition_id)}: stored record is unreadable`);
           }
         }
         if (recordsDigest(identities) !== event.digest) return fail(event.index, 'a stored record differs from the event that appended it');
