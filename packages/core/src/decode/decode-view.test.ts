@@ -138,3 +138,27 @@ describe('decodeView on large views (hash-table checks)', () => {
     expect(refusal({ proposition_id: 'P', assertions: a })).toMatchObject({ code: 'SOURCE_REF_MISMATCH', path: '$.assertions[2000].source' });
   });
 });
+
+describe('decodeView reads only own fields, however records are built', () => {
+  const many = (make: (k: number) => object) => ({ proposition_id: 'P', assertions: Array.from({ length: 40 }, (_, k) => make(k)) });
+  const withoutText = (k: number) => {
+    const { text: _text, ...rest } = { ...assertion, assertion_id: `a${k}` };
+    return rest;
+  };
+
+  it('ignores a field defined on Object.prototype', () => {
+    Object.defineProperty(Object.prototype, 'text', { value: 'inherited', configurable: true, writable: true });
+    try {
+      expect(refusal(many(withoutText))).toMatchObject({ code: 'MISSING_FIELD', path: '$.assertions[0].text' });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).text;
+    }
+  });
+
+  it('ignores inherited fields of other prototypes and accepts null-prototype records', () => {
+    const proto = { text: 'inherited' };
+    expect(refusal(many((k) => Object.assign(Object.create(proto), withoutText(k))))).toMatchObject({ code: 'MISSING_FIELD', path: '$.assertions[0].text' });
+    const v = decodeView(many((k) => Object.assign(Object.create(null), { ...assertion, assertion_id: `a${k}`, source: Object.assign(Object.create(null), source) })));
+    expect(v.assertions[39]).toEqual(decodeView(many((k) => ({ ...assertion, assertion_id: `a${k}` }))).assertions[39]);
+  });
+});
