@@ -171,47 +171,56 @@ export class LedgerEngineStore implements EvidenceStore {
       }
       const chain = verifier.finish(anchor);
       if (!chain.ok) return chain;
-      const fail = (firstBadIndex: number, detail: string): ChainVerification => ({
+      const fail = (firstBadIndex: number, detail: string): Failed => ({
         ok: false,
         length: chain.length,
         firstBadIndex,
         reason: 'row_mismatch',
         detail,
       });
-      let rows = 0;
-      for await (const row of r.allSnapshots()) {
-        rows += 1;
-        const event = snapshotEvents.get(`${row.proposition_id}\u0000${row.view_id}`);
-        const label = `snapshot ${JSON.stringify(row.view_id)} of ${JSON.stringify(row.proposition_id)}`;
-        if (event === undefined) return fail(chain.length, `${label} has no snapshot_committed event`);
-        if (event.content_digest !== row.content_digest) return fail(event.index, `${label}: stored digest differs from its event`);
-        try {
-          // Rebuilding checks every row the snapshot is made of against its content digest.
-          await this.resolve(r, row);
-        } catch (error) {
-          return fail(event.index, `${label}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }
-      if (rows !== snapshotEvents.size) return fail(chain.length, `${snapshotEvents.size - rows} committed snapshot(s) missing from the tables`);
-      // Every stored binding must be one that an event appended, with the content it appended.
-      const stored = new Map<string, StoredBindingRow>();
-      for await (const b of r.allBindings()) stored.set(`${b.proposition_id}\u0000${b.kind}\u0000${b.id}`, b);
-      let appended = 0;
-      for (const event of recordEvents) {
-        const identities: string[] = [];
-        for (const key of event.keys) {
-          const b = stored.get(key);
-          if (b === undefined) return fail(event.index, `${key.split('\u0000').join(' ')}: an appended record is missing from the tables`);
+      const checkSnapshots = async (): Promise<Failed | undefined> => {
+        let rows = 0;
+        for await (const row of r.allSnapshots()) {
+          rows += 1;
+          const event = snapshotEvents.get(`${row.proposition_id}\u0000${row.view_id}`);
+          const label = `snapshot ${JSON.stringify(row.view_id)} of ${JSON.stringify(row.proposition_id)}`;
+          if (event === undefined) return fail(chain.length, `${label} has no snapshot_committed event`);
+          if (event.content_digest !== row.content_digest) return fail(event.index, `${label}: stored digest differs from its event`);
           try {
-            identities.push(identityText(b.kind, b.body));
-          } catch {
-            return fail(event.index, `${b.kind} ${JSON.stringify(b.id)} of ${JSON.stringify(b.proposition_id)}: stored record is unreadable`);
+            // Rebuilding checks every row the snapshot is made of against its content digest.
+            await this.resolve(r, row);
+          } catch (error) {
+            return fail(event.index, `${label}: ${error instanceof Error ? error.message : String(error)}`);
           }
         }
-        if (recordsDigest(identities) !== event.digest) return fail(event.index, 'a stored record differs from the event that appended it');
-        appended += event.keys.length;
-      }
-      if (stored.size !== appended) return fail(chain.length, `${stored.size - appended} stored record(s) have no record_appended event`);
+        if (rows !== snapshotEvents.size) return fail(chain.length, `${snapshotEvents.size - rows} committed snapshot(s) missing from the tables`);
+        return undefined;
+      };
+      const checkBindings = async (): Promise<Failed | undefined> => {
+        // Every stored binding must be one that an event appended, with the content it appended.
+        const stored = new Map<string, StoredBindingRow>();
+        for await (const b of r.allBindings()) stored.set(`${b.proposition_id}\u0000${b.kind}\u0000${b.id}`, b);
+        let appended = 0;
+        for (const event of recordEvents) {
+          const identities: string[] = [];
+          for (const key of event.keys) {
+            const b = stored.get(key);
+            if (b === undefined) return fail(event.index, `${key.split('\u0000').join(' ')}: an appended record is missing from the tables`);
+            try {
+              identities.push(identityText(b.kind, b.body));
+            } catch {
+              return fail(event.index, `${b.kind} ${JSON.stringify(b.id)} of ${JSON.stringify(b.proposition_id)}: stored record is unreadable`);
+            }
+          }
+          if (recordsDigest(identities) !== event.digest) return fail(event.index, 'a stored record differs from the event that appended it');
+          appended += event.keys.length;
+        }
+        if (stored.size !== appended) return fail(chain.length, `${stored.size - appended} stored record(s) have no record_appended event`);
+        return undefined;
+      };
+      // Both passes stop at their first bad event; the earlier of the two is the first bad index.
+      const bad = [await checkBindings(), await checkSnapshots()].filter((x) => x !== undefined);
+      if (bad.length > 0) return bad.reduce((a, b) => (b.firstBadIndex < a.firstBadIndex ? b : a));
       return chain;
     });
   }
@@ -401,6 +410,8 @@ export class LedgerEngineStore implements EvidenceStore {
     return { status: 'stored', proposition_id: pid, view_id: vid };
   }
 }
+
+type Failed = Extract<ChainVerification, { ok: false }>;
 
 function where(row: SnapshotRow): string {
   return `snapshot ${JSON.stringify(row.view_id)} of ${JSON.stringify(row.proposition_id)}`;

@@ -87,7 +87,7 @@ describe('postgres faults', () => {
 
     await q(`UPDATE ${s}.bindings SET body = replace(body, 'observation', 'observatioN') WHERE owner = 'P-1' AND id = 'e0'`);
     await expect(store.get('P-1')).rejects.toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE', reason: 'damaged' });
-    expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch', firstBadIndex: 1 });
+    expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch', firstBadIndex: 0 }); // the record_appended event that bound e0
     await q(`UPDATE ${s}.bindings SET body = replace(body, 'observatioN', 'observation') WHERE owner = 'P-1' AND id = 'e0'`);
     expect((await store.verifyChain()).ok).toBe(true);
 

@@ -98,8 +98,31 @@ describe('tamper detection', () => {
     await expect(store.get('P-1', 'seed')).rejects.toMatchObject({ reason: 'damaged' });
     expect(await store.get('P-2')).toBeDefined();
     const result = await store.verifyChain();
-    // Index 1 is the snapshot_committed event of P-1's first snapshot, the first row that fails.
-    expect(result).toMatchObject({ ok: false, reason: 'row_mismatch', firstBadIndex: 1 });
+    // Index 0 is the record_appended event that bound e0: the first event the stored rows disagree with.
+    expect(result).toMatchObject({ ok: false, reason: 'row_mismatch', firstBadIndex: 0 });
+    await store.close();
+  });
+
+  it('detects a flipped byte in a source row (stored once, named by id from its records)', async () => {
+    const store = await seeded();
+    const row = store.db.prepare("SELECT id, body FROM ewp_bindings WHERE owner = 'P-1' AND kind = 'source'").get() as { id: string; body: string };
+    const at = row.body.indexOf('"origin_locator"') + 20;
+    store.db.prepare("UPDATE ewp_bindings SET body = ? WHERE owner = 'P-1' AND kind = 'source' AND id = ?").run(flip(row.body, at), row.id);
+    await expect(store.get('P-1')).rejects.toMatchObject({ reason: 'damaged' });
+    await expect(store.get('P-1', 'seed')).rejects.toMatchObject({ reason: 'damaged' });
+    expect(await store.get('P-2')).toBeDefined();
+    // Index 0 is the record_appended event that bound the source.
+    expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch', firstBadIndex: 0 });
+    await store.close();
+  });
+
+  it('detects a binding row no event appended, and a deleted one', async () => {
+    const store = await seeded();
+    store.db.prepare("INSERT INTO ewp_bindings (owner, kind, id, body) VALUES ('P-1', 'evidence', 'forged', '{}')").run();
+    expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch' });
+    store.db.prepare("DELETE FROM ewp_bindings WHERE id IN ('forged', 'e1')").run();
+    await expect(store.get('P-1')).rejects.toMatchObject({ reason: 'damaged' });
+    expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch' });
     await store.close();
   });
 
