@@ -162,3 +162,27 @@ describe('decodeView reads only own fields, however records are built', () => {
     expect(v.assertions[39]).toEqual(decodeView(many((k) => ({ ...assertion, assertion_id: `a${k}` }))).assertions[39]);
   });
 });
+
+describe('decodeView names the refusal the record order meets first', () => {
+  const src = (k: number) => ({ ...source, source_id: `s${k}` });
+  const a = (k: number, s = src(k)) => ({ ...assertion, assertion_id: `a${k}`, source: s });
+  const e = (k: number, s = src(k)) => ({ evidence_id: `e${k}`, polarity: 'supports', source: s, content: 'c', observed_at: 't' });
+
+  it('an I5 mismatch before a later missing field, in any record kind', () => {
+    const assertions = Array.from({ length: 30 }, (_, k) => a(k));
+    const evidence = Array.from({ length: 30 }, (_, k) => e(k, src(100 + k)));
+    evidence[4] = e(4, { ...src(7), content_hash: 'other' });
+    expect(refusal({ proposition_id: 'P', assertions, evidence })).toMatchObject({ code: 'SOURCE_REF_MISMATCH', path: '$.evidence[4].source' });
+    const withLater = [...evidence];
+    withLater[20] = { ...e(20), content: null } as unknown as ReturnType<typeof e>;
+    expect(refusal({ proposition_id: 'P', assertions, evidence: withLater })).toMatchObject({ code: 'SOURCE_REF_MISMATCH', path: '$.evidence[4].source' });
+    const withEarlier = [...evidence];
+    withEarlier[2] = { ...e(2), content: null } as unknown as ReturnType<typeof e>;
+    expect(refusal({ proposition_id: 'P', assertions, evidence: withEarlier })).toMatchObject({ code: 'MISSING_FIELD', path: '$.evidence[2].content' });
+    const sameRecord = [...evidence];
+    sameRecord[4] = { ...sameRecord[4]!, content: null } as unknown as ReturnType<typeof e>;
+    expect(refusal({ proposition_id: 'P', assertions, evidence: sameRecord })).toMatchObject({ code: 'SOURCE_REF_MISMATCH', path: '$.evidence[4].source' });
+    const dupAndMismatch = [...assertions, a(3)];
+    expect(refusal({ proposition_id: 'P', assertions: dupAndMismatch, evidence })).toMatchObject({ code: 'SOURCE_REF_MISMATCH', path: '$.evidence[4].source' });
+  });
+});

@@ -16,7 +16,7 @@ import {
   type VerificationCheck,
 } from '../types.js';
 import { pythonStr } from './python-text.js';
-import { StringTable } from './string-table.js';
+import { firstOccurrences } from './string-table.js';
 import { deriveViewId } from './view-id.js';
 
 type Json = unknown;
@@ -258,28 +258,12 @@ function freshness(v: Json): number {
   return n === 0 ? 0 : n;
 }
 
-/**
- * Record ids of one kind, checked for duplicates (I1–I4) while the records are decoded. The
- * refusal is raised only after every record decoded, as the spec orders it, and names the
- * first record whose id was used before.
- */
-class UniqueIds {
-  private readonly table: StringTable;
-  /** Index of the first record whose id repeats an earlier one, or -1. */
-  duplicate = -1;
-  private duplicateId = '';
-  constructor(count: number) {
-    this.table = new StringTable(count);
-  }
-  add(id: string, i: number): void {
-    if (this.duplicate < 0 && this.table.addOrFind(id) >= 0) {
-      this.duplicate = i;
-      this.duplicateId = id;
-    }
-  }
-  check(kind: string, rule: string): void {
-    const i = this.duplicate;
-    if (i >= 0) refuse('DUPLICATE_ID', rule, `$.${kind}[${i}]`, `id ${JSON.stringify(this.duplicateId)} is used twice`);
+/** The first record whose id an earlier record of its kind used (I1–I4). */
+function checkUnique(ids: string[], kind: string, rule: string): void {
+  if (ids.length < 2) return;
+  const first = firstOccurrences(ids);
+  for (let i = 0; i < ids.length; i++) {
+    if (first[i] !== i) refuse('DUPLICATE_ID', rule, `$.${kind}[${i}]`, `id ${JSON.stringify(ids[i])} is used twice`);
   }
 }
 
@@ -297,28 +281,58 @@ function sameSource(a: SourceRef, b: SourceRef): boolean {
   );
 }
 
-/** Every SourceRef of a view by source_id: one source_id, one SourceRef (I5). */
-class SourceBinding {
-  private readonly table: StringTable;
-  /** The first SourceRef seen per source_id, by the table's key index. */
-  private readonly first: SourceRef[] = [];
-  constructor(count: number) {
-    this.table = new StringTable(count);
+/**
+ * Every SourceRef of a view, in record order (assertions, evidence, checks): one source_id,
+ * one SourceRef (I5). The fast pass checks I5 for all of them at once after the records are
+ * decoded ({@link checkAll}); the exact pass, run only to name a refusal, checks each one as
+ * its record is decoded, so that the refusal is the one the spec's record order meets first.
+ */
+class Sources {
+  readonly refs: SourceRef[];
+  private readonly exact: Map<string, SourceRef> | null;
+  constructor(count: number, exact: boolean) {
+    this.refs = new Array(count);
+    this.exact = exact ? new Map() : null;
   }
-  bind(s: SourceRef, path: Path): SourceRef {
-    const k = this.table.addOrFind(s.source_id);
-    if (k < 0) this.first.push(s);
-    else if (!sameSource(this.first[k]!, s)) {
-      refuse('SOURCE_REF_MISMATCH', 'I5', path, `source_id ${JSON.stringify(s.source_id)} is used with two different SourceRefs`);
+  add(s: SourceRef, at: number, path: Path): SourceRef {
+    this.refs[at] = s;
+    const seen = this.exact;
+    if (seen !== null) {
+      const prior = seen.get(s.source_id);
+      if (prior === undefined) seen.set(s.source_id, s);
+      else if (!sameSource(prior, s)) sourceMismatch(s, path);
     }
     return s;
   }
+  checkAll(assertions: number, evidence: number): void {
+    const refs = this.refs;
+    if (this.exact !== null || refs.length < 2) return;
+    const ids: string[] = new Array(refs.length);
+    for (let i = 0; i < refs.length; i++) ids[i] = refs[i]!.source_id;
+    const first = firstOccurrences(ids);
+    for (let i = 0; i < refs.length; i++) {
+      const j = first[i]!;
+      if (j !== i && !sameSource(refs[j]!, refs[i]!)) {
+        const path =
+          i < assertions
+            ? `$.assertions[${i}].source`
+            : i < assertions + evidence
+              ? `$.evidence[${i - assertions}].source`
+              : `$.checks[${i - assertions - evidence}].source`;
+        sourceMismatch(refs[i]!, path);
+      }
+    }
+  }
+}
+
+function sourceMismatch(s: SourceRef, path: Path): never {
+  return refuse('SOURCE_REF_MISMATCH', 'I5', path, `source_id ${JSON.stringify(s.source_id)} is used with two different SourceRefs`);
 }
 
 // One function per record kind: each gets its own inlining budget, so the field reads and
 // checks inline into the loop with constant keys.
 
-function decodeAssertions(raw: JsonObject[], p: string, clean: boolean, sources: SourceBinding, ids: UniqueIds): Assertion[] {
+function decodeAssertions(raw: JsonObject[], p: string, clean: boolean, sources: Sources, ids: string[]): Assertion[] {
   const base = new Loc('$.assertions');
   const src = new Loc('$.assertions', '.source');
   const out: Assertion[] = new Array(raw.length);
@@ -333,16 +347,16 @@ function decodeAssertions(raw: JsonObject[], p: string, clean: boolean, sources:
       text: requiredText(r, own, 'text', base),
       asserted_by: requiredText(r, own, 'asserted_by', base),
       assertion_confidence: confidence(r, own, base),
-      source: sources.bind(source(r, own, src, clean), src),
+      source: sources.add(source(r, own, src, clean), i, src),
       asserted_at: requiredText(r, own, 'asserted_at', base),
     };
     out[i] = a;
-    ids.add(a.assertion_id, i);
+    ids[i] = a.assertion_id;
   }
   return out;
 }
 
-function decodeEvidence(raw: JsonObject[], p: string, clean: boolean, sources: SourceBinding, ids: UniqueIds): EvidenceItem[] {
+function decodeEvidence(raw: JsonObject[], p: string, clean: boolean, sources: Sources, at: number, ids: string[]): EvidenceItem[] {
   const base = new Loc('$.evidence');
   const src = new Loc('$.evidence', '.source');
   const out: EvidenceItem[] = new Array(raw.length);
@@ -355,17 +369,17 @@ function decodeEvidence(raw: JsonObject[], p: string, clean: boolean, sources: S
       evidence_id: requiredText(r, own, 'evidence_id', base),
       proposition_id: recordProposition(r, own, p, base, 'B2'),
       polarity: enumValue(r, own, 'polarity', POLARITIES, base) as Polarity,
-      source: sources.bind(source(r, own, src, clean), src),
+      source: sources.add(source(r, own, src, clean), at + i, src),
       content: requiredText(r, own, 'content', base),
       observed_at: requiredText(r, own, 'observed_at', base),
     };
     out[i] = e;
-    ids.add(e.evidence_id, i);
+    ids[i] = e.evidence_id;
   }
   return out;
 }
 
-function decodeChecks(raw: JsonObject[], clean: boolean, sources: SourceBinding, ids: UniqueIds): VerificationCheck[] {
+function decodeChecks(raw: JsonObject[], clean: boolean, sources: Sources, at: number, ids: string[]): VerificationCheck[] {
   const base = new Loc('$.checks');
   const src = new Loc('$.checks', '.source');
   const subj = new Loc('$.checks', '.subjects');
@@ -380,18 +394,18 @@ function decodeChecks(raw: JsonObject[], clean: boolean, sources: SourceBinding,
       check_id: requiredText(r, own, 'check_id', base),
       method: requiredText(r, own, 'method', base),
       scope: requiredText(r, own, 'scope', base),
-      source: sources.bind(source(r, own, src, clean), src),
+      source: sources.add(source(r, own, src, clean), at + i, src),
       observed_at: requiredText(r, own, 'observed_at', base),
       result: enumValue(r, own, 'result', RESULTS, base) as CheckResult,
       subjects: optionalIdList(r, own, 'subjects', subj, 'T2'),
     };
     out[i] = c;
-    ids.add(c.check_id, i);
+    ids[i] = c.check_id;
   }
   return out;
 }
 
-function decodeConflicts(raw: JsonObject[], p: string, clean: boolean, ids: UniqueIds): Conflict[] {
+function decodeConflicts(raw: JsonObject[], p: string, clean: boolean, ids: string[]): Conflict[] {
   const base = new Loc('$.conflicts');
   const part = new Loc('$.conflicts', '.proposition_ids');
   const out: Conflict[] = new Array(raw.length);
@@ -413,7 +427,7 @@ function decodeConflicts(raw: JsonObject[], p: string, clean: boolean, ids: Uniq
       note: isFalsy(note) ? '' : requiredText(r, own, 'note', base),
     };
     out[i] = c;
-    ids.add(c.conflict_id, i);
+    ids[i] = c.conflict_id;
   }
   return out;
 }
@@ -444,6 +458,17 @@ function decodeLineage(raw: JsonObject[], clean: boolean): LineageEdge[] {
  * integral number counts as an integer token.
  */
 export function decodeView(input: unknown): EvidenceView {
+  try {
+    return decode(input, false);
+  } catch (error) {
+    // The fast pass checks I5 after all records; the exact pass finds the refusal the record
+    // order meets first (an I5 mismatch may come before the error the fast pass met).
+    decode(input, true);
+    throw error;
+  }
+}
+
+function decode(input: unknown, exact: boolean): EvidenceView {
   if (!isObject(input)) refuse('NOT_AN_OBJECT', 'S1', '$', `an EvidenceView must be a JSON object, got ${describe(input)}`);
   const view = input;
 
@@ -462,21 +487,24 @@ export function decodeView(input: unknown): EvidenceView {
   const rawChecks = recordArray(view, 'checks');
 
   const clean = rawAssertions.length + rawEvidence.length + rawChecks.length + rawConflicts.length + rawLineage.length >= 16 && prototypeClean();
-  const sources = new SourceBinding(rawAssertions.length + rawEvidence.length + rawChecks.length);
-  const idsA = new UniqueIds(rawAssertions.length);
-  const idsE = new UniqueIds(rawEvidence.length);
-  const idsC = new UniqueIds(rawChecks.length);
-  const idsF = new UniqueIds(rawConflicts.length);
+  const nA = rawAssertions.length;
+  const nE = rawEvidence.length;
+  const sources = new Sources(nA + nE + rawChecks.length, exact);
+  const idsA: string[] = new Array(nA);
+  const idsE: string[] = new Array(nE);
+  const idsC: string[] = new Array(rawChecks.length);
+  const idsF: string[] = new Array(rawConflicts.length);
   const assertions = decodeAssertions(rawAssertions, p, clean, sources, idsA);
-  const evidence = decodeEvidence(rawEvidence, p, clean, sources, idsE);
-  const checks = decodeChecks(rawChecks, clean, sources, idsC);
+  const evidence = decodeEvidence(rawEvidence, p, clean, sources, nA, idsE);
+  const checks = decodeChecks(rawChecks, clean, sources, nA + nE, idsC);
   const conflicts = decodeConflicts(rawConflicts, p, clean, idsF);
   const lineage = decodeLineage(rawLineage, clean);
 
-  idsA.check('assertions', 'I1');
-  idsE.check('evidence', 'I2');
-  idsC.check('checks', 'I3');
-  idsF.check('conflicts', 'I4');
+  sources.checkAll(nA, nE);
+  checkUnique(idsA, 'assertions', 'I1');
+  checkUnique(idsE, 'evidence', 'I2');
+  checkUnique(idsC, 'checks', 'I3');
+  checkUnique(idsF, 'conflicts', 'I4');
 
   const omitted = optionalIdList(view, false, 'omitted_sources', '$.omitted_sources', 'T3');
   const scope = get(view, false, 'retrieval_scope');
