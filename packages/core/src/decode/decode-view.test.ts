@@ -140,7 +140,7 @@ describe('decodeView on large views (hash-table checks)', () => {
 });
 
 describe('decodeView reads only own fields, however records are built', () => {
-  const many = (make: (k: number) => object) => ({ proposition_id: 'P', assertions: Array.from({ length: 40 }, (_, k) => make(k)) });
+  const many = (make: (k: number) => object) => ({ proposition_id: 'P', assertions: Array.from({ length: 80 }, (_, k) => make(k)) });
   const withoutText = (k: number) => {
     const { text: _text, ...rest } = { ...assertion, assertion_id: `a${k}` };
     return rest;
@@ -159,7 +159,7 @@ describe('decodeView reads only own fields, however records are built', () => {
     const proto = { text: 'inherited' };
     expect(refusal(many((k) => Object.assign(Object.create(proto), withoutText(k))))).toMatchObject({ code: 'MISSING_FIELD', path: '$.assertions[0].text' });
     const v = decodeView(many((k) => Object.assign(Object.create(null), { ...assertion, assertion_id: `a${k}`, source: Object.assign(Object.create(null), source) })));
-    expect(v.assertions[39]).toEqual(decodeView(many((k) => ({ ...assertion, assertion_id: `a${k}` }))).assertions[39]);
+    expect(v.assertions[79]).toEqual(decodeView(many((k) => ({ ...assertion, assertion_id: `a${k}` }))).assertions[79]);
   });
 });
 

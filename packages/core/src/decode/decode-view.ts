@@ -486,7 +486,8 @@ function decode(input: unknown, exact: boolean): EvidenceView {
   const rawConflicts = recordArray(view, 'conflicts');
   const rawChecks = recordArray(view, 'checks');
 
-  const clean = rawAssertions.length + rawEvidence.length + rawChecks.length + rawConflicts.length + rawLineage.length >= 16 && prototypeClean();
+  // Small views keep Object.hasOwn per field: checking the prototype would cost them more.
+  const clean = rawAssertions.length + rawEvidence.length + rawChecks.length + rawConflicts.length + rawLineage.length >= 64 && prototypeClean();
   const nA = rawAssertions.length;
   const nE = rawEvidence.length;
   const sources = new Sources(nA + nE + rawChecks.length, exact);

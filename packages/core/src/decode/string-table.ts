@@ -11,8 +11,10 @@
  * few steps per slot the whole answer is computed again with a `Map`.
  */
 
-/** Up to this many keys the answer comes from a linear scan (no typed arrays). */
-const SMALL = 8;
+/** Up to this many keys the answer comes from a linear scan. */
+const TINY = 8;
+/** Below this many keys a `Map` is cheaper than allocating typed arrays. */
+const SMALL = 256;
 
 /**
  * `out[i]` = the index of the first key equal to `keys[i]` (so `out[i] === i` when `keys[i]`
@@ -20,17 +22,19 @@ const SMALL = 8;
  *
  * @param allowance probe steps allowed per slot before the `Map` fallback (tests set 0).
  */
-export function firstOccurrences(keys: readonly string[], allowance = 4): Int32Array {
+export function firstOccurrences(keys: readonly string[], allowance = 4): ArrayLike<number> {
   const n = keys.length;
-  const out = new Int32Array(n);
-  if (n <= SMALL) {
+  if (n <= TINY) {
+    const out: number[] = [];
     for (let i = 0; i < n; i++) {
       let j = 0;
       while (keys[j] !== keys[i]) j++;
-      out[i] = j;
+      out.push(j);
     }
     return out;
   }
+  if (n < SMALL) return firstOccurrencesByMap(keys);
+  const out = new Int32Array(n);
   const hashes = new Int32Array(n);
   for (let i = 0; i < n; i++) hashes[i] = hashString(keys[i]!);
   let cap = 16;
@@ -60,8 +64,8 @@ export function firstOccurrences(keys: readonly string[], allowance = 4): Int32A
   return out;
 }
 
-function firstOccurrencesByMap(keys: readonly string[]): Int32Array {
-  const out = new Int32Array(keys.length);
+function firstOccurrencesByMap(keys: readonly string[]): number[] {
+  const out: number[] = new Array(keys.length);
   const seen = new Map<string, number>();
   for (let i = 0; i < keys.length; i++) {
     const prior = seen.get(keys[i]!);
