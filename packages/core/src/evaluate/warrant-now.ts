@@ -1,6 +1,6 @@
 import { InvalidEvaluatedAt, TimestampOutOfRange, UnknownPolicy } from '../errors.js';
 import { namesProposition } from '../decode/decode-view.js';
-import { type Instant, isStale, parseInstant } from '../time/parse-instant.js';
+import { type Instant, isStale, parsedParts, parseInstant, parseInstantParts } from '../time/parse-instant.js';
 import {
   type Acceptance,
   type ConflictAxis,
@@ -45,16 +45,19 @@ export function parseEvaluatedAt(evaluatedAt: unknown): Instant {
  * A record time: `undefined` when empty, unparsable or later than T (unavailable).
  * The error path is built only on failure: this runs once per record.
  */
-function availableAt(time: string, t: Instant, kind: string, index: number, field: string): Instant | undefined {
-  if (time === '') return undefined;
-  const at = parseInstant(time);
-  if (at === 'unparsable') return undefined;
-  if (at === 'out_of_range') throw new TimestampOutOfRange(`$.${kind}[${index}].${field}`, time);
-  return at.seconds < t.seconds || (at.seconds === t.seconds && at.micros <= t.micros) ? at : undefined;
+function availableAt(time: string, t: Instant, kind: string, index: number, field: string): boolean {
+  if (time === '') return false;
+  const r = parseInstantParts(time);
+  if (r === 1) return false;
+  if (r === 2) throw new TimestampOutOfRange(`$.${kind}[${index}].${field}`, time);
+  // The instant stays in parsedParts (no object per record time).
+  const seconds = parsedParts.seconds;
+  return seconds < t.seconds || (seconds === t.seconds && parsedParts.micros <= t.micros);
 }
 
-function later(a: Instant, b: Instant): boolean {
-  return a.seconds > b.seconds || (a.seconds === b.seconds && a.micros > b.micros);
+/** Whether check time a is later than check time b (seconds and micros kept in parallel arrays). */
+function later(seconds: number[], micros: number[], a: number, b: number): boolean {
+  return seconds[a]! > seconds[b]! || (seconds[a] === seconds[b] && micros[a]! > micros[b]!);
 }
 
 /**
@@ -97,7 +100,10 @@ export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: stri
   const viewSubjects = lowerSubjects(view.subjects);
   const n = view.checks.length;
   const classes: Verification[] = new Array(n);
-  const times: (Instant | undefined)[] = new Array(n);
+  // Times of the available checks (SPEC §6.6), without an Instant object per check.
+  const available: boolean[] = new Array(n);
+  const seconds: number[] = new Array(n);
+  const micros: number[] = new Array(n);
   let verificationRank = 0;
   let anyAvailableCheck = false;
   let checkSupports = false;
@@ -110,11 +116,15 @@ export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: stri
   for (let i = 0; i < n; i++) {
     const c = view.checks[i]!;
     const at = availableAt(c.observed_at, t, 'checks', i, 'observed_at');
-    times[i] = at;
-    const cls = at === undefined ? 'NONE' : classifyCheck(c, viewSubjects);
+    available[i] = at;
+    if (at) {
+      seconds[i] = parsedParts.seconds;
+      micros[i] = parsedParts.micros;
+    }
+    const cls = !at ? 'NONE' : classifyCheck(c, viewSubjects);
     classes[i] = cls;
     if (RANK[cls] > verificationRank) verificationRank = RANK[cls];
-    if (at === undefined) unavailableCheck = true;
+    if (!at) unavailableCheck = true;
     else {
       anyAvailableCheck = true;
       lineages.add(c.source.lineage_id);
@@ -153,14 +163,15 @@ export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: stri
   let newestConferring = -1;
   let newestAvailable = -1;
   for (let i = 0; i < n; i++) {
-    const at = times[i];
-    if (at === undefined) continue;
-    if (newestAvailable < 0 || later(at, times[newestAvailable]!)) newestAvailable = i;
-    if (verificationRank > 0 && classes[i] === verification && (newestConferring < 0 || later(at, times[newestConferring]!))) {
+    if (!available[i]) continue;
+    if (newestAvailable < 0 || later(seconds, micros, i, newestAvailable)) newestAvailable = i;
+    if (verificationRank > 0 && classes[i] === verification && (newestConferring < 0 || later(seconds, micros, i, newestConferring))) {
       newestConferring = i;
     }
   }
-  const stale = newestConferring >= 0 && isStale(times[newestConferring]!, t, view.freshness_policy_seconds);
+  const stale =
+    newestConferring >= 0 &&
+    isStale({ seconds: seconds[newestConferring]!, micros: micros[newestConferring]! }, t, view.freshness_policy_seconds);
   const currency: Currency = superseded ? 'SUPERSEDED' : stale ? 'STALE' : 'CURRENT';
 
   // Sufficiency (§6.7) and acceptance (§6.8).

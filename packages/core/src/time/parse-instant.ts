@@ -348,8 +348,51 @@ function twoDigitsAt(s: string, i: number): number {
  * also compare both paths on generated strings.
  */
 function parseCommonForm(s: string): ParsedTime | undefined {
+  const r = commonFormParts(s);
+  if (r === PARTS_NONE) return undefined;
+  if (r === PARTS_OUT_OF_RANGE) return OUT_OF_RANGE;
+  return Object.freeze({ seconds: parsedParts.seconds, micros: parsedParts.micros });
+}
+
+/** Results of {@link commonFormParts} and {@link parseInstantParts}. */
+const PARTS_OK = 0;
+const PARTS_UNPARSABLE = 1;
+const PARTS_OUT_OF_RANGE = 2;
+const PARTS_NONE = -1;
+
+/**
+ * Where {@link parseInstantParts} leaves the instant it parsed: one reused object, so that the
+ * evaluator can test the availability of a million record times without allocating an Instant
+ * for each. Read it before the next parse.
+ */
+export const parsedParts: { seconds: number; micros: number } = { seconds: 0, micros: 0 };
+
+function setParts(seconds: number, micros: number): number {
+  if (seconds < MIN_SECONDS || seconds > MAX_SECONDS) return PARTS_OUT_OF_RANGE;
+  parsedParts.seconds = seconds;
+  parsedParts.micros = micros;
+  return PARTS_OK;
+}
+
+/**
+ * {@link parseInstant} without allocating: 0 (the instant is in {@link parsedParts}),
+ * 1 (`'unparsable'`) or 2 (`'out_of_range'`).
+ */
+export function parseInstantParts(value: string): 0 | 1 | 2 {
+  const r = commonFormParts(value);
+  if (r !== PARTS_NONE) return r as 0 | 2;
+  const t = parseInstant(value);
+  if (t === UNPARSABLE) return PARTS_UNPARSABLE;
+  if (t === OUT_OF_RANGE) return PARTS_OUT_OF_RANGE;
+  parsedParts.seconds = t.seconds;
+  parsedParts.micros = t.micros;
+  return PARTS_OK;
+}
+
+/** {@link parseCommonForm}'s procedure: PARTS_NONE when not a common form, else setParts. */
+function commonFormParts(s: string): number {
   const len = s.length;
-  if (len < 19) return undefined;
+  if (len < 19) return PARTS_NONE;
   const yearHi = twoDigitsAt(s, 0);
   const yearLo = twoDigitsAt(s, 2);
   const month = twoDigitsAt(s, 5);
@@ -366,11 +409,11 @@ function parseCommonForm(s: string): ParsedTime | undefined {
     s.charCodeAt(16) !== CH_COLON ||
     !(sep === CH_T || sep === 0x74 || sep === 0x20)
   ) {
-    return undefined;
+    return PARTS_NONE;
   }
   const year = yearHi * 100 + yearLo;
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return PARTS_NONE;
+  if (hours > 23 || minutes > 59 || seconds > 59) return PARTS_NONE;
   let i = 19;
   let micros = 0;
   let c = s.charCodeAt(i);
@@ -380,20 +423,20 @@ function parseCommonForm(s: string): ParsedTime | undefined {
       if (i - first < 6) micros = micros * 10 + (c - 0x30);
     }
     const digits = i - first;
-    if (digits === 0) return undefined;
+    if (digits === 0) return PARTS_NONE;
     if (digits < 6) micros *= FRACTION_SCALE[digits]!;
   }
   const local = daysFromCivil(year, month, day) * 86_400 + hours * 3600 + minutes * 60 + seconds;
-  if (i === len) return makeInstant(local, micros);
-  if (c === CH_Z) return i === len - 1 ? makeInstant(local, micros) : undefined;
-  if ((c !== CH_PLUS && c !== CH_MINUS) || len !== i + 6 || s.charCodeAt(i + 3) !== CH_COLON) return undefined;
+  if (i === len) return setParts(local, micros);
+  if (c === CH_Z) return i === len - 1 ? setParts(local, micros) : PARTS_NONE;
+  if ((c !== CH_PLUS && c !== CH_MINUS) || len !== i + 6 || s.charCodeAt(i + 3) !== CH_COLON) return PARTS_NONE;
   const offsetHours = twoDigitsAt(s, i + 1);
   const offsetMinutes = twoDigitsAt(s, i + 4);
-  if ((offsetHours | offsetMinutes) < 0) return undefined;
+  if ((offsetHours | offsetMinutes) < 0) return PARTS_NONE;
   // Offset minutes are not range-checked on their own (SPEC §5.3 step E): +05:99 is 5 h 99 min.
   const offset = offsetHours * 3600 + offsetMinutes * 60;
-  if (offset >= 86_400) return undefined;
-  return makeInstant(c === CH_PLUS ? local - offset : local + offset, micros);
+  if (offset >= 86_400) return PARTS_NONE;
+  return setParts(c === CH_PLUS ? local - offset : local + offset, micros);
 }
 
 /** The full procedure: SPEC §5.2 and §5.3 in order, over the UTF-8 bytes. */
