@@ -6,7 +6,7 @@
  */
 import {
   type Binding,
-  type BindingRequest,
+  type BindingKind,
   bindingKey,
   type ChainAnchor,
   type LedgerBackend,
@@ -15,19 +15,33 @@ import {
   type NewSnapshotRow,
   type SnapshotRow,
   type StoredBinding,
-  type StoredBindingRow,
   type StoredChainEntry,
   StoreUnavailableError,
 } from '@ewp/ledger';
 import type Database from 'better-sqlite3';
 
-/**
- * Rows per multi-row binding INSERT: one native call per page instead of per record (a large part of
- * ingest time was the per-call cost). 256 x 4 parameters stays far below SQLite's variable limit.
- * Binding rows hold no digest (the engine recomputes one from the body when it needs it): smaller
- * rows are most of what a batched ingest pays SQLite.
+/*
+ * Records are stored in pages: one `ewp_records` row per commit holds every binding that commit
+ * appended, as `keys` (JSON `[[kind, id], ...]`) and `bodies` (the bodies in the same order, joined by
+ * newlines: every body is JSON text, which never holds a raw newline). A batched ingest then writes one
+ * row per view instead of one per record, which is most of what SQLite cost it; a read scans the
+ * proposition's pages (one per commit) instead of one row per record. Ids stay bound to one content per
+ * proposition: the ledger engine checks every new binding against the stored ones before it appends.
  */
-const BINDINGS_PER_INSERT = 256;
+
+/** The entries of one stored page, or undefined when the page is unreadable (damaged). */
+function pageEntries(keysText: string, bodiesText: string): { keys: [BindingKind, string][]; bodies: string[] } | undefined {
+  let keys: unknown;
+  try {
+    keys = JSON.parse(keysText);
+  } catch {
+    return undefined;
+  }
+  const bodies = bodiesText.split('\n');
+  if (!Array.isArray(keys) || keys.length !== bodies.length) return undefined;
+  for (const k of keys) if (!Array.isArray(k) || typeof k[0] !== 'string' || typeof k[1] !== 'string') return undefined;
+  return { keys: keys as [BindingKind, string][], bodies };
+}
 
 const SNAPSHOT_COLUMNS =
   'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
@@ -41,9 +55,7 @@ function statements(db: Database.Database) {
       `WITH RECURSIVE up(seq) AS (SELECT ? UNION ALL SELECT s.parent_seq FROM ewp_snapshots s JOIN up ON s.seq = up.seq WHERE s.parent_seq IS NOT NULL)
        SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE seq IN (SELECT seq FROM up) ORDER BY seq DESC`,
     ),
-    binding: db.prepare('SELECT body FROM ewp_bindings WHERE owner = ? AND kind = ? AND id = ?'),
-    // The map key (`kind \0 id`, see bindingKey) built by SQLite: one string per row instead of two plus a concat.
-    ownerBindings: db.prepare('SELECT kind || char(0) || id, body FROM ewp_bindings WHERE owner = ?').raw(),
+    ownerPages: db.prepare('SELECT page, keys, bodies FROM ewp_records WHERE owner = ? ORDER BY page').raw(),
     ids: db.prepare('SELECT view_id, seq FROM ewp_snapshots WHERE owner = ? ORDER BY seq'),
     latestRows: db.prepare(
       `SELECT ${SNAPSHOT_COLUMNS.replace('seq,', 's.seq,')}, c.n AS snapshots FROM ewp_snapshots s
@@ -54,11 +66,8 @@ function statements(db: Database.Database) {
     tail: db.prepare('SELECT idx, hash FROM ewp_chain ORDER BY idx DESC LIMIT 1'),
     chain: db.prepare('SELECT prev_hash, event, hash FROM ewp_chain ORDER BY idx'),
     all: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots ORDER BY seq`),
-    allBindings: db.prepare('SELECT owner AS proposition_id, kind, id, body FROM ewp_bindings'),
-    insertBinding: db.prepare('INSERT INTO ewp_bindings (owner, kind, id, body) VALUES (?, ?, ?, ?)'),
-    insertBindingsPage: db.prepare(
-      `INSERT INTO ewp_bindings (owner, kind, id, body) VALUES ${Array(BINDINGS_PER_INSERT).fill('(?, ?, ?, ?)').join(', ')}`,
-    ),
+    allPages: db.prepare('SELECT owner, keys, bodies FROM ewp_records ORDER BY page').raw(),
+    insertPage: db.prepare('INSERT INTO ewp_records (owner, keys, bodies) VALUES (?, ?, ?)'),
     insertSnapshot: db.prepare(
       `INSERT INTO ewp_snapshots (owner, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at)
        VALUES (@proposition_id, @view_id, @content_digest, @parent_seq, @depth, @head, @members, @record_count, @assertion_texts, @committed_at)`,
@@ -90,19 +99,18 @@ export class SqliteLedgerBackend implements LedgerBackend {
       latestSnapshot: (pid) => s.latest.get(pid) as SnapshotRow | undefined,
       snapshotBySeq: (seq) => s.bySeq.get(seq) as SnapshotRow | undefined,
       snapshotAncestors: (row) => s.ancestors.all(row.parent_seq) as SnapshotRow[],
-      bindings: (pid, keys: readonly BindingRequest[]) => {
+      // Every binding of the proposition (the contract allows more than the requested keys).
+      bindings: (pid) => {
         const out = new Map<string, StoredBinding>();
-        if (keys.length < 64) {
-          for (const { kind, id } of keys) {
-            const row = s.binding.get(pid, kind, id) as StoredBinding | undefined;
-            if (row !== undefined) out.set(bindingKey(kind, id), row);
+        for (const [page, keysText, bodiesText] of s.ownerPages.iterate(pid) as IterableIterator<[number, string, string]>) {
+          const entries = pageEntries(keysText, bodiesText);
+          if (entries === undefined) throw new StoreUnavailableError('damaged', `record page ${page} of ${JSON.stringify(pid)} is unreadable`);
+          const { keys, bodies } = entries;
+          for (let i = 0; i < keys.length; i += 1) {
+            const [kind, id] = keys[i] as [BindingKind, string];
+            out.set(bindingKey(kind, id), { body: bodies[i] as string });
           }
-          return out;
         }
-        // Many keys: one range scan of the proposition's bindings (a prefix of the primary key) beats
-        // a probe per key; a new proposition costs nothing. Unrequested rows may stay in the map (the
-        // contract allows it), which spares a filter set built from every requested key.
-        for (const [key, body] of s.ownerBindings.all(pid) as [string, string][]) out.set(key, { body });
         return out;
       },
       snapshotIds: (pid) => s.ids.all(pid) as { view_id: string; seq: number }[],
@@ -123,7 +131,17 @@ export class SqliteLedgerBackend implements LedgerBackend {
       },
       chainEntries: () => s.chain.iterate() as IterableIterator<StoredChainEntry>,
       allSnapshots: () => s.all.all() as SnapshotRow[],
-      allBindings: () => s.allBindings.iterate() as IterableIterator<StoredBindingRow>,
+      allBindings: function* () {
+        for (const [owner, keysText, bodiesText] of s.allPages.iterate() as IterableIterator<[string, string, string]>) {
+          // An unreadable page yields nothing: the records its event appended are then reported missing.
+          const entries = pageEntries(keysText, bodiesText);
+          if (entries === undefined) continue;
+          for (let i = 0; i < entries.keys.length; i += 1) {
+            const [kind, id] = entries.keys[i] as [BindingKind, string];
+            yield { proposition_id: owner, kind, id, body: entries.bodies[i] as string };
+          }
+        }
+      },
     };
   }
 
@@ -139,24 +157,17 @@ export class SqliteLedgerBackend implements LedgerBackend {
       const writer: LedgerWriter = {
         ...this.reader,
         insertBindings: (pid: string, rows: readonly Binding[]) => {
-          let i = 0;
-          if (rows.length >= BINDINGS_PER_INSERT) {
-            const params: string[] = new Array(BINDINGS_PER_INSERT * 4);
-            for (; i + BINDINGS_PER_INSERT <= rows.length; i += BINDINGS_PER_INSERT) {
-              for (let k = 0; k < BINDINGS_PER_INSERT; k += 1) {
-                const b = rows[i + k] as Binding;
-                params[k * 4] = pid;
-                params[k * 4 + 1] = b.kind;
-                params[k * 4 + 2] = b.id;
-                params[k * 4 + 3] = b.body;
-              }
-              s.insertBindingsPage.run(params);
-            }
-          }
-          for (; i < rows.length; i += 1) {
+          if (rows.length === 0) return;
+          const keys = new Array<[BindingKind, string]>(rows.length);
+          const bodies = new Array<string>(rows.length);
+          for (let i = 0; i < rows.length; i += 1) {
             const b = rows[i] as Binding;
-            s.insertBinding.run(pid, b.kind, b.id, b.body);
+            // Cannot happen for the engine's JSON bodies; refuse rather than store an ambiguous page.
+            if (b.body.includes('\n')) throw new TypeError(`${b.kind} ${JSON.stringify(b.id)}: a stored body may not contain a raw newline`);
+            keys[i] = [b.kind, b.id];
+            bodies[i] = b.body;
           }
+          s.insertPage.run(pid, JSON.stringify(keys), bodies.join('\n'));
         },
         insertSnapshot: (row: NewSnapshotRow) => Number(s.insertSnapshot.run(row).lastInsertRowid),
         appendChain: (entries: readonly StoredChainEntry[], anchor: ChainAnchor) => {

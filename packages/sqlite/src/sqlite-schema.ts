@@ -16,13 +16,13 @@ CREATE TABLE ewp_meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE TABLE ewp_bindings (
+CREATE TABLE ewp_records (
+  page   INTEGER PRIMARY KEY,
   owner  TEXT NOT NULL,
-  kind   TEXT NOT NULL,
-  id     TEXT NOT NULL,
-  body   TEXT NOT NULL,
-  PRIMARY KEY (owner, kind, id)
-) WITHOUT ROWID;
+  keys   TEXT NOT NULL,
+  bodies TEXT NOT NULL
+);
+CREATE INDEX ewp_records_by_owner ON ewp_records (owner, page);
 CREATE TABLE ewp_snapshots (
   seq             INTEGER PRIMARY KEY AUTOINCREMENT,
   owner           TEXT NOT NULL,
@@ -47,7 +47,7 @@ CREATE TABLE ewp_chain (
 INSERT INTO ewp_meta (key, value) VALUES ('anchor_length', '0'), ('anchor_head', '${'0'.repeat(64)}');
 `;
 
-const TABLES = ['ewp_meta', 'ewp_bindings', 'ewp_snapshots', 'ewp_chain'];
+const TABLES = ['ewp_meta', 'ewp_records', 'ewp_snapshots', 'ewp_chain'];
 
 /**
  * Check (and, for a writable empty file, create) the schema. Runs inside `BEGIN IMMEDIATE` when

@@ -91,7 +91,7 @@ describe('sqlite faults', () => {
     if (!ingest.lines.includes('stored 0')) {
       expect(await store.get('P-big-0')).toBeUndefined();
       expect(await store.verifyChain()).toMatchObject({ ok: true, length: 0 });
-      const counts = store.db.prepare('SELECT (SELECT count(*) FROM ewp_bindings) AS b, (SELECT count(*) FROM ewp_snapshots) AS s').get();
+      const counts = store.db.prepare('SELECT (SELECT count(*) FROM ewp_records) AS b, (SELECT count(*) FROM ewp_snapshots) AS s').get();
       expect(counts).toEqual({ b: 0, s: 0 });
     }
     await store.close();

@@ -92,8 +92,10 @@ describe('tamper detection', () => {
 
   it('detects a flipped byte in a record row on read and in verify', async () => {
     const store = await seeded();
-    const row = store.db.prepare("SELECT body FROM ewp_bindings WHERE owner = 'P-1' AND kind = 'evidence' AND id = 'e0'").get() as { body: string };
-    store.db.prepare("UPDATE ewp_bindings SET body = ? WHERE owner = 'P-1' AND kind = 'evidence' AND id = 'e0'").run(flip(row.body));
+    // P-1's first page holds its first commit's records; flip a byte inside e0's body.
+    const page = store.db.prepare("SELECT page, bodies FROM ewp_records WHERE owner = 'P-1' ORDER BY page LIMIT 1").get() as { page: number; bodies: string };
+    const at = page.bodies.indexOf('"evidence_id":"e0"') + 10;
+    store.db.prepare('UPDATE ewp_records SET bodies = ? WHERE page = ?').run(flip(page.bodies, at), page.page);
     await expect(store.get('P-1')).rejects.toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE', reason: 'damaged' });
     await expect(store.get('P-1', 'seed')).rejects.toMatchObject({ reason: 'damaged' });
     expect(await store.get('P-2')).toBeDefined();
@@ -105,9 +107,9 @@ describe('tamper detection', () => {
 
   it('detects a flipped byte in a source row (stored once, named by id from its records)', async () => {
     const store = await seeded();
-    const row = store.db.prepare("SELECT id, body FROM ewp_bindings WHERE owner = 'P-1' AND kind = 'source'").get() as { id: string; body: string };
-    const at = row.body.indexOf('"origin_locator"') + 20;
-    store.db.prepare("UPDATE ewp_bindings SET body = ? WHERE owner = 'P-1' AND kind = 'source' AND id = ?").run(flip(row.body, at), row.id);
+    const page = store.db.prepare("SELECT page, bodies FROM ewp_records WHERE owner = 'P-1' ORDER BY page LIMIT 1").get() as { page: number; bodies: string };
+    const at = page.bodies.indexOf('"origin_locator"') + 20;
+    store.db.prepare('UPDATE ewp_records SET bodies = ? WHERE page = ?').run(flip(page.bodies, at), page.page);
     await expect(store.get('P-1')).rejects.toMatchObject({ reason: 'damaged' });
     await expect(store.get('P-1', 'seed')).rejects.toMatchObject({ reason: 'damaged' });
     expect(await store.get('P-2')).toBeDefined();
@@ -116,13 +118,27 @@ describe('tamper detection', () => {
     await store.close();
   });
 
-  it('detects a binding row no event appended, and a deleted one', async () => {
+  it('detects a record page no event appended, a deleted page and an unreadable one', async () => {
     const store = await seeded();
-    store.db.prepare("INSERT INTO ewp_bindings (owner, kind, id, body) VALUES ('P-1', 'evidence', 'forged', '{}')").run();
+    store.db.prepare(`INSERT INTO ewp_records (owner, keys, bodies) VALUES ('P-1', '[["evidence","forged"]]', '{}')`).run();
     expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch' });
-    store.db.prepare("DELETE FROM ewp_bindings WHERE id IN ('forged', 'e1')").run();
+    store.db.prepare("DELETE FROM ewp_records WHERE keys LIKE '%forged%'").run();
+    expect((await store.verifyChain()).ok).toBe(true);
+    // The extend's page (P-1's second) holds e1 alone.
+    const second = store.db.prepare("SELECT page, keys, bodies FROM ewp_records WHERE owner = 'P-1' ORDER BY page LIMIT 1 OFFSET 1").get() as { page: number; keys: string; bodies: string };
+    expect(JSON.parse(second.keys)).toEqual([['evidence', 'e1']]);
+    store.db.prepare('UPDATE ewp_records SET keys = ? WHERE page = ?').run('[["evidence"', second.page);
+    // Which records an unreadable page held is unknown: every read of P-1 fails closed; P-2 is untouched.
     await expect(store.get('P-1')).rejects.toMatchObject({ reason: 'damaged' });
-    expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch' });
+    await expect(store.get('P-1', 'seed')).rejects.toMatchObject({ reason: 'damaged' });
+    expect(await store.get('P-2')).toBeDefined();
+    // Index 1 commits P-1's first snapshot, which can no longer be read (index 2 appended e1).
+    expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch', firstBadIndex: 1 });
+    store.db.prepare('DELETE FROM ewp_records WHERE page = ?').run(second.page);
+    await expect(store.get('P-1')).rejects.toMatchObject({ reason: 'damaged' });
+    expect(await store.get('P-1', 'seed')).toBeDefined();
+    // Index 2 is the record_appended event of the extend: its record is now missing.
+    expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch', firstBadIndex: 2 });
     await store.close();
   });
 
