@@ -112,3 +112,31 @@ export function rates(fns, minMs = QUICK ? 250 : 1500) {
   }
   return best;
 }
+
+/**
+ * Ratio of fn's speed to baseline's, measured in pairs: each round times baseline then fn for a short
+ * window, back to back, and the median of the per-round ratios is kept. This machine switches between
+ * a fast and a slow speed every few seconds; a pair almost always falls inside one speed, so the ratio
+ * stays honest where separate best-of figures can pair one function's fast round with the other's slow one.
+ */
+export function pairedRatio(fn, baseline, rounds = QUICK ? 9 : 25, windowMs = 80) {
+  for (let i = 0; i < 5; i++) {
+    fn();
+    baseline();
+  }
+  const once = (f) => {
+    const start = performance.now();
+    let n = 0;
+    let elapsed = 0;
+    while (elapsed < windowMs) {
+      f();
+      n++;
+      elapsed = performance.now() - start;
+    }
+    return n / elapsed;
+  };
+  const ratios = [];
+  for (let r = 0; r < rounds; r++) ratios.push(once(fn) / once(baseline));
+  ratios.sort((a, b) => a - b);
+  return { median: ratios[Math.floor(rounds / 2)], min: ratios[0], max: ratios[rounds - 1] };
+}
