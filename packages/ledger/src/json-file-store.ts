@@ -32,7 +32,7 @@ import type {
 import { appendDelta, decodeDelta } from './extend-records.js';
 import { withFileLock } from './file-lock.js';
 import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, EMPTY_ANCHOR, type StoredChainEntry } from './hash-chain.js';
-import { assertionTexts, layoutView, sha256Hex } from './snapshot-layout.js';
+import { assertionTexts, type Binding, layoutView, sha256Hex } from './snapshot-layout.js';
 import { documentToView, prettySorted, viewToDocument } from './snapshot-document.js';
 
 const FORMAT = 'ewp-json-ledger';
@@ -384,12 +384,14 @@ export class JsonFileEvidenceStore implements EvidenceStore {
       throw new ImmutableRecordError(pid, 'snapshot', vid);
     }
     const layout = layoutView(view);
-    const fresh = [];
+    // Each binding's identity digest, computed once: compared, then written to the event and the history.
+    const fresh: (Binding & { digest: string })[] = [];
     for (const b of layout.bindings) {
       const ofKind = Object.hasOwn(history.bindings, b.kind) ? history.bindings[b.kind] : undefined;
       const stored = ofKind !== undefined && Object.hasOwn(ofKind, b.id) ? ofKind[b.id] : undefined;
-      if (stored === undefined) fresh.push(b);
-      else if (stored !== sha256Hex(b.identity)) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
+      const digest = sha256Hex(b.identity);
+      if (stored === undefined) fresh.push({ ...b, digest });
+      else if (stored !== digest) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
     }
     const dir = this.propositionDir(pid);
     mkdirSync(join(dir, 'views'), { recursive: true });
@@ -402,7 +404,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
     const at = new Date().toISOString();
     const events: Record<string, unknown>[] = [];
     if (fresh.length > 0) {
-      events.push({ type: 'record_appended', at, proposition_id: pid, view_id: vid, records: fresh.map((b) => [b.kind, b.id, sha256Hex(b.identity)]) });
+      events.push({ type: 'record_appended', at, proposition_id: pid, view_id: vid, records: fresh.map((b) => [b.kind, b.id, b.digest]) });
     }
     events.push({
       type: 'snapshot_committed',
@@ -428,7 +430,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
     // defineProperty, never `obj[id] =`: an id may be "__proto__", which assignment would not store as a key.
     for (const b of fresh) {
       if (!Object.hasOwn(history.bindings, b.kind)) ownSet(history.bindings, b.kind, {});
-      ownSet(history.bindings[b.kind] as Record<string, string>, b.id, sha256Hex(b.identity));
+      ownSet(history.bindings[b.kind] as Record<string, string>, b.id, b.digest);
     }
     history.view_ids.push(vid);
     ownSet(history.commits, vid, { view_digest: viewDigest, content_digest: contentDigest, event: chain.anchor.length - 1 });

@@ -185,7 +185,7 @@ export class LedgerEngineStore implements EvidenceStore {
         for await (const row of r.allSnapshots()) {
           rows += 1;
           const event = snapshotEvents.get(`${row.proposition_id}\u0000${row.view_id}`);
-          const label = `snapshot ${JSON.stringify(row.view_id)} of ${JSON.stringify(row.proposition_id)}`;
+          const label = where(row);
           if (event === undefined) return fail(chain.length, `${label} has no snapshot_committed event`);
           if (event.content_digest !== row.content_digest) return fail(event.index, `${label}: stored digest differs from its event`);
           try {
@@ -282,20 +282,19 @@ export class LedgerEngineStore implements EvidenceStore {
     });
     // The sources the records name: usually already in the map (a large read scans the proposition).
     const sources = new Map<string, string>();
-    const missing: BindingRequest[] = [];
+    const missing = new Set<string>();
     for (const { records } of ownRecords) {
       for (const rec of records) {
         const id = rec.source_id;
         if (sources.has(id)) continue;
         const b = bodies.get(bindingKey('source', id));
-        if (b === undefined) {
-          if (!missing.some((m) => m.id === id)) missing.push({ kind: 'source', id });
-        } else sources.set(id, b.body);
+        if (b === undefined) missing.add(id);
+        else sources.set(id, b.body);
       }
     }
-    if (missing.length > 0) {
-      const more = await r.bindings(row.proposition_id, missing);
-      for (const { id } of missing) {
+    if (missing.size > 0) {
+      const more = await r.bindings(row.proposition_id, [...missing].map((id): BindingRequest => ({ kind: 'source', id })));
+      for (const id of missing) {
         const b = more.get(bindingKey('source', id));
         if (b === undefined) throw damaged(row, `source ${JSON.stringify(id)} is missing`);
         sources.set(id, b.body);

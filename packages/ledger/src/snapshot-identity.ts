@@ -4,7 +4,8 @@
  * snapshot's content, and the part of a snapshot stored beside its assertion and evidence members.
  */
 import { createHash } from 'node:crypto';
-import { canonicalViewText, type EvidenceView, type SourceRef } from '@ewp/core';
+import { canonicalViewText, type EvidenceView } from '@ewp/core';
+import { type SnapshotHead, sourceText } from './snapshot-layout.js';
 
 /** Digest of everything a snapshot is: its id, its canonical content (SPEC §8) and its adapter_meta. */
 export function snapshotDigest(view: EvidenceView): string {
@@ -12,17 +13,9 @@ export function snapshotDigest(view: EvidenceView): string {
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
 
-/** Everything of a view that is not an assertion or evidence member. */
-export interface SnapshotBody {
+/** Everything of a view that is not an assertion or evidence member: the snapshot head plus the checks. */
+export interface SnapshotBody extends SnapshotHead {
   checks: EvidenceView['checks'];
-  conflicts: EvidenceView['conflicts'];
-  lineage: EvidenceView['lineage'];
-  omitted_sources: string[];
-  retrieval_scope: string;
-  degraded: boolean;
-  freshness_policy_seconds: number;
-  subjects: string[];
-  adapter_meta: Record<string, unknown>;
 }
 
 export function snapshotBody(view: EvidenceView): SnapshotBody {
@@ -54,34 +47,23 @@ export function identityClash(committed: EvidenceView[], view: EvidenceView): st
     seen.set(key, text);
     return undefined;
   };
-  const sourceKey = (s: SourceRef) => [
-    s.source_id,
-    s.lineage_id,
-    s.origin_type,
-    s.origin_locator,
-    s.snapshot_id,
-    s.content_hash,
-    s.observed_at,
-    s.extractor_id,
-    s.parent_source_id,
-  ];
   for (const v of [...committed, view]) {
     for (const a of v.assertions) {
       const clash =
         claim(`assertion ${a.assertion_id}`, [a.proposition_id, a.text, a.asserted_by, Object.is(a.assertion_confidence, -0) ? '-0' : a.assertion_confidence, a.source.source_id, a.asserted_at]) ??
-        claim(`source ${a.source.source_id}`, sourceKey(a.source));
+        claim(`source ${a.source.source_id}`, sourceText(a.source));
       if (clash) return clash;
     }
     for (const e of v.evidence) {
       const clash =
         claim(`evidence ${e.evidence_id}`, [e.proposition_id, e.polarity, e.source.source_id, e.content, e.observed_at]) ??
-        claim(`source ${e.source.source_id}`, sourceKey(e.source));
+        claim(`source ${e.source.source_id}`, sourceText(e.source));
       if (clash) return clash;
     }
     for (const c of v.checks) {
       const clash =
         claim(`check ${c.check_id}`, [c.method, c.scope, c.source.source_id, c.observed_at, c.result, [...new Set(c.subjects)].sort()]) ??
-        claim(`source ${c.source.source_id}`, sourceKey(c.source));
+        claim(`source ${c.source.source_id}`, sourceText(c.source));
       if (clash) return clash;
     }
     for (const c of v.conflicts) {
