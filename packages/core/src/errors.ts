@@ -2,6 +2,7 @@
  * Typed refusals. Every error the kernel throws is an {@link EwpError} with a stable `code`;
  * view refusals also carry the JSON path of the offending value and the SPEC rule.
  */
+import type { EwpErrorCode } from './error-codes.js';
 
 /** Stable codes for view refusals (SPEC §4). */
 export type InvalidViewCode =
@@ -19,30 +20,63 @@ export type InvalidViewCode =
   | 'DUPLICATE_ID'
   | 'SOURCE_REF_MISMATCH';
 
-export type EwpErrorCode =
-  | InvalidViewCode
-  | 'UNKNOWN_POLICY'
-  | 'BAD_EVALUATED_AT'
-  | 'TIMESTAMP_OUT_OF_RANGE'
-  | 'INVALID_ACTION'
-  | 'INVALID_WARRANT';
+export type { EwpErrorCode } from './error-codes.js';
 
-/** Base class of every error the kernel throws on bad input. */
+const BASE_MARKER = Symbol.for('ewp.error');
+
+/** Options every {@link EwpError} accepts. */
+export interface EwpErrorOptions {
+  /** JSON path of the offending value (`$.checks[2].result`), when there is one. */
+  path?: string | undefined;
+  /** The underlying error, when this one wraps another. */
+  cause?: unknown;
+}
+
+/**
+ * The one base of every error an `@ewp/*` package throws on bad input or broken state: a stable
+ * `code` from {@link EWP_ERROR_CODES}, an optional JSON `path`, and `cause`.
+ *
+ * Test with `EwpError.isInstance(e)` (or `SomeSubclass.isInstance(e)`), not `instanceof`: the
+ * check reads a `Symbol.for` marker, so it holds when two copies of a package are installed.
+ * A subclass that wants its own check declares `static override readonly marker = Symbol.for('ewp.error.Name')`.
+ */
 export class EwpError extends Error {
+  /** The marker `isInstance` looks for; every instance carries the markers of its class chain. */
+  static readonly marker: symbol = BASE_MARKER;
   /** Stable, machine-readable code. */
   readonly code: EwpErrorCode;
-  /** JSON path of the offending value (`$.checks[2].result`), when there is one. */
+  /** JSON path of the offending value, when there is one. */
   readonly path: string | undefined;
-  constructor(code: EwpErrorCode, message: string, path?: string) {
-    super(path === undefined ? message : `${path}: ${message}`);
+
+  constructor(code: EwpErrorCode, message: string, options: EwpErrorOptions | string = {}) {
+    const { path, cause } = typeof options === 'string' ? { path: options, cause: undefined } : options;
+    super(path === undefined ? message : `${path}: ${message}`, cause === undefined ? undefined : { cause });
     this.name = 'EwpError';
     this.code = code;
     this.path = path;
+    for (let c: unknown = new.target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
+      if (Object.hasOwn(c, 'marker')) {
+        Object.defineProperty(this, (c as unknown as { marker: symbol }).marker, { value: true });
+      }
+    }
+  }
+
+  /** True when `error` is an instance of this class (or a subclass), from any installed copy. */
+  static isInstance<T extends abstract new (...args: never[]) => EwpError>(
+    this: T & { readonly marker: symbol },
+    error: unknown,
+  ): error is InstanceType<T> {
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as Record<symbol, unknown>)[this.marker] === true
+    );
   }
 }
 
 /** The view breaks a rule of SPEC §4 (or is not JSON). Nothing was evaluated. */
 export class InvalidEvidenceView extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.InvalidEvidenceView');
   /** The SPEC rule that refused the view (`S4`, `T6`, `B1`, `I5`, …). */
   readonly rule: string;
   declare readonly code: InvalidViewCode;
@@ -56,6 +90,7 @@ export class InvalidEvidenceView extends EwpError {
 
 /** The policy identity is not `reference-v2` / `reference-v2` (SPEC §1). */
 export class UnknownPolicy extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.UnknownPolicy');
   constructor(message: string) {
     super('UNKNOWN_POLICY', message);
     this.name = 'UnknownPolicy';
@@ -64,6 +99,7 @@ export class UnknownPolicy extends EwpError {
 
 /** T is missing, not a string, or not an instant under SPEC §5. */
 export class InvalidEvaluatedAt extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.InvalidEvaluatedAt');
   constructor(message: string, path = '$.evaluated_at') {
     super('BAD_EVALUATED_AT', message, path);
     this.name = 'InvalidEvaluatedAt';
@@ -72,6 +108,7 @@ export class InvalidEvaluatedAt extends EwpError {
 
 /** A time parses but its UTC instant lies outside years 1–9999 (SPEC §5.4). */
 export class TimestampOutOfRange extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.TimestampOutOfRange');
   constructor(path: string, value: string) {
     super('TIMESTAMP_OUT_OF_RANGE', `date value out of range: ${JSON.stringify(value)}`, path);
     this.name = 'TimestampOutOfRange';
@@ -80,6 +117,7 @@ export class TimestampOutOfRange extends EwpError {
 
 /** An action or risk policy passed to `mayAct` is malformed (SPEC §9). */
 export class InvalidAction extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.InvalidAction');
   constructor(message: string, path: string) {
     super('INVALID_ACTION', message, path);
     this.name = 'InvalidAction';
@@ -88,6 +126,7 @@ export class InvalidAction extends EwpError {
 
 /** A warrant passed to `mayAct` does not carry valid axes (it cannot have come from `warrantNow`). */
 export class InvalidWarrant extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.InvalidWarrant');
   constructor(message: string, path: string) {
     super('INVALID_WARRANT', message, path);
     this.name = 'InvalidWarrant';

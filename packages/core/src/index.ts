@@ -6,6 +6,7 @@
  */
 export * from './types.js';
 export * from './errors.js';
+export { EWP_ERROR_CODES } from './error-codes.js';
 export { JsonFloat, parseJson } from './json/parse-json.js';
 export { decodeView, decodeViewJson, namesProposition } from './decode/decode-view.js';
 export { canonicalViewText, deriveViewId } from './decode/view-id.js';
