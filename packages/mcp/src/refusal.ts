@@ -25,7 +25,8 @@ export type EwpToolCode =
   | 'EWP_REFUSE_MAY_ACT_WITHOUT_ACTION'
   | 'EWP_MISSING_EVALUATED_AT'
   | 'EWP_UNKNOWN_TOOL'
-  | 'EWP_UNKNOWN_RESOURCE';
+  | 'EWP_UNKNOWN_RESOURCE'
+  | 'LONE_SURROGATE';
 
 /** Every tool refusal code, for docs and exhaustive tests. */
 export const EWP_TOOL_CODES: readonly EwpToolCode[] = [
@@ -49,6 +50,7 @@ export const EWP_TOOL_CODES: readonly EwpToolCode[] = [
   'EWP_MISSING_EVALUATED_AT',
   'EWP_UNKNOWN_TOOL',
   'EWP_UNKNOWN_RESOURCE',
+  'LONE_SURROGATE',
 ];
 
 /** A refused tool call. Thrown inside tool handlers and turned into an `isError` result. */

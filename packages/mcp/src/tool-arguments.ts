@@ -4,6 +4,9 @@
  */
 import { ToolRefusal } from './refusal.js';
 
+/** An unpaired UTF-16 surrogate. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** Tool arguments after `null`/absent became `{}`. */
 export type ToolArguments = Record<string, unknown>;
 
@@ -44,7 +47,11 @@ export function idValue(value: unknown, name: string, required: boolean): string
     if (required) throw invalid(name, 'is required');
     return undefined;
   }
-  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'string' && value !== '') {
+    // An unpaired surrogate cannot be stored as UTF-8: refuse it by name before the ledger sees it.
+    if (LONE_SURROGATE.test(value)) throw new ToolRefusal('LONE_SURROGATE', `${name}: holds an unpaired UTF-16 surrogate`);
+    return value;
+  }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   throw invalid(name, `must be a non-empty string or a number, got ${describe(value)}`);
 }
