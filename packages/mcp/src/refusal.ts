@@ -78,7 +78,9 @@ export function toRefusal(error: unknown): ToolRefusal {
   if (error instanceof InvalidEvidenceView) {
     return new ToolRefusal('EWP_REFUSE_INVALID_EVIDENCE_VIEW', `${error.message} (rule ${error.rule}, code ${error.code})`);
   }
-  if (error instanceof EwpError) {
+  if (EwpError.isInstance(error)) {
+    // Store errors are EwpErrors too, and carry the tool code themselves.
+    if ((EWP_TOOL_CODES as readonly string[]).includes(error.code)) return new ToolRefusal(error.code as EwpToolCode, error.message);
     switch (error.code) {
       case 'TIMESTAMP_OUT_OF_RANGE':
         // The reference leaks this as a JSON-RPC -32000; here it is a typed refusal naming the field.
