@@ -5,11 +5,5 @@
  */
 export { type EwpAiTool, type EwpToolsOptions, ewpTools, type IngestTools, type ReadTools } from './tools/ewp-tools.js';
 export { type EwpToolCode, type IngestCapability, type RefusalPayload, refusalSchema, ToolRefusal } from '@ewp/tools';
-export {
-  decideGate,
-  type GateDecision,
-  type GateOptions,
-  type GateRefusal,
-  gateRefusalSchema,
-  gateTool,
-} from './gate/gate-tool.js';
+export { gateTool } from './gate/gate-tool.js';
+export { decideGate, type GateDecision, type GateOptions, type GateRefusal, gateRefusalSchema } from '@ewp/tools';

@@ -44,3 +44,12 @@ export {
 } from './toolset.js';
 export { DEFAULT_ACTION_ID, DEFAULT_ACTION_KIND, MAX_CLOCK_SKEW_SECONDS } from './tools/may-act.js';
 export { demoteInlineView, trustedOriginsIn } from './origin-trust.js';
+export {
+  decideGate,
+  denyReason,
+  type GateDecision,
+  type GateOptions,
+  type GateRefusal,
+  gateRefusal,
+  gateRefusalSchema,
+} from './gate-decision.js';

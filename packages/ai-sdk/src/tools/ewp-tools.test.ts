@@ -5,7 +5,7 @@ import { MemoryEvidenceStore } from '@ewp/ledger';
 import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../test/scripted-model.js';
-import { ewpTools } from './ewp-tools.js';
+import { type EwpAiTool, ewpTools } from './ewp-tools.js';
 
 const fixtures = loadFixtures();
 const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)!.view);
@@ -31,6 +31,11 @@ describe('ewpTools', () => {
     expect(Object.keys(ewpTools({ store, ingest: true })).sort()).toEqual([...EWP_TOOL_NAMES].sort());
     expect(Object.keys(ewpTools({ store, ingest: false })).sort()).toEqual([...READ_TOOL_NAMES].sort());
     expect(() => ewpTools({} as never)).toThrow(/store/);
+    // Typed so that a spread leaves no tool possibly undefined (checked by tsc, no `!` needed).
+    const spread = { ...ewpTools({ store }), ...ewpTools({ store, ingest: true }) };
+    const reader: EwpAiTool<'ewp_memory_context'> = spread.ewp_memory_context;
+    const writer: EwpAiTool<'ewp_check_record'> = spread.ewp_check_record;
+    expect([reader, writer].every((t) => typeof t.execute === 'function')).toBe(true);
   });
 
   it('records every conformance fixture and evaluates it through the tool boundary like @ewp/core', async () => {
