@@ -4,7 +4,7 @@ import { runToolContract } from '@ewp/tools/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startEwpHttpServer } from '../src/index.js';
-import { mcpCaller } from './contract-caller.js';
+import { mcpBinding } from './contract-caller.js';
 
 const TOKEN = 'contract-ingest-token-0123456789abcdef';
 
@@ -24,15 +24,9 @@ runToolContract({
     const server = await startEwpHttpServer({ store, port: 0, ingestToken: TOKEN });
     const writer = await httpClient(server.url, TOKEN);
     const reader = await httpClient(server.url, undefined);
-    return {
-      ingest: mcpCaller(writer),
-      reader: mcpCaller(reader),
-      close: async () => {
-        await writer.close();
-        await reader.close();
-        await server.close();
-        await store.close();
-      },
-    };
+    return mcpBinding(writer, reader, async () => {
+      await server.close();
+      await store.close();
+    });
   },
 });

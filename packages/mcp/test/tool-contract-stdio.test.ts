@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll } from 'vitest';
 import { bundleEntry } from './bundle-entry.js';
-import { mcpCaller } from './contract-caller.js';
+import { mcpBinding } from './contract-caller.js';
 
 let entry: string;
 beforeAll(async () => {
@@ -28,13 +28,6 @@ runToolContract({
     const common = ['--db', db, '--now', now().toISOString()];
     const writer = await spawnClient([...common, '--allow-ingest']);
     const reader = await spawnClient(common);
-    return {
-      ingest: mcpCaller(writer),
-      reader: mcpCaller(reader),
-      close: async () => {
-        await writer.close();
-        await reader.close();
-      },
-    };
+    return mcpBinding(writer, reader);
   },
 });
