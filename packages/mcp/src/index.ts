@@ -4,7 +4,8 @@
  * @packageDocumentation
  */
 
-export { type EwpHttpServer, type EwpHttpServerOptions, MAX_HTTP_BODY_BYTES, startEwpHttpServer } from './http-server.js';
+export { type EwpHttpServer, type EwpHttpServerOptions, MAX_HTTP_BODY_BYTES, MIN_REMOTE_TOKEN_BYTES, startEwpHttpServer } from './http-server.js';
+export { createHostGuard, type HostGuard, type HostGuardOptions, hostNameOfHeader, isLoopbackHost, UnsafeBindError } from './http-guard.js';
 export { holdsIngestRole, presentedToken } from './ingest-token.js';
 export { RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES } from './resources.js';
 export { AGENT_PROMPT_NAME } from './agent-prompt.js';

@@ -27,6 +27,7 @@ export const EWP_TOOL_CODES = [
   'EWP_MISSING_EVALUATED_AT',
   'EWP_UNKNOWN_TOOL',
   'EWP_UNKNOWN_RESOURCE',
+  'LONE_SURROGATE',
 ] as const satisfies readonly EwpErrorCode[];
 
 /** A code a tool call can be refused with. */

@@ -4,7 +4,10 @@
  * schemas describe the same arguments to models and clients; these readers decide, because every
  * malformed value must get its own EWP code rather than a framework's validation error.
  */
-import { invalidArgument, type ToolRefusal } from './refusal.js';
+import { invalidArgument, ToolRefusal } from './refusal.js';
+
+/** An unpaired UTF-16 surrogate: it cannot be stored as UTF-8, so an id holding one is refused by name. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Tool arguments after `null`/absent became `{}`. */
 export type ToolArguments = Record<string, unknown>;
@@ -51,7 +54,10 @@ export function idValue(value: unknown, name: string, required: boolean): string
     if (required) throw invalid(name, 'is required');
     return undefined;
   }
-  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'string' && value !== '') {
+    if (LONE_SURROGATE.test(value)) throw new ToolRefusal('LONE_SURROGATE', 'holds an unpaired UTF-16 surrogate', { path: name });
+    return value;
+  }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   throw invalid(name, `must be a non-empty string or a number, got ${describe(value)}`);
 }
