@@ -45,3 +45,4 @@ export { withFileLock } from './file-lock.js';
 export { identityClash, type SnapshotBody, snapshotBody, snapshotDigest } from './snapshot-identity.js';
 export type { CommitRecord, CommitRecordFamily, CommitRecordQuery, CommitRecordStore } from './commit-record-store.js';
 export { MemoryCommitRecordStore, matchesCommitQuery } from './commit-record-memory-store.js';
+export { makeDirectories } from './make-directories.js';

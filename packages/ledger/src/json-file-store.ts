@@ -15,7 +15,7 @@
  * ```
  * `K(x)` = the first 32 hex digits of SHA-256 of the UTF-8 id, so no id can collide or escape the root.
  */
-import { createReadStream, existsSync, fsyncSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { createReadStream, existsSync, fsyncSync, openSync, closeSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { canonicalViewText, decodeView, type EvidenceView } from '@ewp/core';
@@ -31,6 +31,7 @@ import type {
 } from './evidence-store.js';
 import { appendDelta, decodeDelta } from './extend-records.js';
 import { withFileLock } from './file-lock.js';
+import { makeDirectories } from './make-directories.js';
 import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, EMPTY_ANCHOR, type StoredChainEntry } from './hash-chain.js';
 import { assertionTexts, type Binding, layoutView, sha256Hex } from './snapshot-layout.js';
 import { documentToView, prettySorted, viewToDocument } from './snapshot-document.js';
@@ -109,7 +110,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
       if (existsSync(this.root) && readdirSync(this.root).length > 0) {
         throw new StoreUnavailableError('schema', `${this.root} is not empty and holds no ledger.json; use an empty or new directory`);
       }
-      mkdirSync(join(this.root, 'propositions'), { recursive: true });
+      makeDirectories(join(this.root, 'propositions'));
       try {
         const fd = openSync(marker, 'wx');
         writeSync(fd, prettySorted({ format: FORMAT, version: VERSION }));
@@ -442,7 +443,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
       else if (stored !== digest) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
     }
     const dir = this.propositionDir(pid);
-    mkdirSync(join(dir, 'views'), { recursive: true });
+    makeDirectories(join(dir, 'views'));
     const docText = prettySorted(viewToDocument(view));
     const contentDigest = sha256Hex(docText);
     // 1. the snapshot file (an orphan until the history names it; a leftover orphan is replaced)

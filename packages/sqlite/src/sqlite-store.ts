@@ -2,9 +2,9 @@
  * The SQLite EvidenceStore: the embedded default. One file, WAL journal, one `BEGIN IMMEDIATE`
  * transaction per write, a versioned schema, and a read-only mode that creates nothing.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type ChainVerification, LedgerEngineStore, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
+import { type ChainVerification, LedgerEngineStore, makeDirectories, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
 import Database from 'better-sqlite3';
 import { SqliteLedgerBackend } from './sqlite-backend.js';
 import { ensureSchema } from './sqlite-schema.js';
@@ -106,7 +106,7 @@ function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number): D
   if (readOnly && !existsSync(file)) {
     throw new StoreUnavailableError('not_found', `ledger not found: ${file} (read-only mode creates nothing)`);
   }
-  if (!readOnly) mkdirSync(dirname(file), { recursive: true });
+  if (!readOnly) makeDirectories(dirname(file));
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: readOnly, fileMustExist: readOnly, timeout: busyTimeoutMs });
