@@ -11,6 +11,8 @@ export interface StoreCapabilityFlags {
   multiProcess: boolean;
   /** Keeps `adapter_meta` across a round trip. */
   keepsAdapterMeta: boolean;
+  /** Every write is one atomic transaction of the backing store (false: commit records stand in for it). */
+  transactional: boolean;
 }
 
 export interface StorePutResult {

@@ -13,6 +13,13 @@ export interface StoreCapabilities {
   multiProcess: boolean;
   /** Keeps `adapter_meta` across a round trip. */
   keepsAdapterMeta: boolean;
+  /**
+   * Every write (`put`, `putMany`, `extend`) is one atomic transaction of the backend: a crash or a
+   * refusal leaves nothing of it behind. False for stores without transactions (Mem0, Zep, a LangGraph
+   * `BaseStore` batch), which rely on the engine's commit records instead: a snapshot exists once its
+   * commit record is written.
+   */
+  transactional: boolean;
 }
 
 /** Outcome of a write: a new snapshot, or an identical re-put (a no-op). */

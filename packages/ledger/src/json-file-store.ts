@@ -90,7 +90,7 @@ function atomicWrite(path: string, text: string): void {
  * await store.put(view);
  */
 export class JsonFileEvidenceStore implements EvidenceStore {
-  static readonly CAPABILITIES: StoreCapabilities = Object.freeze({ persistent: true, multiProcess: true, keepsAdapterMeta: true });
+  static readonly CAPABILITIES: StoreCapabilities = Object.freeze({ persistent: true, multiProcess: true, keepsAdapterMeta: true, transactional: true });
   readonly capabilities = JsonFileEvidenceStore.CAPABILITIES;
   readonly root: string;
   readonly readOnly: boolean;

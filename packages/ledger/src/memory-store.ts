@@ -20,7 +20,7 @@ export interface MemoryEvidenceStoreOptions {
  * const latest = await store.get(view.proposition_id);
  */
 export class MemoryEvidenceStore extends LedgerEngineStore {
-  static readonly CAPABILITIES: StoreCapabilities = Object.freeze({ persistent: false, multiProcess: false, keepsAdapterMeta: true });
+  static readonly CAPABILITIES: StoreCapabilities = Object.freeze({ persistent: false, multiProcess: false, keepsAdapterMeta: true, transactional: true });
 
   /** Rows, for tests that simulate tampering. */
   readonly rows: MemoryLedgerBackend['tables'];

@@ -38,7 +38,7 @@ export function defaultConnectionString(env: NodeJS.ProcessEnv = process.env): s
  * await store.close();
  */
 export class PostgresEvidenceStore extends LedgerEngineStore {
-  static readonly CAPABILITIES: StoreCapabilities = Object.freeze({ persistent: true, multiProcess: true, keepsAdapterMeta: true });
+  static readonly CAPABILITIES: StoreCapabilities = Object.freeze({ persistent: true, multiProcess: true, keepsAdapterMeta: true, transactional: true });
 
   readonly schema: string;
   readonly readOnly: boolean;

@@ -29,7 +29,7 @@ export interface SqliteStoreOptions {
  * await store.close();
  */
 export class SqliteEvidenceStore extends LedgerEngineStore {
-  static readonly CAPABILITIES: StoreCapabilities = Object.freeze({ persistent: true, multiProcess: true, keepsAdapterMeta: true });
+  static readonly CAPABILITIES: StoreCapabilities = Object.freeze({ persistent: true, multiProcess: true, keepsAdapterMeta: true, transactional: true });
 
   /** Absolute path of the ledger file. */
   readonly path: string;

@@ -46,6 +46,7 @@ export class BaseStoreLedger extends LedgerEngineStore {
       persistent: options.persistent ?? false,
       multiProcess: false,
       keepsAdapterMeta: true,
+      transactional: false,
     });
     this.#backend = backend;
     this.namespaceRoot = root;
