@@ -12,7 +12,7 @@ export interface StoreCapabilityFlags {
   /** Keeps `adapter_meta` across a round trip. */
   keepsAdapterMeta: boolean;
   /** Every write is one atomic transaction of the backing store (false: commit records stand in for it). */
-  transactional: boolean;
+  transactional?: boolean;
 }
 
 export interface StorePutResult {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { COMMANDS } from './commands.js';
 import { EXIT_USAGE, processIO } from './cli-io.js';
 
@@ -16,6 +17,11 @@ async function main(argv: string[]): Promise<number> {
     io.stdout.write(usage());
     return verb === undefined ? EXIT_USAGE : 0;
   }
+  if (verb === '--version' || verb === '-V' || verb === 'version') {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    io.stdout.write(`${pkg.name} ${pkg.version}\n`);
+    return 0;
+  }
   const command = COMMANDS[verb];
   if (!command) {
     io.stderr.write(`ewp: unknown command ${JSON.stringify(verb)}\n\n${usage()}`);
@@ -23,6 +29,12 @@ async function main(argv: string[]): Promise<number> {
   }
   return (await command.load())(rest, io);
 }
+
+// A reader that goes away (`ewp eval --jsonl < big | head`) is the end of the job, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

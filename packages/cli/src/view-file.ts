@@ -25,10 +25,10 @@ export function describeError(error: unknown): { code: string; path: string | un
 }
 
 /** The views of one file: one view, a list, `{"views": [...]}`, or JSONL. */
-export async function readViewFile(file: string, cwd = process.cwd()): Promise<Item[]> {
+export async function readViewFile(file: string, cwd = process.cwd(), stdin: NodeJS.ReadableStream = process.stdin): Promise<Item[]> {
   let text: string;
   try {
-    text = await readFile(resolve(cwd, file), 'utf8');
+    text = file === '-' ? await readAll(stdin) : await readFile(resolve(cwd, file), 'utf8');
   } catch (error) {
     return [{ label: file, error: { code: 'UNREADABLE_FILE', path: undefined, message: (error as Error).message } }];
   }
@@ -61,4 +61,11 @@ export async function readViewFile(file: string, cwd = process.cwd()): Promise<I
   }
   if (typeof whole === 'object' && whole !== null) return [{ label: `${file}[0]`, value: whole }];
   return [{ label: file, error: { code: 'NOT_A_VIEW', path: '$', message: 'expected a view, a list of views, {"views": [...]} or JSONL' } }];
+}
+
+/** All of a stream, as UTF-8 text (`-` names stdin). */
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { decodeView, decodeViewJson, parseJson, REFERENCE_V2, warrantNow } from '../dist/index.js';
+import { decodeView, decodeViewJson, parseJson, parseJsonExact, REFERENCE_V2, warrantNow } from '../dist/index.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -39,7 +39,11 @@ function fixtureThroughput() {
   // Baselines in the same run: the platform's own JSON parser and serializer on the same texts.
   const jsonParse = timeLoop(() => { JSON.parse(texts[i++ % n]); });
   const jsonStringify = timeLoop(() => { JSON.stringify(values[i++ % n]); });
-  return { fixtures: n, evaluate_only_per_s: evalOnly, decode_evaluate_per_s: decodeEval, text_decode_evaluate_per_s: fromText, json_parse_per_s: jsonParse, json_stringify_per_s: jsonStringify };
+  // The reader with its native fast path, and the exact reader alone, against JSON.parse.
+  const parseFast = timeLoop(() => { parseJson(texts[i++ % n]); });
+  const parseExact = timeLoop(() => { parseJsonExact(texts[i++ % n]); });
+  console.log(`parseJson ${(parseFast / jsonParse).toFixed(2)}x JSON.parse (exact reader alone ${(parseExact / jsonParse).toFixed(2)}x)`);
+  return { fixtures: n, parse_json_per_s: parseFast, parse_json_exact_per_s: parseExact, evaluate_only_per_s: evalOnly, decode_evaluate_per_s: decodeEval, text_decode_evaluate_per_s: fromText, json_parse_per_s: jsonParse, json_stringify_per_s: jsonStringify };
 }
 
 /** A synthetic view of n records: assertions, evidence both ways, checks of every class. */

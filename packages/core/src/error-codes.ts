@@ -47,6 +47,8 @@ export const EWP_ERROR_CODES = {
   EWP_MISSING_EVALUATED_AT: 'a tool that needs an evaluation time got none',
   EWP_UNKNOWN_TOOL: 'no tool of that name',
   EWP_UNKNOWN_RESOURCE: 'no resource at that URI',
+  // HTTP servers (MCP, inspect).
+  UNSAFE_BIND: 'a server bound beyond loopback without the host names it must check, or with a weak ingest token',
   // Canonical JSON (EBCJ-1, JCS).
   FLOAT: 'a non-integral number where canonical JSON allows integers only',
   UNSAFE_NUMBER: 'an integer beyond the exactly representable range',

@@ -7,7 +7,7 @@
 export * from './types.js';
 export * from './errors.js';
 export { EWP_ERROR_CODES } from './error-codes.js';
-export { JsonFloat, parseJson } from './json/parse-json.js';
+export { JsonFloat, parseJson, parseJsonExact } from './json/parse-json.js';
 export { decodeView, decodeViewJson, namesProposition } from './decode/decode-view.js';
 export { canonicalViewText, deriveViewId } from './decode/view-id.js';
 export { compareCodePoints, sortedByCodePoint } from './decode/codepoint-order.js';

@@ -28,3 +28,5 @@ export {
   WarrantedStore,
   type WarrantedStoreOptions,
 } from './store/warranted-store.js';
+export { type EwpToolArtifact, ewpLangChainTools } from './tools/ewp-tools.js';
+export { type GateInterrupt, type GateResume, gateLangChainTool } from './gate/gate-tool.js';

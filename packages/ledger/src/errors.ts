@@ -1,7 +1,9 @@
 /**
- * Typed store refusals. Each carries a stable `code` (the MCP error codes of STORES.md §5), so
- * the CLI, the MCP server and adapters can map them without string matching.
+ * Typed store refusals. Each is an `EwpError` (from @ewp/core) with a stable `code` from the one
+ * code table, so the CLI, the tools and adapters map them by code (or `isInstance`), never by class
+ * identity or message text.
  */
+import { EwpError } from '@ewp/core';
 
 /** Stable codes of the store errors. */
 export type LedgerErrorCode =
@@ -10,12 +12,12 @@ export type LedgerErrorCode =
   | 'EWP_REFUSE_LEDGER_UNAVAILABLE';
 
 /** Base class of every error a store throws on its own account (view refusals come from @ewp/core). */
-export class LedgerError extends Error {
-  readonly code: LedgerErrorCode;
-  constructor(code: LedgerErrorCode, message: string) {
-    super(message);
+export class LedgerError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.LedgerError');
+  declare readonly code: LedgerErrorCode;
+  constructor(code: LedgerErrorCode, message: string, options?: { path?: string | undefined; cause?: unknown }) {
+    super(code, message, options);
     this.name = 'LedgerError';
-    this.code = code;
   }
 }
 
@@ -27,29 +29,29 @@ export type ImmutableRecordKind = 'snapshot' | 'source' | 'assertion' | 'evidenc
  * other content (STORES.md §1.2, §1.5). Nothing was written.
  */
 export class ImmutableRecordError extends LedgerError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.ImmutableRecordError');
   declare readonly code: 'EWP_REFUSE_IMMUTABLE_RECORD';
   readonly propositionId: string;
   readonly recordKind: ImmutableRecordKind;
   /** The view id (kind `snapshot`) or the record id that clashed. */
   readonly recordId: string;
-  /** JSON path of the offending record in the refused view (`$.checks[0]`), when there is one. */
-  readonly path: string | undefined;
   constructor(propositionId: string, recordKind: ImmutableRecordKind, recordId: string, path?: string) {
     const what =
       recordKind === 'snapshot'
         ? `snapshot ${JSON.stringify(recordId)} of ${JSON.stringify(propositionId)} already exists with different content`
         : `${recordKind} id ${JSON.stringify(recordId)} of ${JSON.stringify(propositionId)} is already bound to other content`;
-    super('EWP_REFUSE_IMMUTABLE_RECORD', path === undefined ? what : `${path}: ${what}`);
+    // `path` (inherited): the offending record in the refused view (`$.checks[0]`), when there is one.
+    super('EWP_REFUSE_IMMUTABLE_RECORD', what, { path });
     this.name = 'ImmutableRecordError';
     this.propositionId = propositionId;
     this.recordKind = recordKind;
     this.recordId = recordId;
-    this.path = path;
   }
 }
 
 /** No stored snapshot for that proposition (or that `view_id`). */
 export class MissingViewError extends LedgerError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.MissingViewError');
   declare readonly code: 'EWP_REFUSE_MISSING_VIEW';
   readonly propositionId: string;
   readonly viewId: string | undefined;
@@ -80,12 +82,12 @@ export type StoreUnavailableReason = 'not_found' | 'read_only' | 'schema' | 'dam
 
 /** The ledger could not be read or written. Nothing was written. */
 export class StoreUnavailableError extends LedgerError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.StoreUnavailableError');
   declare readonly code: 'EWP_REFUSE_LEDGER_UNAVAILABLE';
   readonly reason: StoreUnavailableReason;
   constructor(reason: StoreUnavailableReason, message: string, options?: { cause?: unknown }) {
-    super('EWP_REFUSE_LEDGER_UNAVAILABLE', message);
+    super('EWP_REFUSE_LEDGER_UNAVAILABLE', message, { cause: options?.cause });
     this.name = 'StoreUnavailableError';
     this.reason = reason;
-    if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }
 }

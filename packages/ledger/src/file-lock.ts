@@ -1,15 +1,15 @@
 /**
  * A cross-process exclusive lock in plain Node (no native addon): an exclusive-create lock file.
  *
- * `open(path, 'wx')` is atomic on every local file system: exactly one process creates the file and
- * holds the lock; it writes `{pid, host, acquired_at}` into it and deletes it on release. Waiters poll.
+ * `link(tmp, path)` is atomic on every local file system: exactly one process creates the lock, whose
+ * content `{pid, host, acquired_at}` was written to `tmp` before; it deletes the lock on release. Waiters poll.
  * If the holder dies without releasing (SIGKILL), the file stays: a waiter that finds a lock whose
  * `pid` is on this host and no longer alive (`process.kill(pid, 0)` → ESRCH) breaks it by renaming it
  * away (only one breaker's rename can succeed) and checking it renamed the same stale file. A lock held
  * by another host is never broken: it times out as "busy". Unlike `flock`, the OS does not release it
  * for us, which is why stale detection exists.
  */
-import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { StoreUnavailableError } from './errors.js';
 
@@ -36,41 +36,71 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Try once; true when this process now holds the lock. */
+/**
+ * Try once; true when this process now holds the lock. The owner is written to a private temp file
+ * first and then hard-linked into place (`link` fails if the lock exists), so a lock file never
+ * exists without its owner: a writer killed at any step leaves either no lock, or a lock naming a
+ * dead pid that the next writer breaks. A killed writer's temp file is not a lock and is ignored.
+ */
 function tryAcquire(path: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
+  const tmp = `${path}.owner-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const fd = openSync(tmp, 'wx');
   try {
     writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), acquired_at: new Date().toISOString() }));
   } finally {
     closeSync(fd);
   }
-  return true;
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    unlinkSync(tmp);
+  }
 }
 
-/** Break the lock if its holder is a dead process on this host. */
+/** How old an ownerless lock must be before it is broken (only an older writer could leave one). */
+const OWNERLESS_GRACE_MS = 2_000;
+
+/** The lock file's inode and modification time, or undefined when it is gone. */
+function lockStat(path: string): { ino: number; mtimeMs: number } | undefined {
+  try {
+    const st = statSync(path);
+    return { ino: st.ino, mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Break the lock if its holder is a dead process on this host, or if it names no owner and is older
+ * than a grace period (locks are linked into place with their owner, so an ownerless one is left
+ * over by an older writer killed between create and write, or is damage: no live holder has one).
+ */
 function breakIfStale(path: string): void {
+  const before = lockStat(path);
+  if (before === undefined) return;
   const owner = readOwner(path);
-  // An owner not yet written (the holder is between open and write) is not stale.
-  if (owner === undefined || owner.host !== hostname() || owner.pid === process.pid || isAlive(owner.pid)) return;
+  if (owner === undefined) {
+    if (Date.now() - before.mtimeMs < OWNERLESS_GRACE_MS) return;
+  } else if (owner.host !== hostname() || owner.pid === process.pid || isAlive(owner.pid)) {
+    return;
+  }
   const aside = `${path}.stale-${process.pid}-${Date.now()}`;
   try {
     renameSync(path, aside);
   } catch {
     return; // someone else broke or released it first
   }
-  const moved = readOwner(aside);
-  if (moved !== undefined && moved.pid === owner.pid && moved.acquired_at === owner.acquired_at) {
+  // The same file (inode) we judged stale: delete it. Otherwise a new holder's lock replaced it in
+  // between: put that back. link() fails if the slot was taken again meanwhile, so we never
+  // overwrite a third holder's lock.
+  if (lockStat(aside)?.ino === before.ino) {
     unlinkSync(aside);
     return;
   }
-  // We moved a live lock that replaced the stale one in between: put it back. link() fails if the slot was
-  // taken again meanwhile, so we never overwrite a third holder's lock.
   try {
     linkSync(aside, path);
   } catch {

@@ -43,3 +43,6 @@ export { type Binding, type BindingKind, bindingKey, type MemberRef } from './sn
 export { fileKey, JsonFileEvidenceStore, type JsonFileStoreOptions } from './json-file-store.js';
 export { withFileLock } from './file-lock.js';
 export { identityClash, type SnapshotBody, snapshotBody, snapshotDigest } from './snapshot-identity.js';
+export type { CommitRecord, CommitRecordFamily, CommitRecordQuery, CommitRecordStore } from './commit-record-store.js';
+export { MemoryCommitRecordStore, matchesCommitQuery } from './commit-record-memory-store.js';
+export { makeDirectories } from './make-directories.js';

@@ -15,7 +15,7 @@
  * ```
  * `K(x)` = the first 32 hex digits of SHA-256 of the UTF-8 id, so no id can collide or escape the root.
  */
-import { createReadStream, existsSync, fsyncSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { createReadStream, existsSync, fsyncSync, openSync, closeSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { canonicalViewText, decodeView, type EvidenceView } from '@ewp/core';
@@ -31,6 +31,7 @@ import type {
 } from './evidence-store.js';
 import { appendDelta, decodeDelta } from './extend-records.js';
 import { withFileLock } from './file-lock.js';
+import { makeDirectories } from './make-directories.js';
 import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, EMPTY_ANCHOR, type StoredChainEntry } from './hash-chain.js';
 import { assertionTexts, type Binding, layoutView, sha256Hex } from './snapshot-layout.js';
 import { documentToView, prettySorted, viewToDocument } from './snapshot-document.js';
@@ -109,7 +110,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
       if (existsSync(this.root) && readdirSync(this.root).length > 0) {
         throw new StoreUnavailableError('schema', `${this.root} is not empty and holds no ledger.json; use an empty or new directory`);
       }
-      mkdirSync(join(this.root, 'propositions'), { recursive: true });
+      makeDirectories(join(this.root, 'propositions'));
       try {
         const fd = openSync(marker, 'wx');
         writeSync(fd, prettySorted({ format: FORMAT, version: VERSION }));
@@ -225,6 +226,8 @@ export class JsonFileEvidenceStore implements EvidenceStore {
     }
     const chain = verifier.finish(anchor);
     if (!chain.ok) return chain;
+    const bad = this.verifyHistories(committed, chain.length);
+    if (bad !== undefined) return bad;
     for (const c of committed) {
       const fail = (detail: string): ChainVerification => ({ ok: false, length: chain.length, firstBadIndex: c.index, reason: 'row_mismatch', detail });
       const label = `snapshot ${JSON.stringify(c.vid)} of ${JSON.stringify(c.pid)}`;
@@ -245,6 +248,52 @@ export class JsonFileEvidenceStore implements EvidenceStore {
       }
     }
     return chain;
+  }
+
+  /**
+   * Every history file must say exactly what the log committed: the view ids in commit order (a
+   * reordered or appended id changes which snapshot is latest), the same commits, the proposition's
+   * last event (the list order) and the listed assertion texts (derived from the latest snapshot);
+   * and no proposition directory may exist that no event committed.
+   */
+  private verifyHistories(committed: readonly { index: number; pid: string; vid: string }[], length: number): ChainVerification | undefined {
+    const logged = new Map<string, { vids: string[]; last: number }>();
+    for (const c of committed) {
+      const entry = logged.get(c.pid) ?? { vids: [], last: -1 };
+      entry.vids.push(c.vid);
+      entry.last = c.index;
+      logged.set(c.pid, entry);
+    }
+    for (const [pid, { vids, last }] of logged) {
+      const fail = (detail: string): ChainVerification => ({ ok: false, length, firstBadIndex: last, reason: 'row_mismatch', detail: `history of ${JSON.stringify(pid)}: ${detail}` });
+      let history: History | undefined;
+      try {
+        history = this.readHistory(pid);
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+      if (history === undefined) return fail('missing');
+      if (JSON.stringify(history.view_ids) !== JSON.stringify(vids)) return fail('its view ids differ from the commits in the event log');
+      if (JSON.stringify(Object.keys(history.commits).sort()) !== JSON.stringify([...vids].sort())) return fail('its commits differ from the event log');
+      if (history.last_event !== last) return fail('its last event differs from the event log');
+      try {
+        const latest = this.readSnapshot(history, vids.at(-1) as string);
+        if (JSON.stringify(history.assertion_texts) !== JSON.stringify(assertionTexts(latest))) return fail('its listed assertion texts differ from its latest snapshot');
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+    }
+    const dir = join(this.root, 'propositions');
+    const known = new Set([...logged.keys()].map(fileKey));
+    for (const key of existsSync(dir) ? readdirSync(dir) : []) {
+      if (known.has(key)) continue;
+      const h = this.readHistoryFile(join(dir, key, 'latest.json'));
+      // An empty directory (a writer stopped before its history) is invisible to reads; a history is not.
+      if (h !== undefined && h.view_ids.length > 0) {
+        return { ok: false, length, firstBadIndex: length, reason: 'row_mismatch', detail: `history of ${JSON.stringify(h.claim)} holds snapshots no event committed` };
+      }
+    }
+    return undefined;
   }
 
   async close(): Promise<void> {
@@ -394,7 +443,7 @@ export class JsonFileEvidenceStore implements EvidenceStore {
       else if (stored !== digest) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
     }
     const dir = this.propositionDir(pid);
-    mkdirSync(join(dir, 'views'), { recursive: true });
+    makeDirectories(join(dir, 'views'));
     const docText = prettySorted(viewToDocument(view));
     const contentDigest = sha256Hex(docText);
     // 1. the snapshot file (an orphan until the history names it; a leftover orphan is replaced)

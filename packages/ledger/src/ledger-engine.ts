@@ -156,7 +156,7 @@ export class LedgerEngineStore implements EvidenceStore {
     return this.backend.read(async (r) => {
       const anchor = await r.chainAnchor();
       const verifier = new ChainVerifier().watchAnchor(anchor);
-      const snapshotEvents = new Map<string, { index: number; content_digest: string }>();
+      const snapshotEvents = new Map<string, SnapshotEvent>();
       const recordEvents: { index: number; keys: string[]; digest: string }[] = [];
       let index = 0;
       for await (const entry of r.chainEntries()) {
@@ -164,7 +164,13 @@ export class LedgerEngineStore implements EvidenceStore {
         if (verifier.failed) break;
         const event = JSON.parse(entry.event) as Record<string, unknown>;
         if (event.type === 'snapshot_committed') {
-          snapshotEvents.set(`${event.proposition_id}\u0000${event.view_id}`, { index, content_digest: String(event.content_digest) });
+          snapshotEvents.set(`${event.proposition_id}\u0000${event.view_id}`, {
+            index,
+            content_digest: String(event.content_digest),
+            parent_view_id: event.parent_view_id === null ? null : String(event.parent_view_id),
+            at: String(event.at),
+            records: Number(event.records),
+          });
         } else if (event.type === 'record_appended') {
           const keys = (event.records as [string, string][]).map(([kind, id]) => `${event.proposition_id}\u0000${kind}\u0000${id}`);
           recordEvents.push({ index, keys, digest: String(event.records_digest) });
@@ -182,15 +188,45 @@ export class LedgerEngineStore implements EvidenceStore {
       });
       const checkSnapshots = async (): Promise<Failed | undefined> => {
         let rows = 0;
+        // Every column a read uses is checked against the event that committed the row: the digest
+        // covers head, members and records; the parent link, delta depth, commit order, commit time,
+        // record count and listed texts are compared here (a re-parented delta or a reordered `seq`
+        // changes what `get` returns while every digest still matches).
+        const bySeq = new Map<number, { view_id: string; proposition_id: string; depth: number }>();
+        const byView = new Map<string, { view_id: string; proposition_id: string; depth: number }>();
+        let lastIndex = -1;
         for await (const row of r.allSnapshots()) {
           rows += 1;
           const event = snapshotEvents.get(`${row.proposition_id}\u0000${row.view_id}`);
           const label = where(row);
           if (event === undefined) return fail(chain.length, `${label} has no snapshot_committed event`);
           if (event.content_digest !== row.content_digest) return fail(event.index, `${label}: stored digest differs from its event`);
+          if (event.index <= lastIndex) return fail(event.index, `${label}: stored commit order differs from the event log`);
+          lastIndex = event.index;
+          if (row.committed_at !== event.at) return fail(event.index, `${label}: stored commit time differs from its event`);
+          if (row.record_count !== event.records) return fail(event.index, `${label}: stored record count differs from its event`);
+          const parent = row.parent_seq === null ? undefined : bySeq.get(row.parent_seq);
+          if (row.parent_seq !== null && (parent === undefined || parent.proposition_id !== row.proposition_id)) {
+            return fail(event.index, `${label}: its parent link names no earlier snapshot of the proposition`);
+          }
+          if (parent !== undefined && parent.view_id !== event.parent_view_id) return fail(event.index, `${label}: its parent link differs from its event`);
+          if (parent === undefined && event.parent_view_id !== null) {
+            // An extend is stored complete only when its parent's delta chain is full.
+            const committedParent = byView.get(`${row.proposition_id}\u0000${event.parent_view_id}`);
+            if (committedParent === undefined || committedParent.depth + 1 <= MAX_DELTA_DEPTH) {
+              return fail(event.index, `${label}: stored complete, committed as a delta of ${JSON.stringify(event.parent_view_id)}`);
+            }
+          }
+          if (row.depth !== (parent === undefined ? 0 : parent.depth + 1)) return fail(event.index, `${label}: stored delta depth differs from its parent link`);
+          const seen = { view_id: row.view_id, proposition_id: row.proposition_id, depth: row.depth };
+          bySeq.set(row.seq, seen);
+          byView.set(`${row.proposition_id}\u0000${row.view_id}`, seen);
           try {
             // Rebuilding checks every row the snapshot is made of against its content digest.
-            await this.resolve(r, row);
+            const resolved = await this.resolve(r, row);
+            if (row.assertion_texts !== JSON.stringify(assertionTexts(resolved.view))) {
+              return fail(event.index, `${label}: stored assertion texts differ from its records`);
+            }
           } catch (error) {
             return fail(event.index, `${label}: ${error instanceof Error ? error.message : String(error)}`);
           }
@@ -413,6 +449,15 @@ export class LedgerEngineStore implements EvidenceStore {
 }
 
 type Failed = Extract<ChainVerification, { ok: false }>;
+
+/** What a `snapshot_committed` event says of its snapshot row. */
+interface SnapshotEvent {
+  index: number;
+  content_digest: string;
+  parent_view_id: string | null;
+  at: string;
+  records: number;
+}
 
 function where(row: SnapshotRow): string {
   return `snapshot ${JSON.stringify(row.view_id)} of ${JSON.stringify(row.proposition_id)}`;

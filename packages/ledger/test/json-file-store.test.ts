@@ -1,6 +1,6 @@
 /** The JSON-file store beyond the shared suite: layout, crash recovery, damage, the lock, several processes. */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,6 +133,72 @@ describe('lock', () => {
     writeFileSync(join(root, '.lock'), JSON.stringify({ pid: holder.pid, host: (await import('node:os')).hostname(), acquired_at: 'x' }));
     const s = new JsonFileEvidenceStore(root, { lockTimeoutMs: 200 });
     await expect(s.put(seedView('P-1'))).rejects.toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE', reason: 'busy' });
+    holder.kill('SIGKILL');
+  });
+});
+
+describe('lock under SIGKILL', () => {
+  let worker: string;
+  beforeAll(async () => {
+    worker = await bundleWorker(join(import.meta.dirname, 'lock-worker.ts'));
+  });
+
+  const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+
+  it('the states a kill leaves at each step of taking the lock never block the next writer', async () => {
+    const host = (await import('node:os')).hostname();
+    const owner = (pid: number) => JSON.stringify({ pid, host, acquired_at: new Date().toISOString() });
+    const old = new Date(Date.now() - 60_000);
+    const states: [string, (root: string) => void][] = [
+      // Killed after writing its owner file, before linking it into place: no lock at all.
+      ['owner file written, not linked', (root) => writeFileSync(join(root, `.lock.owner-${deadPid()}-x`), owner(deadPid()))],
+      // Killed after the link, before removing its owner file: a lock naming a dead pid.
+      ['linked, owner file not yet removed', (root) => {
+        const pid = deadPid();
+        writeFileSync(join(root, `.lock.owner-${pid}-y`), owner(pid));
+        writeFileSync(join(root, '.lock'), owner(pid));
+      }],
+      // Killed while holding it.
+      ['held', (root) => writeFileSync(join(root, '.lock'), owner(deadPid()))],
+      // Left by an older writer killed between creating the lock and writing its owner.
+      ['ownerless (older writer)', (root) => {
+        writeFileSync(join(root, '.lock'), '');
+        utimesSync(join(root, '.lock'), old, old);
+      }],
+    ];
+    for (const [name, leave] of states) {
+      const root = join(dir, `killed${++n}`);
+      new JsonFileEvidenceStore(root);
+      leave(root);
+      const s = new JsonFileEvidenceStore(root, { lockTimeoutMs: 5_000 });
+      expect((await s.put(seedView('P-1'))).status, name).toBe('stored');
+      expect(existsSync(join(root, '.lock')), name).toBe(false);
+    }
+  });
+
+  it('a writer SIGKILLed at random points while taking and releasing the lock never blocks the next one', async () => {
+    const root = join(dir, `sigkill${++n}`);
+    new JsonFileEvidenceStore(root);
+    for (let round = 0; round < 12; round += 1) {
+      const child = spawn(process.execPath, [worker, join(root, '.lock')], { stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, 5 + ((round * 37) % 40)));
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const s = new JsonFileEvidenceStore(root, { lockTimeoutMs: 5_000 });
+      expect((await s.put({ ...seedView(`P-${round}`) })).status).toBe('stored');
+    }
+    const s = new JsonFileEvidenceStore(root, { readOnly: true });
+    expect(await s.verifyChain()).toMatchObject({ ok: true });
+  });
+
+  it('busy names the owner', async () => {
+    const root = join(dir, `busyname${++n}`);
+    new JsonFileEvidenceStore(root);
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)']);
+    writeFileSync(join(root, '.lock'), JSON.stringify({ pid: holder.pid, host: (await import('node:os')).hostname(), acquired_at: 'T0' }));
+    const s = new JsonFileEvidenceStore(root, { lockTimeoutMs: 100 });
+    await expect(s.put(seedView('P-1'))).rejects.toThrow(new RegExp(`pid ${holder.pid}`));
     holder.kill('SIGKILL');
   });
 });

@@ -10,14 +10,16 @@ import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createHostGuard, isLoopbackHost, UnsafeBindError } from './http-guard.js';
 import { holdsIngestRole } from './ingest-token.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
 import { createEwpMcpServer } from './server.js';
 
 /** Largest accepted request body (1 MiB). */
 export const MAX_HTTP_BODY_BYTES = 1024 * 1024;
+/** Shortest ingest token accepted when the server is reachable beyond loopback (UTF-8 bytes). */
+export const MIN_REMOTE_TOKEN_BYTES = 32;
 const MCP_PATHS = new Set(['/mcp', '/mcp/', '/']);
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export interface EwpHttpServerOptions {
   store: EvidenceStore;
@@ -29,6 +31,13 @@ export interface EwpHttpServerOptions {
   ingestToken?: string;
   maxBodyBytes?: number;
   clock?: () => Date;
+  /** Host names clients may use besides loopback; required when `host` is not loopback. */
+  allowedHosts?: readonly string[];
+  /**
+   * Most connections open at once (default 128): beyond it new connections are closed at once,
+   * so one client holding sockets cannot exhaust the process's file descriptors.
+   */
+  maxConnections?: number;
 }
 
 export interface EwpHttpServer {
@@ -73,11 +82,6 @@ function isJsonMediaType(value: string | undefined): boolean {
   return type === 'application/json' || (type !== undefined && /^application\/[\w.+-]+\+json$/.test(type));
 }
 
-function hostnameOf(hostHeader: string): string {
-  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
-  return hostHeader.split(':')[0] ?? '';
-}
-
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -93,7 +97,10 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
 export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise<EwpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const limit = options.maxBodyBytes ?? MAX_HTTP_BODY_BYTES;
-  const loopbackOnly = LOOPBACK_HOSTS.has(host);
+  if (!isLoopbackHost(host) && options.ingestToken !== undefined && Buffer.byteLength(options.ingestToken, 'utf8') < MIN_REMOTE_TOKEN_BYTES) {
+    throw new UnsafeBindError(`an ingest token for a server bound beyond loopback must be at least ${MIN_REMOTE_TOKEN_BYTES} bytes`);
+  }
+  const guard = createHostGuard({ bindHost: host, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
   // Building an SDK server costs milliseconds (it compiles validators); a stateless request only
   // needs one for its duration, so idle servers are kept per role and reconnected.
   const makePool = (ingest: boolean) =>
@@ -152,21 +159,9 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] as string;
-    if (loopbackOnly) {
-      // DNS-rebinding defence: a loopback server only answers loopback Host and Origin names.
-      const hostHeader = req.headers.host;
-      if (hostHeader !== undefined && !LOOPBACK_HOSTS.has(hostnameOf(hostHeader))) {
-        return sendJson(res, 403, { error: 'forbidden host' });
-      }
-      const origin = req.headers.origin;
-      if (origin !== undefined && origin !== 'null') {
-        let originHost = '';
-        try {
-          originHost = new URL(origin).hostname;
-        } catch {}
-        if (!LOOPBACK_HOSTS.has(originHost)) return sendJson(res, 403, { error: 'forbidden origin' });
-      }
-    }
+    // DNS-rebinding defence: only loopback and the allowed names, whatever the bind address.
+    const verdict = guard(req.headers);
+    if (!verdict.ok) return sendJson(res, 403, { error: verdict.reason }, { connection: 'close' });
     if (req.method === 'GET') {
       if (path === '/health' || path === '/') return sendJson(res, 200, { server: 'ewp-mcp', protocol: PROTOCOL_VERSION });
       if (MCP_PATHS.has(path)) {
@@ -192,10 +187,21 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
       }
     });
   });
-  http.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
+  // A malformed or timed-out connection is destroyed, not ended: `end()` waits for the peer to
+  // read, so a client that never reads would keep the descriptor.
+  http.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (socket.writable && error.code !== 'ERR_HTTP_REQUEST_TIMEOUT' && error.code !== 'ECONNRESET') {
+      socket.write('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    }
+    socket.destroy();
   });
+  http.on('timeout', (socket) => socket.destroy());
+  http.maxConnections = options.maxConnections ?? 128;
+  // Slow senders get a bounded time for headers and body; idle keep-alive sockets are reaped.
+  http.headersTimeout = 10_000;
+  http.requestTimeout = 30_000;
+  http.keepAliveTimeout = 5_000;
+  http.setTimeout(60_000);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 8765, host, () => {

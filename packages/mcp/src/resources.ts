@@ -5,11 +5,8 @@
 import { POLICY_ID, PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { ToolRefusal, toRefusal } from './refusal.js';
+import { runTool, type ToolContext, toRefusal } from '@ewp/tools';
 import { stableJson } from './stable-json.js';
-import type { ToolContext } from './tool-context.js';
-import { evidenceViewGetTool } from './tools/evidence-view-get.js';
-import { warrantNowTool } from './tools/warrant-now.js';
 
 /** JSON-RPC error code for an unknown resource (MCP convention). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -99,15 +96,12 @@ export async function readResource(uri: string, context: ToolContext): Promise<R
   if (segments.length > 2 || segments[0] === '' || (segments.length === 2 && segments[1] !== 'warrant')) throw unknownResource(uri);
   const propositionId = decodePart(segments[0] as string, uri);
   const wantsWarrant = segments.length === 2 || params.get('kind') === 'warrant';
-  try {
-    if (wantsWarrant) {
-      const result = await warrantNowTool.run({ proposition_id: propositionId, evaluated_at: params.get('evaluated_at') }, context);
-      return contents(uri, result);
-    }
-    return contents(uri, await evidenceViewGetTool.run({ proposition_id: propositionId }, context));
-  } catch (error) {
-    const refusal = error instanceof ToolRefusal ? error : toRefusal(error);
-    const code = refusal.code === 'EWP_REFUSE_MISSING_VIEW' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
-    throw new McpError(code, refusal.message, { ewp_code: refusal.code, uri });
-  }
+  const outcome = await (wantsWarrant
+    ? runTool('ewp_warrant_now', { proposition_id: propositionId, evaluated_at: params.get('evaluated_at') }, context)
+    : runTool('ewp_evidence_view_get', { proposition_id: propositionId }, context)
+  ).catch((error: unknown) => ({ ok: false as const, refusal: toRefusal(error) }));
+  if (outcome.ok) return contents(uri, outcome.value);
+  const refusal = outcome.refusal;
+  const code = refusal.code === 'EWP_REFUSE_MISSING_VIEW' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
+  throw new McpError(code, refusal.message, { ewp_code: refusal.code, uri });
 }

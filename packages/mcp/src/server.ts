@@ -1,10 +1,23 @@
 /**
- * The EWP MCP server over any EvidenceStore, built on the SDK's low-level `Server` so tool
- * arguments are read by our own rules (every malformed value gets its own `EWP_*` code) while
- * the protocol, capabilities and transports are the SDK's.
+ * The EWP MCP server over any EvidenceStore: a binding of `@ewp/tools`. Each tool is advertised
+ * with the toolset's name, description and JSON Schema and run by the toolset (which reads the
+ * arguments by its own rules, so every malformed value gets its own `EWP_*` code); this file only
+ * frames results and refusals as MCP tool results. Built on the SDK's low-level `Server` so the
+ * SDK does not validate arguments first with its own errors.
  */
-import { EwpError, PROTOCOL_VERSION } from '@ewp/core';
+import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
+import {
+  EWP_TOOL_NAMES,
+  EWP_TOOLS as TOOLSET,
+  type EwpTool,
+  inputJsonSchema,
+  outputJsonSchema,
+  runTool,
+  type ToolContext,
+  type ToolRefusal,
+  toolContext,
+} from '@ewp/tools';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -20,34 +33,11 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
-import { ToolRefusal, toRefusal } from './refusal.js';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
-import { inputs, jsonSchemaOf, outputs } from './schemas.js';
 import { stableJson } from './stable-json.js';
-import { isObject, type ToolArguments } from './tool-arguments.js';
-import type { EwpTool, ToolContext } from './tool-context.js';
-import { checkRecordTool } from './tools/check-record.js';
-import { evidenceRecordTool } from './tools/evidence-record.js';
-import { evidenceViewGetTool } from './tools/evidence-view-get.js';
-import { evidenceViewPutTool } from './tools/evidence-view-put.js';
-import { listPropositionsTool } from './tools/list-propositions.js';
-import { mayActTool } from './tools/may-act.js';
-import { memoryContextTool } from './tools/memory-context.js';
-import { warrantNowTool } from './tools/warrant-now.js';
 
 /** The eight tools, in `tools/list` order. */
-export const EWP_TOOLS: readonly EwpTool[] = [
-  warrantNowTool,
-  evidenceViewPutTool,
-  evidenceViewGetTool,
-  checkRecordTool,
-  evidenceRecordTool,
-  mayActTool,
-  memoryContextTool,
-  listPropositionsTool,
-] as EwpTool[];
-
-const TOOLS_BY_NAME = new Map(EWP_TOOLS.map((t) => [t.name as string, t]));
+export const EWP_TOOLS: readonly EwpTool[] = EWP_TOOL_NAMES.map((name) => TOOLSET[name] as EwpTool);
 
 /** The `instructions` given to the agent at `initialize`. */
 export const SERVER_INSTRUCTIONS = [
@@ -74,8 +64,8 @@ const TOOL_LIST: Tool[] = EWP_TOOLS.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
-  inputSchema: jsonSchemaOf(inputs[tool.name], 'input'),
-  outputSchema: jsonSchemaOf(outputs[tool.name], 'output'),
+  inputSchema: inputJsonSchema(tool.name),
+  outputSchema: outputJsonSchema(tool.name),
   annotations: {
     title: tool.title,
     readOnlyHint: !tool.writes,
@@ -85,13 +75,16 @@ const TOOL_LIST: Tool[] = EWP_TOOLS.map((tool) => ({
   },
 }));
 
-/** A refused call: the code in the text (JSON) and, as in the reference, in a top-level `error`. */
+/**
+ * A refused call: the code in the text (JSON) and, as in the reference, in a top-level `error`;
+ * the JSON path of the refused argument in both when there is one.
+ */
 export function refusalResult(refusal: ToolRefusal): CallToolResult {
-  const error = { code: refusal.code, message: refusal.message };
+  const at = refusal.path === undefined ? {} : { path: refusal.path };
   return {
-    content: [{ type: 'text', text: JSON.stringify({ error: refusal.code, message: refusal.message }) }],
+    content: [{ type: 'text', text: JSON.stringify({ error: refusal.code, message: refusal.message, ...at }) }],
     isError: true,
-    error,
+    error: { code: refusal.code, message: refusal.message, ...at },
   };
 }
 
@@ -104,23 +97,14 @@ function successResult(result: Record<string, unknown>): CallToolResult {
  * session goes through {@link createEwpMcpServer}.
  */
 export async function callEwpTool(name: string, rawArguments: unknown, context: ToolContext): Promise<CallToolResult> {
-  const tool = TOOLS_BY_NAME.get(name);
-  if (tool === undefined) return refusalResult(new ToolRefusal('EWP_UNKNOWN_TOOL', `unknown tool ${JSON.stringify(name)}`));
-  // The role is decided by the server before the payload is looked at.
-  if (tool.writes && !context.ingest) {
-    return refusalResult(new ToolRefusal('EWP_REFUSE_INGEST_ROLE', `${tool.name} writes to the ledger and needs the server-side ingest role`));
-  }
-  if (rawArguments !== undefined && rawArguments !== null && !isObject(rawArguments)) {
-    return refusalResult(new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', 'arguments: must be an object'));
-  }
-  const args: ToolArguments = (rawArguments as ToolArguments | null | undefined) ?? {};
+  let outcome: Awaited<ReturnType<typeof runTool>>;
   try {
-    return successResult((await tool.run(args, context)) as Record<string, unknown>);
+    outcome = await runTool(name, rawArguments, context);
   } catch (error) {
-    if (error instanceof ToolRefusal || error instanceof EwpError) return refusalResult(toRefusal(error));
     // Not a refusal: a defect. Surface it as a JSON-RPC internal error rather than dress it up as a code.
-    throw new McpError(ErrorCode.InternalError, `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new McpError(ErrorCode.InternalError, `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return outcome.ok ? successResult(outcome.value as Record<string, unknown>) : refusalResult(outcome.refusal);
 }
 
 /**
@@ -128,7 +112,7 @@ export async function callEwpTool(name: string, rawArguments: unknown, context: 
  * (`server.connect(transport)`); one server serves one connection.
  */
 export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
-  const context: ToolContext = { store: options.store, ingest: options.roles.ingest, now: options.clock ?? (() => new Date()) };
+  const context = toolContext({ store: options.store, ingest: options.roles.ingest, now: options.clock });
   const server = new Server(
     { name: options.name ?? 'ewp-mcp', title: 'EWP warrant for agent memory', version: PROTOCOL_VERSION },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: SERVER_INSTRUCTIONS },

@@ -107,3 +107,22 @@ describe('inline views', () => {
     await c.close();
   });
 });
+
+describe('lone surrogates in ids', () => {
+  it('get LONE_SURROGATE, not a ledger failure', async () => {
+    const c = await connect({ ingest: true });
+    await ok(c.client, 'ewp_evidence_view_put', { view: extractedView() });
+    const lone = 'P-\uD800x';
+    expect(await refused(c.client, 'ewp_warrant_now', { proposition_id: lone, evaluated_at: T })).toBe('LONE_SURROGATE');
+    expect(await refused(c.client, 'ewp_evidence_view_get', { proposition_id: 'P-note', view_id: 'v\uDC00' })).toBe('LONE_SURROGATE');
+    expect(await refused(c.client, 'ewp_memory_context', { proposition_id: lone })).toBe('LONE_SURROGATE');
+    const source = { content_hash: 'h', observed_at: T };
+    expect(
+      await refused(c.client, 'ewp_evidence_record', {
+        proposition_id: 'P-note',
+        evidence: { evidence_id: 'e\uD800', polarity: 'supports', content: 'c', observed_at: T, source },
+      }),
+    ).toBe('LONE_SURROGATE');
+    await c.close();
+  });
+});

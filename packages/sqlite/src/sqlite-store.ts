@@ -2,9 +2,9 @@
  * The SQLite EvidenceStore: the embedded default. One file, WAL journal, one `BEGIN IMMEDIATE`
  * transaction per write, a versioned schema, and a read-only mode that creates nothing.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { LedgerEngineStore, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
+import { type ChainVerification, LedgerEngineStore, makeDirectories, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
 import Database from 'better-sqlite3';
 import { SqliteLedgerBackend } from './sqlite-backend.js';
 import { ensureSchema } from './sqlite-schema.js';
@@ -51,6 +51,44 @@ export class SqliteEvidenceStore extends LedgerEngineStore {
     this.readOnly = readOnly;
     this.db = db;
   }
+
+  /**
+   * SQLite's own `PRAGMA integrity_check` first (b-tree structure, and every index against its
+   * table: a row missing from an index makes a read miss a snapshot while every row still matches
+   * its event), then the engine's check of the event log and of every row against its event.
+   */
+  override async verifyChain(): Promise<ChainVerification> {
+    this.ensureOpen();
+    let problems: string[];
+    try {
+      problems = (this.db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+    } catch (error) {
+      problems = [(error as Error).message];
+    }
+    if (!(problems.length === 1 && problems[0] === 'ok')) {
+      let length = 0;
+      try {
+        length = (this.db.prepare('SELECT COUNT(*) AS n FROM ewp_chain').get() as { n: number }).n;
+      } catch {
+        // the log itself is unreadable: its length is unknown
+      }
+      const shown = problems.slice(0, 3).join('; ');
+      return {
+        ok: false,
+        length,
+        firstBadIndex: 0,
+        reason: 'storage_damaged',
+        detail: `SQLite integrity_check: ${shown}${problems.length > 3 ? ` (+${problems.length - 3} more)` : ''}`,
+      };
+    }
+    try {
+      return await super.verifyChain();
+    } catch (error) {
+      // A page SQLite cannot read fails the audit instead of escaping it.
+      if (StoreUnavailableError.isInstance(error)) throw error;
+      return { ok: false, length: 0, firstBadIndex: 0, reason: 'storage_damaged', detail: (error as Error).message };
+    }
+  }
 }
 
 /** Open a SQLite ledger (same as the constructor; an async shape like the other stores). */
@@ -68,7 +106,7 @@ function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number): D
   if (readOnly && !existsSync(file)) {
     throw new StoreUnavailableError('not_found', `ledger not found: ${file} (read-only mode creates nothing)`);
   }
-  if (!readOnly) mkdirSync(dirname(file), { recursive: true });
+  if (!readOnly) makeDirectories(dirname(file));
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: readOnly, fileMustExist: readOnly, timeout: busyTimeoutMs });

@@ -4,93 +4,10 @@
  * DENY returns a typed refusal the model can read. Every decision is made on the latest stored
  * evidence at the moment of the call, and made again when the approved call finally executes.
  */
-import { type Action, type Decision, mayAct, REFERENCE_V2, type RiskPolicy, type WarrantView, warrantNow } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
+import { decideGate, denyReason, type GateOptions, type GateRefusal, gateRefusal, gateRefusalSchema } from '@ewp/tools';
 import { type ModelMessage, type Tool, type ToolExecutionOptions, tool } from 'ai';
 import { z } from 'zod';
 import { approvalGranted, approvalRequested } from './approval-state.js';
-
-/** What a gated tool returns instead of running. */
-export interface GateRefusal {
-  ewp_gate: 'DENY' | 'REQUIRE_CONFIRMATION';
-  reason: string;
-  proposition_id: string;
-  action_id: string;
-  view_id: string | null;
-  evaluated_at: string;
-  acceptance: string | null;
-  conflict: string | null;
-  currency: string | null;
-  sufficiency: string | null;
-}
-
-export const gateRefusalSchema = z.object({
-  ewp_gate: z.enum(['DENY', 'REQUIRE_CONFIRMATION']),
-  reason: z.string(),
-  proposition_id: z.string(),
-  action_id: z.string(),
-  view_id: z.string().nullable(),
-  evaluated_at: z.string(),
-  acceptance: z.string().nullable(),
-  conflict: z.string().nullable(),
-  currency: z.string().nullable(),
-  sufficiency: z.string().nullable(),
-});
-
-export interface GateOptions<INPUT> {
-  /** The proposition the action depends on (or a function of the tool input). */
-  proposition: string | ((input: INPUT) => string);
-  /** The action, as `mayAct` reads it (or a function of the tool input). */
-  action: Action | ((input: INPUT) => Action);
-  /** The operator's action policy (SPEC §9). */
-  riskPolicy?: RiskPolicy;
-  store: EvidenceStore;
-  /** Clock for the decision time. Default `() => new Date()`. */
-  now?: () => Date;
-}
-
-/** One decision, with what it was made on. */
-export interface GateDecision {
-  decision: Decision;
-  propositionId: string;
-  action: Action;
-  evaluatedAt: string;
-  /** Undefined when nothing is stored for the proposition (decided DENY). */
-  warrant: WarrantView | undefined;
-}
-
-/** Decide now, on the latest stored evidence. No stored evidence: DENY (nothing warrants acting). */
-export async function decideGate<INPUT>(options: GateOptions<INPUT>, input: INPUT): Promise<GateDecision> {
-  const propositionId = typeof options.proposition === 'function' ? options.proposition(input) : options.proposition;
-  const action = typeof options.action === 'function' ? options.action(input) : options.action;
-  const evaluatedAt = (options.now ?? (() => new Date()))().toISOString();
-  const view = await options.store.get(propositionId);
-  if (view === undefined) return { decision: 'DENY', propositionId, action, evaluatedAt, warrant: undefined };
-  const warrant = warrantNow(view, REFERENCE_V2, evaluatedAt);
-  return { decision: mayAct(warrant, action, options.riskPolicy), propositionId, action, evaluatedAt, warrant };
-}
-
-function gateRefusal(d: GateDecision, gate: GateRefusal['ewp_gate'], reason: string): GateRefusal {
-  const w = d.warrant?.warrant;
-  return {
-    ewp_gate: gate,
-    reason,
-    proposition_id: d.propositionId,
-    action_id: d.action.action_id,
-    view_id: d.warrant?.view_id ?? null,
-    evaluated_at: d.evaluatedAt,
-    acceptance: w?.acceptance ?? null,
-    conflict: w?.conflict ?? null,
-    currency: w?.currency ?? null,
-    sufficiency: w?.sufficiency ?? null,
-  };
-}
-
-function denyReason(d: GateDecision): string {
-  if (d.warrant === undefined) return `no stored evidence for ${d.propositionId}: nothing warrants this action`;
-  const w = d.warrant.warrant;
-  return `the evidence for ${d.propositionId} does not warrant this ${d.action.risk ?? 'low'}-risk action (acceptance ${w.acceptance}, conflict ${w.conflict}, currency ${w.currency}, sufficiency ${w.sufficiency}); do not retry it as is`;
-}
 
 /** What the SDK passes to `needsApproval`. */
 interface ApprovalOptions {

@@ -1,10 +1,11 @@
 import { loadFixtures } from '@ewp/conformance/pack';
-import { decodeView, normalizeWarrantView, REFERENCE_V2, warrantNow } from '@ewp/core';
+import { decodeView, normativeWarrant, REFERENCE_V2, warrantNow } from '@ewp/core';
+import { EWP_TOOL_NAMES, READ_TOOL_NAMES, runTool, toolContext } from '@ewp/tools';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../test/scripted-model.js';
-import { ewpTools } from './ewp-tools.js';
+import { type EwpAiTool, ewpTools } from './ewp-tools.js';
 
 const fixtures = loadFixtures();
 const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)!.view);
@@ -26,16 +27,15 @@ async function viaModel(tools: ToolSet, name: string, input: unknown): Promise<R
 describe('ewpTools', () => {
   it('offers read tools only, unless given an ingest capability', () => {
     const store = new MemoryEvidenceStore();
-    expect(Object.keys(ewpTools({ store })).sort()).toEqual(['ewp_may_act', 'ewp_memory_context', 'ewp_warrant_now']);
-    expect(Object.keys(ewpTools({ store, ingest: true })).sort()).toEqual([
-      'ewp_check_record',
-      'ewp_evidence_record',
-      'ewp_evidence_view_put',
-      'ewp_may_act',
-      'ewp_memory_context',
-      'ewp_warrant_now',
-    ]);
+    expect(Object.keys(ewpTools({ store })).sort()).toEqual([...READ_TOOL_NAMES].sort());
+    expect(Object.keys(ewpTools({ store, ingest: true })).sort()).toEqual([...EWP_TOOL_NAMES].sort());
+    expect(Object.keys(ewpTools({ store, ingest: false })).sort()).toEqual([...READ_TOOL_NAMES].sort());
     expect(() => ewpTools({} as never)).toThrow(/store/);
+    // Typed so that a spread leaves no tool possibly undefined (checked by tsc, no `!` needed).
+    const spread = { ...ewpTools({ store }), ...ewpTools({ store, ingest: true }) };
+    const reader: EwpAiTool<'ewp_memory_context'> = spread.ewp_memory_context;
+    const writer: EwpAiTool<'ewp_check_record'> = spread.ewp_check_record;
+    expect([reader, writer].every((t) => typeof t.execute === 'function')).toBe(true);
   });
 
   it('records every conformance fixture and evaluates it through the tool boundary like @ewp/core', async () => {
@@ -51,16 +51,16 @@ describe('ewpTools', () => {
       const { note, ...warrant } = out;
       expect(typeof note).toBe('string');
       const expected = warrantNow(direct, REFERENCE_V2, f.evaluatedAt);
-      expect(normalizeWarrantView(warrant as never), f.name).toEqual(normalizeWarrantView(expected));
-      expect(warrant, f.name).toEqual(JSON.parse(JSON.stringify(expected)));
+      // The normative identity and axes (SPEC §7.1), as the kernel computes them.
+      expect(warrant, f.name).toMatchObject({ ...JSON.parse(JSON.stringify(normativeWarrant(expected))), stale: expected.stale });
+      // The same call in process gives the same result.
+      const inProcess = await runTool('ewp_warrant_now', { proposition_id: direct.proposition_id, evaluated_at: f.evaluatedAt }, toolContext({ store }));
+      expect(out, f.name).toEqual(inProcess.ok ? JSON.parse(JSON.stringify(inProcess.value)) : undefined);
       if (f.golden) {
-        // The reference's golden WarrantView, strength aside (SPEC §7.4: non-normative).
-        const withoutStrength = (w: Record<string, unknown>) => {
-          const { strength: _ignored, ...axes } = w.warrant as Record<string, unknown>;
-          return { ...w, warrant: axes };
-        };
-        const normalized = normalizeWarrantView(warrant as never) as unknown as Record<string, unknown>;
-        expect(withoutStrength(normalized), f.name).toEqual(withoutStrength(f.golden));
+        const golden = f.golden.warrant as unknown as Record<string, unknown>;
+        for (const axis of ['acceptance', 'conflict', 'verification', 'currency', 'sufficiency']) {
+          expect((warrant.warrant as Record<string, unknown>)[axis], `${f.name} ${axis}`).toBe(golden[axis]);
+        }
         goldens += 1;
       }
     }
@@ -96,12 +96,15 @@ describe('ewpTools', () => {
     const attested = await viaModel(ewpTools({ store, ingest: true }), 'ewp_warrant_now', { view, evaluated_at: T, ingest_attestation: true });
     expect(attested.inline_origins_demoted).toBeUndefined();
     const { note: _n, ...w } = attested;
-    expect(w).toEqual(JSON.parse(JSON.stringify(warrantNow(decodeView(view), REFERENCE_V2, T))));
+    expect(w).toMatchObject(JSON.parse(JSON.stringify(normativeWarrant(warrantNow(decodeView(view), REFERENCE_V2, T)))));
     const unattested = await viaModel(ewpTools({ store, ingest: true }), 'ewp_warrant_now', { view, evaluated_at: T });
     expect(unattested.inline_origins_demoted).toEqual(['tool']);
     expect(await store.listPropositions()).toEqual([]);
-    expect(await viaModel(ewpTools({ store }), 'ewp_warrant_now', {})).toMatchObject({ error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS' } });
-    expect(await viaModel(ewpTools({ store }), 'ewp_warrant_now', { view: { proposition_id: 7 } })).toMatchObject({
+    expect(await viaModel(ewpTools({ store }), 'ewp_warrant_now', {})).toMatchObject({ error: { code: 'EWP_MISSING_EVALUATED_AT', path: '$.evaluated_at' } });
+    expect(await viaModel(ewpTools({ store }), 'ewp_warrant_now', { evaluated_at: T })).toMatchObject({
+      error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS', path: '$.proposition_id' },
+    });
+    expect(await viaModel(ewpTools({ store }), 'ewp_warrant_now', { view: { proposition_id: 7 }, evaluated_at: T })).toMatchObject({
       error: { code: 'EWP_REFUSE_INVALID_EVIDENCE_VIEW', path: '$.proposition_id' },
     });
   });
@@ -152,11 +155,11 @@ describe('ewpTools', () => {
     const ctx = await viaModel(tools, 'ewp_memory_context', { proposition_id: 'P-os', query: 'which OS?' });
     expect(ctx).toMatchObject({ proposition_id: 'P-os', query: 'which OS?', warrant: { conflict: 'OPEN', verification: 'EXTERNAL', acceptance: 'TENTATIVE' } });
     const warnings = ctx.warnings as string[];
-    expect(warnings[0]).toMatch(/^conflict OPEN/);
-    expect(warnings.at(-1)).toMatch(/^acceptance TENTATIVE/);
+    expect(warnings[0]).toMatch(/^conflict=OPEN/);
+    expect(warnings.at(-1)).toMatch(/^acceptance=TENTATIVE/);
     await store.put(fixture('04-retrieval-degraded'));
     const degraded = await viaModel(tools, 'ewp_memory_context', { proposition_id: 'P-x' });
-    expect(degraded.warnings as string[]).toContainEqual(expect.stringMatching(/^sufficiency DEGRADED/));
+    expect(degraded.warnings as string[]).toContainEqual(expect.stringMatching(/^sufficiency=DEGRADED/));
     expect(await viaModel(tools, 'ewp_warrant_now', { proposition_id: 'P-x', evaluated_at: 'yesterday' })).toMatchObject({
       error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS' },
     });
@@ -179,7 +182,7 @@ describe('ewpTools', () => {
     });
     expect(recorded).toMatchObject({ recorded: true, evidence_id: 'e-log', count: 1 });
     const view = (await store.get('P-checked'))!;
-    expect(view.evidence[0]!.source).toMatchObject({ source_id: 'e-log', origin_type: 'extract', origin_locator: 'ai-sdk:e-log' });
+    expect(view.evidence[0]!.source).toMatchObject({ source_id: 'e-log', origin_type: 'extract', origin_locator: 'mcp:e-log' });
     expect(view.assertions.map((a) => a.assertion_id)).toContain('e-log:a');
     const check = {
       check_id: 'k-tool',
@@ -196,7 +199,7 @@ describe('ewpTools', () => {
       check_id: 'k-tool',
       count: 1,
     });
-    const w = await viaModel(tools, 'ewp_warrant_now', { proposition_id: 'P-checked' });
+    const w = await viaModel(tools, 'ewp_warrant_now', { proposition_id: 'P-checked', evaluated_at: T0.toISOString() });
     expect(w.warrant).toMatchObject({ verification: 'EXTERNAL' });
     expect(
       await viaModel(tools, 'ewp_check_record', {

@@ -1,40 +1,59 @@
 /**
- * `ewpTools()`: the EWP tool set for the Vercel AI SDK. Read tools always; write tools only with
- * an ingest capability.
+ * `ewpTools()`: the EWP tool set (@ewp/tools) as AI SDK tools. Read tools always; write tools
+ * only with an ingest capability. Arguments are advertised with the tools' JSON Schema and decoded
+ * by the tools themselves, so a malformed call gets the same EWP refusal code as through MCP.
  */
-import type { RiskPolicy } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
-import type { IngestCapability } from './attestation.js';
-import { checkRecordTool, evidenceRecordTool, viewPutTool } from './ingest-tools.js';
-import { mayActTool, memoryContextTool, warrantNowTool } from './read-tools.js';
+import {
+  type EwpToolName,
+  type IngestCapability,
+  type IngestToolName,
+  INGEST_TOOL_NAMES,
+  inputJsonSchema,
+  outputs,
+  READ_TOOL_NAMES,
+  type ReadToolName,
+  type RefusalPayload,
+  refusalPayload,
+  refusalSchema,
+  runTool,
+  type ToolContext,
+  type ToolInput,
+  type ToolOutput,
+  type ToolsetOptions,
+  toolContext,
+  EWP_TOOLS,
+} from '@ewp/tools';
+import { jsonSchema, type Tool, tool } from 'ai';
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import { z } from 'zod';
 
-export interface EwpToolsOptions {
-  /** Where evidence is kept (MemoryEvidenceStore, SqliteEvidenceStore, …). */
-  store: EvidenceStore;
-  /**
-   * The ingest capability: pass it to get the write tools (`ewp_evidence_view_put`,
-   * `ewp_evidence_record`, `ewp_check_record`). Without it the model cannot write at all.
-   */
-  ingest?: IngestCapability | true;
-  /** The operator's action policy for `ewp_may_act`. */
-  riskPolicy?: RiskPolicy;
-  /** The clock for evaluation and decisions. Default `() => new Date()`. */
-  now?: () => Date;
-}
+/** Options of {@link ewpTools}: the store, the ingest capability, the operator's risk policy, the clock. */
+export type EwpToolsOptions = ToolsetOptions;
+
+/** One EWP tool as an AI SDK tool: its result, or the refusal the model reads. */
+export type EwpAiTool<N extends EwpToolName> = Tool<ToolInput<N>, ToolOutput<N> | RefusalPayload>;
 
 /** The tools every caller gets. */
-export type ReadTools = {
-  ewp_warrant_now: ReturnType<typeof warrantNowTool>;
-  ewp_may_act: ReturnType<typeof mayActTool>;
-  ewp_memory_context: ReturnType<typeof memoryContextTool>;
-};
+export type ReadTools = { [N in ReadToolName]: EwpAiTool<N> };
 
 /** The tools an ingest capability adds. */
-export type IngestTools = {
-  ewp_evidence_view_put: ReturnType<typeof viewPutTool>;
-  ewp_evidence_record: ReturnType<typeof evidenceRecordTool>;
-  ewp_check_record: ReturnType<typeof checkRecordTool>;
-};
+export type IngestTools = { [N in IngestToolName]: EwpAiTool<N> };
+
+function aiTool<N extends EwpToolName>(name: N, context: ToolContext): EwpAiTool<N> {
+  const execute = async (input: unknown): Promise<unknown> => {
+    const outcome = await runTool(name, input, context);
+    return outcome.ok ? outcome.value : refusalPayload(outcome.refusal);
+  };
+  const built: Tool<unknown, unknown> = tool<unknown, unknown>({
+    description: EWP_TOOLS[name].description,
+    // No validator: the tool's own decoder refuses malformed arguments with EWP codes and paths.
+    inputSchema: jsonSchema<unknown>(inputJsonSchema(name) as JSONSchema7),
+    outputSchema: z.union([outputs[name], refusalSchema]) as z.ZodType<unknown>,
+    execute,
+  });
+  // The types say what the schemas say: the input as advertised, the result or a refusal.
+  return built as unknown as EwpAiTool<N>;
+}
 
 /**
  * AI SDK 6 tools over an EvidenceStore.
@@ -43,26 +62,11 @@ export type IngestTools = {
  * const tools = ewpTools({ store });
  * const { text } = await generateText({ model, tools, prompt: 'Is server01 on Windows 2022?' });
  */
-export function ewpTools(options: EwpToolsOptions & { ingest: IngestCapability | true }): ReadTools & IngestTools;
+export function ewpTools(options: EwpToolsOptions & { ingest: true | IngestCapability }): ReadTools & IngestTools;
+export function ewpTools(options: EwpToolsOptions & { ingest?: false | undefined }): ReadTools;
 export function ewpTools(options: EwpToolsOptions): ReadTools & Partial<IngestTools>;
 export function ewpTools(options: EwpToolsOptions): ReadTools & Partial<IngestTools> {
-  if (options === null || typeof options !== 'object' || options.store === undefined) {
-    throw new TypeError('store: an EvidenceStore is required');
-  }
-  const now = options.now ?? (() => new Date());
-  const ingestCapability = options.ingest === undefined ? undefined : options.ingest === true ? {} : options.ingest;
-  const read = { store: options.store, now, riskPolicy: options.riskPolicy, ingest: ingestCapability };
-  const tools: ReadTools = {
-    ewp_warrant_now: warrantNowTool(read),
-    ewp_may_act: mayActTool(read),
-    ewp_memory_context: memoryContextTool(read),
-  };
-  if (ingestCapability === undefined) return tools;
-  const ingest = { store: options.store, ingest: ingestCapability };
-  return {
-    ...tools,
-    ewp_evidence_view_put: viewPutTool(ingest),
-    ewp_evidence_record: evidenceRecordTool(ingest),
-    ewp_check_record: checkRecordTool(ingest),
-  };
+  const context = toolContext(options);
+  const names: readonly EwpToolName[] = context.ingest ? [...READ_TOOL_NAMES, ...INGEST_TOOL_NAMES] : READ_TOOL_NAMES;
+  return Object.fromEntries(names.map((name) => [name, aiTool(name, context)])) as unknown as ReadTools & Partial<IngestTools>;
 }

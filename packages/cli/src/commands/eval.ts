@@ -55,6 +55,19 @@ export function evaluateLine(line: string): EvalLineResult {
     return { ok: false, error: { code: 'NOT_AN_OBJECT', message: 'each line must be a JSON object {"view": ..., "evaluated_at": ...}', path: '$' } };
   }
   const record = input as Record<string, unknown>;
+  if (!Object.hasOwn(record, 'view')) {
+    const bare = Object.hasOwn(record, 'proposition_id');
+    return {
+      ok: false,
+      error: {
+        code: 'MISSING_FIELD',
+        message: bare
+          ? 'this line is a bare view; --jsonl lines are {"view": <view>, "evaluated_at": ...}: wrap it'
+          : 'each line must be a JSON object {"view": ..., "evaluated_at": ...}',
+        path: '$.view',
+      },
+    };
+  }
   try {
     const view = decodeView(record.view);
     const rawView = record.view as Record<string, unknown>;
@@ -96,7 +109,7 @@ export const evalCommand: Command = async (args, io) => {
   let failed = 0;
   const results: WarrantView[] = [];
   for (const file of positionals) {
-    const items = await readViewFile(file, io.cwd);
+    const items = await readViewFile(file, io.cwd, io.stdin);
     for (const item of items) {
       const where = items.length > 1 ? item.label : file;
       if (item.error) {

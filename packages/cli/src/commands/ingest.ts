@@ -1,7 +1,7 @@
 /**
  * `ewp ingest`: the operator's path from JSON files into a ledger (STORES.md §4), so agents can be
- * served read-only. Each view is decoded, checked and stored in its own transaction; one bad view
- * never stops the others.
+ * served read-only. Views are decoded and checked, then committed in batches through the store's
+ * batched path; a batch with a refused view is stored view by view, so one bad view never stops the others.
  */
 import { parseArgs } from 'node:util';
 import {
@@ -31,6 +31,9 @@ Store EvidenceViews in a ledger. Each file holds one view, a JSON list of views,
   --attest-trusted-origins    store views whose records claim a trusted origin (tool, document, human,
                               api, vendor, sensor): the operator vouches that those origins are real
   --evaluated-at T            the instant of the summary table (default: now, UTC); storing never uses it
+  --batch N                   views per transaction on the store's batched path (default 500); a refused
+                              view is retried alone, so it never rolls back its neighbours
+  -                           as a file name: read stdin
 
 Exit: 0 every view stored (identical re-ingests included), 1 some view refused, 2 unusable ledger or arguments.
 `;
@@ -91,20 +94,16 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
     io.stderr.write(`ewp ingest: --evaluated-at: ${describeError(error).message}; nothing stored\n`);
     return EXIT_USAGE;
   }
-  let store: EvidenceStore;
-  try {
-    store = await openStore({
-      ...ledgerSpec(values, io.cwd),
-    });
-  } catch (error) {
-    const prefix = error instanceof StoreSpecError ? '' : 'unusable ledger: ';
-    io.stderr.write(`ewp ingest: ${prefix}${(error as Error).message}\n`);
+  const batchSize = Number(values.batch ?? DEFAULT_BATCH);
+  if (!Number.isInteger(batchSize) || batchSize < 1) {
+    io.stderr.write(`ewp ingest: --batch must be a positive integer, got ${JSON.stringify(values.batch)}\n`);
     return EXIT_USAGE;
   }
   const attest = values['attest-trusted-origins'] ?? false;
   const tty = io.stderr.isTTY === true;
   const items: Item[] = [];
-  for (const file of positionals) items.push(...(await readViewFile(file, io.cwd)));
+  // One push per item: spreading a file of 125,000+ views into push() overflows the call stack.
+  for (const file of positionals) for (const item of await readViewFile(file, io.cwd, io.stdin)) items.push(item);
   const stored: Stored[] = [];
   let failed = 0;
   const fail = (label: string, e: { code: string; path: string | undefined; message: string }) => {
@@ -112,9 +111,81 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
     if (tty) io.stderr.write('\r\x1b[K');
     io.stderr.write(`FAIL ${label}: ${e.code}${e.path ? ` at ${e.path}` : ''}: ${e.message}\n`);
   };
-  let unusable: Error | undefined;
+  // The ledger is opened on the first view worth storing: a run with no valid view creates nothing.
+  let store: EvidenceStore | undefined;
+  let unusable = false;
+  const open = async (): Promise<EvidenceStore | undefined> => {
+    if (store !== undefined || unusable) return store;
+    try {
+      store = await openStore({ ...ledgerSpec(values, io.cwd) });
+    } catch (error) {
+      const prefix = error instanceof StoreSpecError ? '' : 'unusable ledger: ';
+      io.stderr.write(`ewp ingest: ${prefix}${(error as Error).message}\n`);
+      unusable = true;
+    }
+    return store;
+  };
+  const report = (view: EvidenceView, status: 'stored' | 'unchanged') => {
+    let warrant: Warrant | string;
+    try {
+      warrant = warrantNow(view, REFERENCE_V2, evaluatedAt).warrant;
+    } catch (error) {
+      warrant = describeError(error).message;
+    }
+    stored.push({ view, status, warrant });
+    if (!tty) {
+      const axes =
+        typeof warrant === 'string'
+          ? ` (warrant not computed: ${warrant})`
+          : ` acceptance=${warrant.acceptance} conflict=${warrant.conflict} verification=${warrant.verification} currency=${warrant.currency} sufficiency=${warrant.sufficiency}`;
+      io.stdout.write(`stored ${view.proposition_id} view=${view.view_id}${status === 'unchanged' ? ' (unchanged)' : ''} ${axes}\n`);
+    }
+  };
+  /** Store one view alone; false when the ledger itself failed (one error line, exit 2). */
+  const putOne = async (s: EvidenceStore, label: string, view: EvidenceView): Promise<boolean> => {
+    try {
+      report(view, (await s.put(view)).status);
+      return true;
+    } catch (error) {
+      const e = describeError(error);
+      if (e.code === 'EWP_REFUSE_LEDGER_UNAVAILABLE') {
+        io.stderr.write(`ewp ingest: unusable ledger: ${e.message}\n`);
+        unusable = true;
+        return false;
+      }
+      fail(label, e);
+      return true;
+    }
+  };
+  /**
+   * Commit a batch in one transaction through the store's batched path. A refusal rolls the whole
+   * transaction back, so the batch is then stored view by view: each view stays all-or-nothing and a
+   * refused one never takes its neighbours with it.
+   */
+  const flush = async (batch: { label: string; view: EvidenceView }[]): Promise<void> => {
+    if (batch.length === 0 || unusable) return;
+    const s = await open();
+    if (s === undefined) return;
+    const many = (s as { putMany?: (views: readonly unknown[]) => Promise<{ status: 'stored' | 'unchanged' }[]> }).putMany;
+    if (typeof many === 'function' && batch.length > 1) {
+      try {
+        const results = await many.call(s, batch.map((b) => b.view));
+        results.forEach((r, i) => report((batch[i] as { view: EvidenceView }).view, r.status));
+        return;
+      } catch (error) {
+        if (describeError(error).code === 'EWP_REFUSE_LEDGER_UNAVAILABLE') {
+          io.stderr.write(`ewp ingest: unusable ledger: ${describeError(error).message}\n`);
+          unusable = true;
+          return;
+        }
+      }
+    }
+    for (const b of batch) if (!(await putOne(s, b.label, b.view))) return;
+  };
+  let batch: { label: string; view: EvidenceView }[] = [];
   for (const [n, item] of items.entries()) {
-    if (tty) io.stderr.write(progressLine(n, items.length));
+    if (unusable) break;
+    if (tty && n % 256 === 0) io.stderr.write(progressLine(n, items.length));
     if (item.error) {
       fail(item.label, item.error);
       continue;
@@ -135,40 +206,24 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
       });
       continue;
     }
-    let status: 'stored' | 'unchanged';
-    try {
-      status = (await store.put(view)).status;
-    } catch (error) {
-      const e = describeError(error);
-      fail(item.label, e);
-      if (e.code === 'EWP_REFUSE_LEDGER_UNAVAILABLE') {
-        unusable = error as Error;
-        break;
-      }
-      continue;
-    }
-    let warrant: Warrant | string;
-    try {
-      warrant = warrantNow(view, REFERENCE_V2, evaluatedAt).warrant;
-    } catch (error) {
-      warrant = describeError(error).message;
-    }
-    stored.push({ view, status, warrant });
-    if (!tty) {
-      const axes =
-        typeof warrant === 'string'
-          ? ` (warrant not computed: ${warrant})`
-          : ` acceptance=${warrant.acceptance} conflict=${warrant.conflict} verification=${warrant.verification} currency=${warrant.currency} sufficiency=${warrant.sufficiency}`;
-      io.stdout.write(`stored ${view.proposition_id} view=${view.view_id}${status === 'unchanged' ? ' (unchanged)' : ''} ${axes}\n`);
+    batch.push({ label: item.label, view });
+    if (batch.length >= batchSize) {
+      await flush(batch);
+      batch = [];
     }
   }
+  await flush(batch);
   if (tty) io.stderr.write(`${progressLine(items.length, items.length)}\n`);
-  await store.close();
+  await store?.close();
   if (stored.length > 0) io.stdout.write(`\n${renderSummary(stored, evaluatedAt)}`);
-  if (failed > 0) io.stderr.write(`${failed} view(s) not stored\n`);
   if (unusable) return EXIT_USAGE;
+  if (store === undefined && failed > 0) io.stderr.write('no view was valid: no ledger was opened or created\n');
+  if (failed > 0) io.stderr.write(`${failed} view(s) not stored\n`);
   return failed > 0 ? EXIT_SOME_FAILED : EXIT_OK;
 };
+
+/** Views per transaction on the batched path (tunable with --batch). */
+const DEFAULT_BATCH = 500;
 
 function parse(args: string[]) {
   return parseArgs({
@@ -178,6 +233,7 @@ function parse(args: string[]) {
       ...LEDGER_OPTIONS,
       'attest-trusted-origins': { type: 'boolean' },
       'evaluated-at': { type: 'string' },
+      batch: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -234,4 +234,36 @@ describe('ewp serve --http', () => {
     expect((await callTool(server.url, 'ewp_evidence_view_put', { view }, 'tok-file')).structuredContent).toMatchObject({ stored: true });
     expect(await server.stop()).toBe(0);
   });
+
+  it('beyond loopback: requires --allowed-host, a 32-byte token, warns of clear text and keeps the Host check', async () => {
+    const dir = tempDir();
+    const noHosts = session({ EWP_INGEST_TOKEN: 'x'.repeat(40) });
+    expect(await serveCommand(['--http', '0.0.0.0:0', '--db', join(dir, 'a.sqlite')], noHosts.io)).toBe(2);
+    expect(noHosts.stderr()).toContain('--allowed-host');
+    const shortToken = session({ EWP_INGEST_TOKEN: 'short' });
+    expect(await serveCommand(['--http', '0.0.0.0:0', '--allowed-host', 'ewp.test', '--db', join(dir, 'b.sqlite')], shortToken.io)).toBe(2);
+    expect(shortToken.stderr()).toContain('32 bytes');
+    const token = 'x'.repeat(40);
+    const s = session({ EWP_INGEST_TOKEN: token });
+    const done = serveCommand(['--http', '0.0.0.0:0', '--allowed-host', 'ewp.test', '--db', join(dir, 'c.sqlite')], s.io);
+    for (let i = 0; i < 200 && !s.stderr().includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(s.stderr()).toContain('travels in clear');
+    const port = Number(/:(\d+)\/mcp/.exec(s.stderr())?.[1]);
+    const { request } = await import('node:http');
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+        const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/mcp', headers: { host, 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    expect(await status('evil.com')).toBe(403);
+    expect(await status('[::1].evil.com')).toBe(403);
+    expect(await status('ewp.test:80')).toBe(200);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await done).toBe(0);
+  });
 });

@@ -2,12 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
-import { serveStdio, startEwpHttpServer } from '@ewp/mcp';
+import { isLoopbackHost, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, openStore } from '../open-store.js';
 
 const HELP = `usage: ewp serve [--db FILE | --pg URL | --json-dir DIR] [--allow-ingest]
        ewp serve --http [HOST:]PORT [--db FILE | --pg URL | --json-dir DIR] [--ingest-token-file FILE]
+                 [--allowed-host NAME ...]
 
 Serve EWP to MCP clients (Claude, Codex, OpenClaw, ...) over a ledger: eight tools
 (ewp_warrant_now, ewp_memory_context, ewp_may_act, ...) and resources for stored views.
@@ -17,6 +18,9 @@ Serve EWP to MCP clients (Claude, Codex, OpenClaw, ...) over a ledger: eight too
   --json-dir DIR          JSON-file ledger
   --http [HOST:]PORT      Streamable HTTP on http://HOST:PORT/mcp instead of stdio
                           (HOST defaults to 127.0.0.1: loopback only unless told otherwise)
+  --allowed-host NAME     HTTP only, repeatable: a host name clients may use besides loopback
+                          (required when HOST is not loopback: every request's Host and Origin
+                          are checked against these names)
   --allow-ingest          stdio only: this client may write (the ingest role)
   --ingest-token-file F   HTTP only: requests bearing this token (trimmed) may write;
                           the EWP_INGEST_TOKEN environment variable works too. Never pass
@@ -33,6 +37,7 @@ interface ServeOptions {
   http?: { host: string; port: number };
   allowIngest: boolean;
   ingestToken?: string;
+  allowedHosts: string[];
 }
 
 class UsageError extends Error {}
@@ -55,6 +60,7 @@ async function readOptions(args: string[], io: CliIO): Promise<ServeOptions | 'h
       http: { type: 'string' },
       'allow-ingest': { type: 'boolean' },
       'ingest-token-file': { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -63,7 +69,8 @@ async function readOptions(args: string[], io: CliIO): Promise<ServeOptions | 'h
   const ledgers = [values.db, values.pg, values['json-dir']].filter((v) => v !== undefined);
   if (ledgers.length > 1) throw new UsageError('give at most one of --db, --pg, --json-dir');
   const allowIngest = values['allow-ingest'] ?? false;
-  const options: ServeOptions = { allowIngest };
+  const options: ServeOptions = { allowIngest, allowedHosts: values['allowed-host'] ?? [] };
+  if (values.http === undefined && options.allowedHosts.length > 0) throw new UsageError('--allowed-host is for --http');
   const path = (p: string) => (isAbsolute(p) ? p : resolve(io.cwd, p));
   if (values.db !== undefined) options.db = path(values.db);
   if (values.pg !== undefined) options.pg = values.pg;
@@ -151,8 +158,12 @@ export const serveCommand: Command = async (args, io) => {
         store: ledger.store,
         host: options.http.host,
         port: options.http.port,
+        allowedHosts: options.allowedHosts,
         ...(options.ingestToken === undefined ? {} : { ingestToken: options.ingestToken }),
       });
+      if (!isLoopbackHost(options.http.host) && canWrite) {
+        io.stderr.write('ewp serve: warning: this server is reachable beyond loopback over plain HTTP; the ingest token travels in clear (put TLS in front)\n');
+      }
       io.stderr.write(
         `ewp serve: listening on ${server.url} (ledger: ${ledger.label}; ingest role: ${canWrite ? 'bearer token' : 'none, read-only'})\n`,
       );

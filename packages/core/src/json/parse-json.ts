@@ -17,6 +17,21 @@ export class JsonFloat {
  * @throws InvalidEvidenceView with code `JSON_SYNTAX` (path `$`) on malformed text.
  */
 export function parseJson(text: string): unknown {
+  // Native JSON.parse gives the same value whenever the text holds nothing the two readers treat
+  // differently (see `needsExactReader`); any text JSON.parse refuses goes to the exact reader too,
+  // so every refusal still comes from one place, with its offset.
+  if (!needsExactReader(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // fall through: the exact reader names the error
+    }
+  }
+  return parseJsonExact(text);
+}
+
+/** The exact, Python-compatible reader alone: what {@link parseJson} falls back to (exported for differential tests and benchmarks; same results, slower). */
+export function parseJsonExact(text: string): unknown {
   const parser = new Parser(text);
   parser.skipWs();
   const value = parser.value(0);
@@ -27,6 +42,71 @@ export function parseJson(text: string): unknown {
 
 // Python's decoder fails near its recursion limit (1000) as well.
 const MAX_DEPTH = 1_000;
+/** Nesting beyond this goes to the exact reader, which applies {@link MAX_DEPTH} (kept well below it). */
+const FAST_MAX_DEPTH = 900;
+
+/**
+ * True when `text` may hold something native `JSON.parse` reads differently from Python's reader:
+ * a float token with an integral or non-finite value (`5.0`, `1e3`, `1e400`: Python keeps them
+ * floats), an integer token that may exceed 2^53 (more than 15 digits: Python keeps it exact), `-0`
+ * (Python's int 0), `NaN`/`Infinity`, or deep nesting. Duplicate keys (last wins, first position),
+ * lone surrogate escapes, `__proto__` keys and every other token read the same way in both. Strings
+ * are skipped with `indexOf`, so the scan costs little beside the native parse.
+ * @internal
+ */
+export function needsExactReader(t: string): boolean {
+  const n = t.length;
+  let p = 0;
+  let depth = 0;
+  for (;;) {
+    const q = t.indexOf('"', p);
+    const end = q < 0 ? n : q;
+    for (let i = p; i < end; i++) {
+      const c = t.charCodeAt(i);
+      if (c === 0x7b || c === 0x5b) {
+        if (++depth > FAST_MAX_DEPTH) return true;
+      } else if (c === 0x7d || c === 0x5d) {
+        depth--;
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        let j = c === 0x2d ? i + 1 : i;
+        const intStart = j;
+        while (j < end && isDigit(t.charCodeAt(j))) j++;
+        const digits = j - intStart;
+        if (digits === 0 || digits > 15) return true;
+        const next = t.charCodeAt(j);
+        if (next === 0x2e || next === 0x65 || next === 0x45) {
+          // A float token: only a finite, non-integral value reads the same in both.
+          let k = j + 1;
+          while (k < end) {
+            const d = t.charCodeAt(k);
+            if (isDigit(d) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) k++;
+            else break;
+          }
+          const v = Number(t.slice(i, k));
+          if (!Number.isFinite(v) || Number.isInteger(v)) return true;
+          j = k;
+        } else if (c === 0x2d && digits === 1 && t.charCodeAt(intStart) === 0x30) {
+          return true; // -0: Python reads the int 0
+        }
+        i = j - 1;
+      } else if (c === 0x4e || c === 0x49) {
+        return true; // NaN, Infinity
+      }
+    }
+    if (q < 0) return false;
+    // Skip the string: its closing quote is the next one not escaped by an odd run of backslashes.
+    let r = q + 1;
+    for (;;) {
+      const close = t.indexOf('"', r);
+      if (close < 0) return true; // unterminated: the exact reader reports it
+      let b = close - 1;
+      while (t.charCodeAt(b) === 0x5c) b--;
+      r = close + 1;
+      if ((close - 1 - b) % 2 === 0) break;
+    }
+    p = r;
+  }
+}
 const PYTHON_INT_MAX_DIGITS = 4300;
 
 class Parser {

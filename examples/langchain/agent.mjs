@@ -1,0 +1,52 @@
+// Offline: the EWP tools in a real LangChain createAgent, and a warrant gate that pauses the graph
+// for a human (LangGraph interrupt) and decides again on resume. The model is LangChain's
+// FakeToolCallingModel, scripted to call the tools.
+import { gateLangChainTool, ewpLangChainTools } from '@ewp/langchain';
+import { MemoryEvidenceStore } from '@ewp/ledger';
+import { tool } from '@langchain/core/tools';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import { createAgent, FakeToolCallingModel } from 'langchain';
+import { z } from 'zod';
+
+let now = new Date('2026-09-23T12:00:00Z');
+const store = new MemoryEvidenceStore();
+const src = { source_id: 'winrm', lineage_id: 'L-winrm', origin_type: 'tool', origin_locator: 'winrm://server01', snapshot_id: 's1', content_hash: 'sha256:1', observed_at: '2026-09-23T08:00:00Z', extractor_id: null, parent_source_id: null };
+const view = {
+  proposition_id: 'P-win',
+  freshness_policy_seconds: 604800,
+  assertions: [{ assertion_id: 'a1', text: 'server01 runs Windows Server 2022', asserted_by: 'agent', assertion_confidence: 0.9, source: src, asserted_at: src.observed_at }],
+  checks: [{ check_id: 'k1', method: 'tool_observation', scope: 'server01', source: src, observed_at: src.observed_at, result: 'supports' }],
+};
+
+// 1. The agent (ingest role) stores the evidence, then reads the memory context.
+const tools = ewpLangChainTools({ store, ingest: true, now: () => now });
+const model = new FakeToolCallingModel({
+  toolCalls: [
+    [{ name: 'ewp_evidence_view_put', args: { view, ingest_attestation: true }, id: 'c1' }],
+    [{ name: 'ewp_memory_context', args: { proposition_id: 'P-win' }, id: 'c2' }],
+    [],
+  ],
+});
+const agent = createAgent({ model, tools });
+const out = await agent.invoke({ messages: [{ role: 'user', content: 'what OS does server01 run?' }] });
+for (const m of out.messages.filter((m) => m.getType() === 'tool')) console.log(`1. ${m.name} ->`, String(m.content).slice(0, 120));
+
+// 2. Two weeks later the check is stale: the gated patch tool pauses the graph for a human.
+now = new Date('2026-10-07T12:00:00Z');
+const ran = [];
+const patch = tool(async ({ server }) => (ran.push(server), `patched ${server}`), {
+  name: 'patch',
+  description: 'Install the security patch on a server',
+  schema: z.object({ server: z.string() }),
+});
+const gated = gateLangChainTool(patch, { proposition: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'medium', reversible: true }, store, now: () => now });
+const gatedAgent = createAgent({
+  model: new FakeToolCallingModel({ toolCalls: [[{ name: 'patch', args: { server: 'server01' }, id: 'p1' }], []] }),
+  tools: [gated],
+  checkpointer: new MemorySaver(),
+});
+const config = { configurable: { thread_id: 'patch-1' } };
+const paused = await gatedAgent.invoke({ messages: [{ role: 'user', content: 'patch server01' }] }, config);
+console.log('2. paused for a human:', paused.__interrupt__?.[0]?.value?.ewp_gate, '| currency', paused.__interrupt__?.[0]?.value?.currency, '| ran:', ran.length > 0);
+await gatedAgent.invoke(new Command({ resume: { approved: true } }), config);
+console.log('   approved on resume, decided again -> ran:', ran.includes('server01'));

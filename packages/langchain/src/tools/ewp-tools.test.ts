@@ -1,0 +1,55 @@
+import { loadFixtures } from '@ewp/conformance/pack';
+import { MemoryEvidenceStore } from '@ewp/ledger';
+import { runTool, toolContext } from '@ewp/tools';
+import { MemorySaver } from '@langchain/langgraph';
+import { createAgent, FakeToolCallingModel, type ToolMessage } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { ewpLangChainTools } from './ewp-tools.js';
+
+const T0 = new Date('2026-09-21T21:00:00Z');
+
+/** One tool call made by a fake model inside a real createAgent graph; the ToolMessage it produced. */
+async function viaAgent(tools: ReturnType<typeof ewpLangChainTools>, name: string, args: Record<string, unknown>): Promise<ToolMessage> {
+  const model = new FakeToolCallingModel({ toolCalls: [[{ name, args, id: 'c1' }], []] });
+  const agent = createAgent({ model, tools, checkpointer: new MemorySaver() });
+  const out = await agent.invoke({ messages: [{ role: 'user', content: 'go' }] }, { configurable: { thread_id: 't' } });
+  const message = out.messages.find((m) => m.getType() === 'tool') as ToolMessage | undefined;
+  if (message === undefined) throw new Error('no tool message');
+  return message;
+}
+
+describe('ewpLangChainTools', () => {
+  it('offers the read tools, and the write tools with an ingest capability', () => {
+    const store = new MemoryEvidenceStore();
+    expect(ewpLangChainTools({ store }).map((t) => t.name)).toEqual([
+      'ewp_warrant_now',
+      'ewp_evidence_view_get',
+      'ewp_may_act',
+      'ewp_memory_context',
+      'ewp_list_propositions',
+    ]);
+    expect(ewpLangChainTools({ store, ingest: true })).toHaveLength(8);
+  });
+
+  it('gives the model the same result as the in-process tool for every pack fixture', async () => {
+    for (const f of loadFixtures().slice(0, 52)) {
+      const store = new MemoryEvidenceStore();
+      const tools = ewpLangChainTools({ store, ingest: true, now: () => T0 });
+      const put = await viaAgent(tools, 'ewp_evidence_view_put', { view: f.view, ingest_attestation: true });
+      expect(JSON.parse(String(put.content)), f.name).toMatchObject({ stored: true });
+      const id = (f.view as { proposition_id: string }).proposition_id;
+      const out = await viaAgent(tools, 'ewp_warrant_now', { proposition_id: id, evaluated_at: f.evaluatedAt });
+      const direct = await runTool('ewp_warrant_now', { proposition_id: id, evaluated_at: f.evaluatedAt }, toolContext({ store }));
+      expect(JSON.parse(String(out.content)), f.name).toEqual(JSON.parse(JSON.stringify(direct.ok ? direct.value : undefined)));
+      expect(out.artifact).toEqual(direct.ok ? direct.value : undefined);
+    }
+  });
+
+  it('malformed arguments get the EWP code and path, not a LangChain parsing error', async () => {
+    const tools = ewpLangChainTools({ store: new MemoryEvidenceStore() });
+    const out = await viaAgent(tools, 'ewp_memory_context', { proposition_id: true });
+    expect(JSON.parse(String(out.content))).toMatchObject({ error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS', path: '$.proposition_id' } });
+    const noT = await viaAgent(tools, 'ewp_warrant_now', { proposition_id: 'P' });
+    expect(JSON.parse(String(noT.content))).toMatchObject({ error: { code: 'EWP_MISSING_EVALUATED_AT' } });
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The storage contract of the commit-record protocol ({@link CommitRecordBackend}): what a store
+ * without transactions (Mem0, Zep, a LangGraph BaseStore such as PostgresStore) must provide so the
+ * shared ledger engine can run on it. Only two operations: add one immutable record, and list the
+ * records whose fields equal a query. Nothing is updated, deleted or compared-and-swapped.
+ */
+
+/**
+ * Kinds of records the protocol writes:
+ * - `row`: one ledger row (a record binding or a snapshot row) of one ingest; invisible until its
+ *   ingest is committed;
+ * - `claim`: an ingest asks for commit position N;
+ * - `withdrawal`: an ingest gives its claim up (it saw a rival claim);
+ * - `commit`: written last, by the one claimant that saw no rival: the ingest's rows exist from now on.
+ */
+export type CommitRecordFamily = 'row' | 'claim' | 'withdrawal' | 'commit';
+
+/** One stored record. Written once, never rewritten: a store may keep it as a memory, an episode or an item. */
+export interface CommitRecord {
+  /** Unique key (`<ingest>:<family>[:<n>]`); a store may use it as its own item key or keep it as metadata. */
+  key: string;
+  family: CommitRecordFamily;
+  /** The ingest (one write attempt) the record belongs to: a random UUID. */
+  ingest: string;
+  /** The commit position a `claim`, `withdrawal` or `commit` is about (1-based). */
+  position?: number;
+  /** The proposition a `row` belongs to. */
+  proposition?: string;
+  /**
+   * The row's natural text: the assertion text or the evidence content, so the store's own search
+   * finds the claim. Absent for other records; a store shows those under a label of its own.
+   */
+  text?: string;
+  /** The record's content, as JSON text (the protocol writes and parses it; stores keep it verbatim). */
+  body: string;
+}
+
+/** Fields a listing selects on (all given fields must be equal). */
+export interface CommitRecordQuery {
+  family?: CommitRecordFamily;
+  ingest?: string;
+  position?: number;
+  proposition?: string;
+}
+
+/**
+ * A store that keeps {@link CommitRecord}s. `put` may be slow to become visible (a hosted store that
+ * processes writes in the background): the protocol waits for its own records to show up before it
+ * relies on them. Once visible, a record must stay visible (a store's own expiry must not hide it
+ * from `list`). Records put by other clients may appear at any time; that is what the protocol is for.
+ */
+export interface CommitRecordStore {
+  /** Add one record. Never retried by the protocol (a retry could store a record twice). */
+  put(record: CommitRecord): Promise<void>;
+  /**
+   * Every record whose fields equal the query's (in any order, all pages). A store that cannot list
+   * everything (a read limit) must throw rather than return a truncated list.
+   */
+  list(query: CommitRecordQuery): Promise<CommitRecord[]>;
+}

@@ -1,0 +1,55 @@
+/**
+ * @ewp/tools — the eight EWP tools, framework-free: each tool's name, description, zod input and
+ * output schema (JSON Schema derived from them), argument decoding with EWP codes and JSON paths,
+ * and its run function over any EvidenceStore. `@ewp/mcp`, `@ewp/ai-sdk` and `@ewp/langchain` are
+ * bindings of this set; the same call gives the same result through each of them.
+ * @packageDocumentation
+ */
+export {
+  asRefusal,
+  EWP_TOOL_CODES,
+  type EwpToolCode,
+  invalidArgument,
+  isToolCode,
+  type RefusalPayload,
+  refusalPayload,
+  ToolRefusal,
+  toRefusal,
+} from './refusal.js';
+export {
+  type EwpToolName,
+  inputJsonSchema,
+  inputs,
+  jsonSchemaOf,
+  type ObjectJsonSchema,
+  outputJsonSchema,
+  outputs,
+  refusalSchema,
+} from './schemas.js';
+export { isObject, type ToolArguments } from './tool-arguments.js';
+export type { EwpTool, ToolContext, ToolInput, ToolOutput } from './tool-context.js';
+export {
+  EWP_TOOL_NAMES,
+  EWP_TOOLS,
+  INGEST_TOOL_NAMES,
+  type IngestCapability,
+  type IngestToolName,
+  isToolName,
+  READ_TOOL_NAMES,
+  type ReadToolName,
+  runTool,
+  type ToolOutcome,
+  type ToolsetOptions,
+  toolContext,
+} from './toolset.js';
+export { DEFAULT_ACTION_ID, DEFAULT_ACTION_KIND, MAX_CLOCK_SKEW_SECONDS } from './tools/may-act.js';
+export { demoteInlineView, trustedOriginsIn } from './origin-trust.js';
+export {
+  decideGate,
+  denyReason,
+  type GateDecision,
+  type GateOptions,
+  type GateRefusal,
+  gateRefusal,
+  gateRefusalSchema,
+} from './gate-decision.js';

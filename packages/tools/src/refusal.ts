@@ -1,0 +1,122 @@
+/**
+ * Tool refusals: the one refusal class of every EWP tool binding, the table of the codes a tool
+ * call can be refused with, and the mapping from kernel and store errors onto them (by `code`,
+ * never by class identity, so it holds across duplicate installs and any EvidenceStore).
+ */
+import { EwpError, type EwpErrorCode, InvalidEvidenceView } from '@ewp/core';
+
+/** Every code a tool call can be refused with (all from core's `EWP_ERROR_CODES`). */
+export const EWP_TOOL_CODES = [
+  'EWP_REFUSE_INGEST_ROLE',
+  'EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN',
+  'EWP_REFUSE_IMMUTABLE_RECORD',
+  'EWP_REFUSE_INVALID_EVIDENCE_VIEW',
+  'EWP_REFUSE_LEDGER_UNAVAILABLE',
+  'EWP_REFUSE_INVALID_ARGUMENTS',
+  'EWP_REFUSE_PERSIST_WARRANT',
+  'EWP_REFUSE_CLIENT_SUPPLIED_WARRANT',
+  'EWP_REFUSE_INLINE_VIEW_FOR_ACTION',
+  'EWP_REFUSE_INVALID_ACTION',
+  'EWP_REFUSE_EVALUATED_AT_SKEW',
+  'EWP_REFUSE_STALE_VIEW_FOR_ACTION',
+  'EWP_REFUSE_CLIENT_RISK_POLICY',
+  'EWP_REFUSE_MISSING_CONTENT_HASH',
+  'EWP_REFUSE_MISSING_OBSERVED_AT',
+  'EWP_REFUSE_MISSING_VIEW',
+  'EWP_REFUSE_MAY_ACT_WITHOUT_ACTION',
+  'EWP_MISSING_EVALUATED_AT',
+  'EWP_UNKNOWN_TOOL',
+  'EWP_UNKNOWN_RESOURCE',
+  'LONE_SURROGATE',
+] as const satisfies readonly EwpErrorCode[];
+
+/** A code a tool call can be refused with. */
+export type EwpToolCode = (typeof EWP_TOOL_CODES)[number];
+
+const TOOL_CODES: ReadonlySet<string> = new Set(EWP_TOOL_CODES);
+
+/** Whether `code` is one of {@link EWP_TOOL_CODES}. */
+export function isToolCode(code: unknown): code is EwpToolCode {
+  return typeof code === 'string' && TOOL_CODES.has(code);
+}
+
+/**
+ * A refused tool call. Every binding turns it into the result the model reads
+ * ({@link refusalPayload}); test for it with `ToolRefusal.isInstance(e)`.
+ */
+export class ToolRefusal extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.ToolRefusal');
+  declare readonly code: EwpToolCode;
+  /** The message without the path prefix `EwpError` adds (what the model is told). */
+  readonly reason: string;
+  constructor(code: EwpToolCode, reason: string, options: { path?: string | undefined; cause?: unknown } = {}) {
+    super(code, reason, options);
+    this.name = 'ToolRefusal';
+    this.reason = reason;
+  }
+}
+
+/** What a refused call returns to the model, in every binding (MCP adds its own framing). */
+export interface RefusalPayload {
+  error: { code: EwpToolCode; message: string; path?: string };
+}
+
+/** The payload of a refusal: code, message (with the path) and, when there is one, the JSON path. */
+export function refusalPayload(refusal: ToolRefusal): RefusalPayload {
+  return {
+    error: refusal.path === undefined ? { code: refusal.code, message: refusal.message } : { code: refusal.code, message: refusal.message, path: refusal.path },
+  };
+}
+
+/** Kernel codes that mean a bad argument rather than a bad view. */
+const ARGUMENT_CODES: ReadonlySet<string> = new Set(['BAD_EVALUATED_AT', 'UNKNOWN_POLICY']);
+
+/**
+ * Map a kernel or store error to a refusal, or return `undefined` when `error` is not one of
+ * ours (a defect, which the binding reports as a tool failure, not as a code).
+ */
+export function asRefusal(error: unknown): ToolRefusal | undefined {
+  if (ToolRefusal.isInstance(error)) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const path = (error as { path?: unknown } | null)?.path;
+  const at = typeof path === 'string' ? path : undefined;
+  const full = error instanceof Error ? error.message : String(error);
+  // EwpError prefixes its message with the path; keep the path as a field and the reason once.
+  const message = at !== undefined && full.startsWith(`${at}: `) ? full.slice(at.length + 2) : full;
+  const cause = { cause: error, path: at };
+  if (InvalidEvidenceView.isInstance(error)) {
+    // The kernel's message already names the path; the rule and code say which SPEC rule refused it.
+    return new ToolRefusal('EWP_REFUSE_INVALID_EVIDENCE_VIEW', `${message} (rule ${error.rule}, code ${error.code})`, cause);
+  }
+  if (EwpError.isInstance(error)) {
+    if (isToolCode(error.code)) return new ToolRefusal(error.code, message, cause);
+    if (error.code === 'TIMESTAMP_OUT_OF_RANGE') {
+      // An out-of-range T is a bad argument; an out-of-range record time is a bad view.
+      return new ToolRefusal(at === '$.evaluated_at' ? 'EWP_REFUSE_INVALID_ARGUMENTS' : 'EWP_REFUSE_INVALID_EVIDENCE_VIEW', message, cause);
+    }
+    if (ARGUMENT_CODES.has(error.code)) return new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', message, cause);
+    if (error.code === 'INVALID_ACTION') return new ToolRefusal('EWP_REFUSE_INVALID_ACTION', message, cause);
+    return new ToolRefusal('EWP_REFUSE_INVALID_EVIDENCE_VIEW', message, cause);
+  }
+  // Store errors of any EvidenceStore carry the tool code themselves (the store contract).
+  if (isToolCode(code)) return new ToolRefusal(code, message, cause);
+  return undefined;
+}
+
+/**
+ * Map anything thrown while a tool reads or writes the ledger to a refusal: a known error keeps
+ * its code; anything else means the ledger failed (locked, damaged, closed, unreachable).
+ */
+export function toRefusal(error: unknown): ToolRefusal {
+  return (
+    asRefusal(error) ??
+    new ToolRefusal('EWP_REFUSE_LEDGER_UNAVAILABLE', `ledger unavailable: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    })
+  );
+}
+
+/** A bad argument, named by its JSON path. */
+export function invalidArgument(path: string, message: string): ToolRefusal {
+  return new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', message, { path });
+}

@@ -1,0 +1,3 @@
+import { inProcessBinding, runToolContract } from './index.js';
+
+runToolContract(inProcessBinding());

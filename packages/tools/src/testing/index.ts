@@ -1,0 +1,137 @@
+/**
+ * The tool-contract suite: the same calls through a binding and through the in-process toolset,
+ * each on its own fresh ledger, must give the same results and the same refusal codes (transport
+ * framing aside), and every refusal code must be one of {@link EWP_TOOL_CODES}. Each binding runs it
+ * from one test file:
+ *
+ * ```ts
+ * import { runToolContract } from '@ewp/tools/testing';
+ * runToolContract({
+ *   name: 'mcp-stdio',
+ *   open: async ({ now }) => {
+ *     // a fresh empty ledger; `ingest` holds the ingest role, `reader` does not
+ *     return { ingest: callerWithRole, reader: callerWithoutRole, close: async () => {} };
+ *   },
+ *   ownClock: true, // the binding cannot use `now` (another process): clock-derived fields are not compared
+ * });
+ * ```
+ *
+ * A caller answers `{ ok: true, value }` with the tool's structured result, or `{ ok: false, code }`
+ * with the refusal code; it throws only when the binding failed (which fails the test).
+ * @packageDocumentation
+ */
+import { MemoryEvidenceStore } from '@ewp/ledger';
+import { describe, expect, it } from 'vitest';
+import { EWP_TOOL_CODES } from '../refusal.js';
+import { runTool, toolContext } from '../toolset.js';
+import { argumentCalls, type ContractCall, fixtureCalls, seedCalls } from './contract-cases.js';
+
+export { argumentCalls, CONTRACT_BASE, CONTRACT_T, type ContractCall, contractView, fixtureCalls, MALFORMED_VALUES, seedCalls } from './contract-cases.js';
+
+/** What one call through a binding gave. */
+export type ContractOutcome = { ok: true; value: unknown } | { ok: false; code: string };
+
+/** Calls tools through a binding. */
+export interface ToolCaller {
+  call(tool: string, args: Record<string, unknown>): Promise<ContractOutcome>;
+}
+
+/** A fresh, empty ledger behind a binding, with a caller holding the ingest role and one without. */
+export interface OpenedBinding {
+  ingest: ToolCaller;
+  reader: ToolCaller;
+  close(): Promise<void>;
+}
+
+/** A binding under test. */
+export interface ToolBinding {
+  name: string;
+  open(options: { now: () => Date }): Promise<OpenedBinding>;
+  /** The binding keeps its own clock: results at the clock are compared without their time. */
+  ownClock?: boolean;
+}
+
+/** The clock of the suite (bindings that can take a clock use it). */
+export const CONTRACT_NOW = new Date('2026-09-21T19:31:00Z');
+
+/** The in-process toolset as a binding: the reference every other binding is compared with. */
+export function inProcessBinding(now?: () => Date): ToolBinding {
+  return {
+    name: 'in-process',
+    open: async (options) => {
+      const store = new MemoryEvidenceStore();
+      const caller = (ingest: boolean): ToolCaller => {
+        const context = toolContext({ store, ingest, now: now ?? options.now });
+        return {
+          call: async (tool, args) => {
+            const outcome = await runTool(tool, args, context);
+            return outcome.ok ? { ok: true, value: JSON.parse(JSON.stringify(outcome.value)) } : { ok: false, code: outcome.refusal.code };
+          },
+        };
+      };
+      return { ingest: caller(true), reader: caller(false), close: async () => store.close?.() };
+    },
+  };
+}
+
+/** Tools whose result carries the clock's time when the call gives none. */
+function withoutClock(call: ContractCall, outcome: ContractOutcome): ContractOutcome {
+  if (!outcome.ok || typeof outcome.value !== 'object' || outcome.value === null) return outcome;
+  const value = { ...(outcome.value as Record<string, unknown>) };
+  const given = call.args.evaluated_at;
+  if (call.tool === 'ewp_may_act' || (call.tool === 'ewp_memory_context' && (typeof given !== 'string' || given === ''))) delete value.evaluated_at;
+  return { ok: true, value };
+}
+
+async function compare(subject: OpenedBinding, reference: OpenedBinding, calls: ContractCall[], ownClock: boolean): Promise<number> {
+  for (const call of calls) {
+    const expected = await (call.reader ? reference.reader : reference.ingest).call(call.tool, call.args);
+    let got: ContractOutcome;
+    try {
+      got = await (call.reader ? subject.reader : subject.ingest).call(call.tool, call.args);
+    } catch (error) {
+      throw new Error(`${call.label}: the binding failed instead of answering: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!got.ok) expect(EWP_TOOL_CODES as readonly string[], `${call.label}: ${got.code}`).toContain(got.code);
+    expect(ownClock ? withoutClock(call, got) : got, call.label).toEqual(ownClock ? withoutClock(call, expected) : expected);
+  }
+  return calls.length;
+}
+
+/** Register the suite with vitest for `binding`. */
+export function runToolContract(binding: ToolBinding): void {
+  const ownClock = binding.ownClock === true;
+  // A binding with its own clock is compared with a reference on the system clock.
+  const now = ownClock ? () => new Date() : () => CONTRACT_NOW;
+  const reference = inProcessBinding(now);
+
+  async function both<T>(work: (subject: OpenedBinding, ref: OpenedBinding) => Promise<T>): Promise<T> {
+    const subject = await binding.open({ now });
+    const ref = await reference.open({ now });
+    try {
+      return await work(subject, ref);
+    } finally {
+      await subject.close();
+      await ref.close();
+    }
+  }
+
+  describe(`tool contract: ${binding.name}`, () => {
+    it('every tool × every argument × every malformed value: the same result or refusal code as in process', async () => {
+      const calls = argumentCalls();
+      const count = await both(async (subject, ref) => compare(subject, ref, [...seedCalls(), ...calls], ownClock));
+      expect(count).toBe(calls.length + seedCalls().length);
+    });
+
+    it('the 52 pack fixtures, stored and evaluated: the same results as in process', async () => {
+      const calls = fixtureCalls();
+      expect(calls.length).toBe(52 * 3);
+      await both(async (subject, ref) => compare(subject, ref, calls, ownClock));
+    });
+  });
+}
+
+/** How many calls the suite makes per binding (for reports). */
+export function contractCallCount(): { arguments: number; fixtures: number } {
+  return { arguments: argumentCalls().length + seedCalls().length, fixtures: fixtureCalls().length };
+}

@@ -1,0 +1,35 @@
+import type { RiskPolicy } from '@ewp/core';
+import type { EvidenceStore } from '@ewp/ledger';
+import type { z } from 'zod';
+import type { EwpToolName, inputs, outputs } from './schemas.js';
+import type { ToolArguments } from './tool-arguments.js';
+
+/** What a tool call runs against: the ledger, the caller's role, the operator's policy and the clock. */
+export interface ToolContext {
+  store: EvidenceStore;
+  /** The caller holds the ingest role (writes, attested inline views, `risk_policy`). */
+  ingest: boolean;
+  /** Whether attested writes may carry trusted origins at all (the operator's ingest capability). */
+  trustedOrigins: boolean;
+  /** The operator's action policy for `ewp_may_act`; a caller's `risk_policy` (ingest role only) overrides its flags. */
+  riskPolicy: RiskPolicy | undefined;
+  /** The clock: decision time of `ewp_may_act`, default T of `ewp_memory_context`. */
+  now: () => Date;
+}
+
+/** The result of a tool (its output schema's type). */
+export type ToolOutput<N extends EwpToolName> = z.infer<(typeof outputs)[N]>;
+
+/** The arguments a tool advertises (its input schema's type); the decoder accepts any JSON and refuses with codes. */
+export type ToolInput<N extends EwpToolName> = z.input<(typeof inputs)[N]>;
+
+/** One EWP tool: its description, its schemas and its implementation. */
+export interface EwpTool<N extends EwpToolName = EwpToolName> {
+  name: N;
+  title: string;
+  description: string;
+  /** Writes need the ingest role, which is checked before any argument is read. */
+  writes: boolean;
+  /** Decode `args` (refusing with EWP codes and JSON paths) and run the tool. */
+  run(args: ToolArguments, context: ToolContext): Promise<ToolOutput<N>>;
+}

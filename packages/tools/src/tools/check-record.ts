@@ -1,0 +1,38 @@
+import type { VerificationCheck } from '@ewp/core';
+import { appendRecords, decodeRecords, sourceWithDefaults } from '../incremental-record.js';
+import { requireAttestation } from '../origin-trust.js';
+import { ToolRefusal } from '../refusal.js';
+import { idValue, isAbsent, isAttested, readId, readObject } from '../tool-arguments.js';
+import type { EwpTool } from '../tool-context.js';
+
+/** `ewp_check_record` (write): append one verification check as a new snapshot. */
+export const checkRecordTool: EwpTool<'ewp_check_record'> = {
+  name: 'ewp_check_record',
+  title: 'Record a verification check',
+  description:
+    'Append one verification check to the latest snapshot of a proposition, committing a new snapshot. check: check_id, ' +
+    'method (e.g. tool_observation, human_review, inference), result (supports|opposes|inconclusive), observed_at, optional ' +
+    'scope, subjects and source (content_hash and observed_at required). Needs the ingest role; trusted origins need ingest_attestation: true.',
+  writes: true,
+  async run(args, context) {
+    const propositionId = readId(args, 'proposition_id', true);
+    const check = readObject(args, 'check');
+    if (check === undefined) throw new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', 'is required (an object)', { path: '$.check' });
+    const newViewId = readId(args, 'new_view_id');
+    const checkId = idValue(check.check_id, 'check.check_id', true) as string;
+    for (const field of ['method', 'observed_at', 'result'] as const) {
+      if (isAbsent(check[field])) throw new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', 'is required', { path: `$.check.${field}` });
+    }
+    const source = sourceWithDefaults(check.source, `check:${checkId}`, 'check.source');
+    const raw = {
+      ...check,
+      check_id: checkId,
+      scope: isAbsent(check.scope) ? propositionId : check.scope,
+      source,
+    };
+    const [decoded] = decodeRecords(propositionId, { checks: [raw] }).checks as [VerificationCheck];
+    requireAttestation([decoded.source], isAttested(args), context);
+    const { result, view } = await appendRecords(context.store, propositionId, [{ kind: 'check', record: decoded }], newViewId);
+    return { recorded: true, check_id: decoded.check_id, view_id: result.view_id, count: view.checks.length };
+  },
+};

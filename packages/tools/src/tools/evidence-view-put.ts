@@ -1,0 +1,71 @@
+import { decodeView, type EvidenceView } from '@ewp/core';
+import { requireViewAttestation } from '../origin-trust.js';
+import { ToolRefusal, toRefusal } from '../refusal.js';
+import { isAbsent, isAttested, isObject, type ToolArguments } from '../tool-arguments.js';
+import type { EwpTool } from '../tool-context.js';
+
+/** Arguments that belong to the call, not to a view given field by field. */
+const CALL_ARGUMENTS = new Set(['view', 'ingest_attestation']);
+
+/**
+ * WarrantViews are computed, never stored: refuse anything that looks like one (the reference's
+ * tests: a `warrant` holding a `proposition_id`, or a `warrant` + `evaluated_at` body without assertions).
+ */
+function refusePersistedWarrant(args: ToolArguments, body: Record<string, unknown>): void {
+  for (const candidate of [args.warrant, body.warrant]) {
+    if (isAbsent(candidate)) continue;
+    const named =
+      typeof candidate === 'string'
+        ? candidate.includes('proposition_id')
+        : Array.isArray(candidate)
+          ? candidate.includes('proposition_id')
+          : isObject(candidate) && Object.hasOwn(candidate, 'proposition_id');
+    if (named) throw new ToolRefusal('EWP_REFUSE_PERSIST_WARRANT', 'a WarrantView is computed, never stored; put the EvidenceView instead', { path: '$.warrant' });
+  }
+  if (body.warrant && body.evaluated_at && !Object.hasOwn(body, 'assertions')) {
+    throw new ToolRefusal('EWP_REFUSE_PERSIST_WARRANT', 'this looks like a WarrantView (warrant + evaluated_at); put the EvidenceView instead');
+  }
+}
+
+function viewBody(args: ToolArguments): Record<string, unknown> {
+  if (!isAbsent(args.view)) {
+    if (!isObject(args.view)) throw new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', 'must be an EvidenceView object', { path: '$.view' });
+    return args.view;
+  }
+  return Object.fromEntries(Object.entries(args).filter(([key]) => !CALL_ARGUMENTS.has(key)));
+}
+
+/** `ewp_evidence_view_put` (write): store an immutable snapshot. */
+export const evidenceViewPutTool: EwpTool<'ewp_evidence_view_put'> = {
+  name: 'ewp_evidence_view_put',
+  title: 'Store an evidence view',
+  description:
+    'Store an EvidenceView as an immutable (proposition_id, view_id) snapshot (pass it as `view`, or its fields as the arguments). ' +
+    'A missing view_id becomes the content-derived id; an identical re-put is a no-op; a changed snapshot or reused record id is ' +
+    'refused. Needs the server-side ingest role; trusted origins need ingest_attestation: true. WarrantViews are never stored.',
+  writes: true,
+  async run(args, context) {
+    const body = viewBody(args);
+    refusePersistedWarrant(args, body);
+    let view: EvidenceView;
+    try {
+      view = decodeView(body);
+    } catch (error) {
+      throw toRefusal(error);
+    }
+    requireViewAttestation(view, isAttested(args), context);
+    try {
+      const result = await context.store.put(view);
+      return {
+        stored: true,
+        status: result.status,
+        proposition_id: result.proposition_id,
+        view_id: result.view_id,
+        assertions: view.assertions.length,
+        checks: view.checks.length,
+      };
+    } catch (error) {
+      throw toRefusal(error);
+    }
+  },
+};

@@ -1,0 +1,128 @@
+import { type Action, mayAct, parseInstant, type RiskPolicy } from '@ewp/core';
+import { ToolRefusal, toRefusal } from '../refusal.js';
+import { evaluate, loadStoredView, serverTime } from '../stored-view.js';
+import { hasArgument, isAbsent, isObject, readId, type ToolArguments } from '../tool-arguments.js';
+import type { EwpTool } from '../tool-context.js';
+
+/** Largest accepted distance between a caller's `evaluated_at` and the server clock. */
+export const MAX_CLOCK_SKEW_SECONDS = 300;
+
+const ACTION_POLICY = { policy_id: 'action-v0.1', version: '0.1.0' } as const;
+/** `action.action_id` when the caller names none (it is not part of the result; `mayAct` needs text). */
+export const DEFAULT_ACTION_ID = 'unnamed-action';
+/** `action.kind` when the caller gives none. */
+export const DEFAULT_ACTION_KIND = 'unspecified';
+const RISKS = new Set(['low', 'medium', 'high']);
+const RISK_FLAGS = ['high_requires_accepted', 'high_requires_no_open_conflict'] as const;
+
+function readAction(args: ToolArguments): Action {
+  const action = args.action;
+  if (isAbsent(action) || (isObject(action) && Object.keys(action).length === 0)) {
+    throw new ToolRefusal('EWP_REFUSE_MAY_ACT_WITHOUT_ACTION', 'action is required: {risk: low|medium|high, reversible: boolean}', { path: '$.action' });
+  }
+  if (hasArgument(args, 'warrant') || Object.hasOwn(args, 'warrant')) {
+    throw new ToolRefusal('EWP_REFUSE_CLIENT_SUPPLIED_WARRANT', 'the server computes the warrant; do not supply one', { path: '$.warrant' });
+  }
+  if (hasArgument(args, 'view')) {
+    throw new ToolRefusal('EWP_REFUSE_INLINE_VIEW_FOR_ACTION', 'actions are gated on the latest stored snapshot only, never on an inline view', { path: '$.view' });
+  }
+  if (!isObject(action)) throw new ToolRefusal('EWP_REFUSE_INVALID_ACTION', 'must be an object', { path: '$.action' });
+  if (typeof action.risk !== 'string' || !RISKS.has(action.risk)) {
+    throw new ToolRefusal('EWP_REFUSE_INVALID_ACTION', 'must be "low", "medium" or "high"', { path: '$.action.risk' });
+  }
+  if (typeof action.reversible !== 'boolean') throw new ToolRefusal('EWP_REFUSE_INVALID_ACTION', 'must be true or false', { path: '$.action.reversible' });
+  const actionId = action.action_id;
+  const kind = action.kind;
+  return {
+    action_id: typeof actionId === 'string' || typeof actionId === 'number' ? String(actionId) : DEFAULT_ACTION_ID,
+    kind: typeof kind === 'string' ? kind : DEFAULT_ACTION_KIND,
+    risk: action.risk as Action['risk'],
+    reversible: action.reversible,
+  };
+}
+
+/**
+ * The operator's policy (the context's, over the action-v0.1 identity), with a caller's
+ * `risk_policy` flags on top; only the ingest role may pass one. Missing flags default to `true`.
+ */
+function readRiskPolicy(args: ToolArguments, ingest: boolean, operator: RiskPolicy | undefined): RiskPolicy {
+  const base: RiskPolicy = { ...ACTION_POLICY, ...operator };
+  const value = args.risk_policy;
+  const empty = isAbsent(value) || (isObject(value) && Object.keys(value).length === 0);
+  if (empty) return base;
+  if (!ingest) throw new ToolRefusal('EWP_REFUSE_CLIENT_RISK_POLICY', 'only the operator (ingest role) may set it', { path: '$.risk_policy' });
+  if (!isObject(value)) throw new ToolRefusal('EWP_REFUSE_CLIENT_RISK_POLICY', 'must be an object', { path: '$.risk_policy' });
+  const policy: RiskPolicy = base;
+  for (const flag of RISK_FLAGS) {
+    const flagValue = value[flag];
+    if (flagValue === undefined) continue;
+    if (typeof flagValue !== 'boolean') throw new ToolRefusal('EWP_REFUSE_CLIENT_RISK_POLICY', 'must be a boolean', { path: `$.risk_policy.${flag}` });
+    policy[flag] = flagValue;
+  }
+  return policy;
+}
+
+/** A caller's `evaluated_at` is a sanity check against the server clock, never the decision time. */
+function checkSkew(args: ToolArguments, now: Date): void {
+  const value = args.evaluated_at;
+  if (isAbsent(value)) return;
+  const instant = typeof value === 'string' ? parseInstant(value) : 'unparsable';
+  if (typeof instant === 'string') {
+    throw new ToolRefusal('EWP_REFUSE_EVALUATED_AT_SKEW', 'not an ISO 8601 instant (the decision uses the server clock)', { path: '$.evaluated_at' });
+  }
+  const callerMs = instant.seconds * 1000 + instant.micros / 1000;
+  if (Math.abs(callerMs - now.getTime()) > MAX_CLOCK_SKEW_SECONDS * 1000) {
+    throw new ToolRefusal(
+      'EWP_REFUSE_EVALUATED_AT_SKEW',
+      `is more than ${MAX_CLOCK_SKEW_SECONDS} s from the server clock ${now.toISOString()}`,
+      { path: '$.evaluated_at' },
+    );
+  }
+}
+
+/** `ewp_may_act`: gate an action on the latest stored snapshot at the server clock. */
+export const mayActTool: EwpTool<'ewp_may_act'> = {
+  name: 'ewp_may_act',
+  title: 'May the agent act?',
+  description:
+    'Decide MAY_ACT, REQUIRE_CONFIRMATION or DENY for an action {risk: low|medium|high, reversible: boolean} that relies on a ' +
+    'proposition. The server evaluates the latest stored snapshot at its own clock; inline views and client-supplied warrants ' +
+    'are refused. A given evaluated_at must be within 300 s of the server clock; a given view_id must be the latest snapshot.',
+  writes: false,
+  async run(args, context) {
+    const action = readAction(args);
+    const riskPolicy = readRiskPolicy(args, context.ingest, context.riskPolicy);
+    const propositionId = readId(args, 'proposition_id', true);
+    const requestedViewId = readId(args, 'view_id');
+    const now = context.now();
+    checkSkew(args, now);
+    const view = await loadStoredView(context.store, propositionId);
+    if (requestedViewId !== undefined && requestedViewId !== view.view_id) {
+      throw new ToolRefusal(
+        'EWP_REFUSE_STALE_VIEW_FOR_ACTION',
+        `${JSON.stringify(requestedViewId)} is not the latest snapshot (${JSON.stringify(view.view_id)})`,
+        { path: '$.view_id' },
+      );
+    }
+    const evaluatedAt = serverTime(() => now);
+    const w = evaluate(view, evaluatedAt);
+    let decision: ReturnType<typeof mayAct>;
+    try {
+      decision = mayAct(w, action, riskPolicy);
+    } catch (error) {
+      throw toRefusal(error);
+    }
+    return {
+      decision,
+      proposition_id: w.proposition_id,
+      view_id: w.view_id,
+      evaluated_at: evaluatedAt,
+      acceptance: w.warrant.acceptance,
+      conflict: w.warrant.conflict,
+      verification: w.warrant.verification,
+      currency: w.warrant.currency,
+      sufficiency: w.warrant.sufficiency,
+      risk_policy: { policy_id: riskPolicy.policy_id ?? ACTION_POLICY.policy_id, version: riskPolicy.version ?? ACTION_POLICY.version },
+    };
+  },
+};

@@ -1,0 +1,90 @@
+import { classifyCheck, compareInstants, type EvidenceView, lowerSubjects, parseInstant, type Verification, type WarrantView } from '@ewp/core';
+import { ToolRefusal } from '../refusal.js';
+import { evaluate, loadStoredView, serverTime } from '../stored-view.js';
+import { isAbsent, readId, readText } from '../tool-arguments.js';
+import type { EwpTool } from '../tool-context.js';
+
+const NOTE =
+  'Memory is evidence, not belief. Report the five axes as they are; say conflict=OPEN out loud and do not invent a ' +
+  'reconciliation; DEGRADED means the view is incomplete. This context is computed, never stored.';
+
+/** Each check's class at T (SPEC §6.2); a check not yet available at T is `NONE`. */
+function checkClasses(view: EvidenceView, evaluatedAt: string): Verification[] {
+  const t = parseInstant(evaluatedAt);
+  const subjects = lowerSubjects(view.subjects);
+  return view.checks.map((check) => {
+    const observed = parseInstant(check.observed_at);
+    if (typeof t === 'string' || typeof observed === 'string' || compareInstants(observed, t) > 0) return 'NONE';
+    return classifyCheck(check, subjects);
+  });
+}
+
+function warningsFor(w: WarrantView, opposingHigh: string[]): string[] {
+  const warnings: string[] = [];
+  const axes = w.warrant;
+  if (axes.conflict === 'OPEN') {
+    warnings.push('conflict=OPEN: the evidence disagrees. Say so; do not invent a reconciliation.');
+  }
+  if (axes.sufficiency === 'DEGRADED') {
+    warnings.push('sufficiency=DEGRADED: the view is incomplete (degraded, bounded retrieval or omitted sources); absence of evidence here proves nothing.');
+  }
+  if (axes.currency === 'STALE') warnings.push('currency=STALE: the strongest verification is older than the freshness policy.');
+  if (axes.currency === 'SUPERSEDED') warnings.push('currency=SUPERSEDED: a newer proposition supersedes this one.');
+  if (opposingHigh.length > 0) {
+    warnings.push(
+      `opposing check(s) of class ${opposingHigh.join(', ')}: verification is the strongest check, not a confirmation; a strong check opposes this proposition.`,
+    );
+  }
+  if (axes.acceptance !== 'ACCEPTED') warnings.push(`acceptance=${axes.acceptance}: do not present this as an established fact.`);
+  return warnings;
+}
+
+/** `ewp_memory_context`: what an agent should say about a remembered proposition, with warnings. */
+export const memoryContextTool: EwpTool<'ewp_memory_context'> = {
+  name: 'ewp_memory_context',
+  title: 'Memory context with warrant',
+  description:
+    'Before relying on a remembered claim, get its warrant (five axes), the supporting and opposing evidence ids, the checks ' +
+    'with their classes, and warnings to say out loud (conflict OPEN, DEGRADED, STALE, SUPERSEDED, opposing checks, not accepted). ' +
+    'evaluated_at defaults to the server clock. Read-only.',
+  writes: false,
+  async run(args, context) {
+    const propositionId = readId(args, 'proposition_id', true);
+    const given = args.evaluated_at;
+    if (!isAbsent(given) && typeof given !== 'string') {
+      throw new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', 'must be an ISO 8601 string', { path: '$.evaluated_at' });
+    }
+    const evaluatedAt = typeof given === 'string' && given !== '' ? given : serverTime(context.now);
+    const query = readText(args, 'query') ?? null;
+    const view = await loadStoredView(context.store, propositionId, readId(args, 'view_id'));
+    const w = evaluate(view, evaluatedAt);
+    const classes = checkClasses(view, evaluatedAt);
+    const checks = view.checks.map((c, i) => ({
+      check_id: c.check_id,
+      method: c.method,
+      result: c.result,
+      observed_at: c.observed_at,
+      origin_type: c.source.origin_type,
+      class: classes[i] as Verification,
+    }));
+    const opposingHigh = [
+      ...new Set(checks.filter((c) => c.result === 'opposes' && (c.class === 'EXTERNAL' || c.class === 'HUMAN')).map((c) => c.class)),
+    ].sort();
+    const { strength: _strength, rationale_codes: _codes, ...axes } = w.warrant;
+    return {
+      proposition_id: w.proposition_id,
+      view_id: w.view_id,
+      query,
+      evaluated_at: evaluatedAt,
+      warrant: axes,
+      supporting_evidence_ids: w.supporting_evidence_ids,
+      opposing_evidence_ids: w.opposing_evidence_ids,
+      omitted_sources: w.omitted_sources,
+      checks,
+      independent_lineage_count: w.independent_lineage_count,
+      warnings: warningsFor(w, opposingHigh),
+      persona: null,
+      note: NOTE,
+    };
+  },
+};

@@ -1,0 +1,80 @@
+import { decodeView, type EvidenceView, normativeWarrant, POLICY_ID, POLICY_VERSION, sortedByCodePoint } from '@ewp/core';
+import { demoteInlineView, inlineOriginsTrusted } from '../origin-trust.js';
+import { ToolRefusal, toRefusal } from '../refusal.js';
+import { evaluate, loadStoredView } from '../stored-view.js';
+import { hasArgument, isAbsent, isAttested, isObject, readId, type ToolArguments } from '../tool-arguments.js';
+import type { EwpTool } from '../tool-context.js';
+
+const NOTE =
+  'Normative: protocol_version, proposition_id, view_id, policy_id, policy_version, evaluated_at and the five warrant axes. ' +
+  'The rest is diagnostic. Nothing was persisted.';
+
+/** `evaluated_at`: required and truthy; numbers are taken as their text; other types refused. */
+export function readEvaluatedAt(args: ToolArguments): string {
+  const value = args.evaluated_at;
+  const empty = Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0;
+  if (isAbsent(value) || value === '' || value === 0 || value === false || empty) {
+    throw new ToolRefusal('EWP_MISSING_EVALUATED_AT', 'is required (an ISO 8601 instant)', { path: '$.evaluated_at' });
+  }
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', 'must be an ISO 8601 string', { path: '$.evaluated_at' });
+}
+
+function readPolicyField(args: ToolArguments, name: 'policy_id' | 'policy_version', expected: string): void {
+  const value = args[name];
+  if (isAbsent(value) || value === expected) return;
+  throw new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', `only ${JSON.stringify(expected)} is implemented`, { path: `$.${name}` });
+}
+
+function decodeInline(value: unknown): EvidenceView {
+  if (!isObject(value)) throw new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', 'must be an EvidenceView object', { path: '$.view' });
+  try {
+    return decodeView(value);
+  } catch (error) {
+    throw toRefusal(error);
+  }
+}
+
+/** `ewp_warrant_now`: evaluate an inline view or a stored snapshot at the caller's T. Never persists. */
+export const warrantNowTool: EwpTool<'ewp_warrant_now'> = {
+  name: 'ewp_warrant_now',
+  title: 'Evaluate warrant now',
+  description:
+    'Compute the EWP-0.2.0 WarrantView (acceptance, conflict, verification, currency, sufficiency) of a stored proposition ' +
+    '(proposition_id, optional view_id) or of an inline view, at evaluated_at. Inline views are untrusted: their trusted ' +
+    'origins are demoted to inline:<origin>. Read-only.',
+  writes: false,
+  async run(args, context) {
+    const evaluatedAt = readEvaluatedAt(args);
+    readPolicyField(args, 'policy_id', POLICY_ID);
+    readPolicyField(args, 'policy_version', POLICY_VERSION);
+    let view: EvidenceView;
+    let demoted: string[] | undefined;
+    if (hasArgument(args, 'view')) {
+      const decoded = decodeInline(args.view);
+      if (inlineOriginsTrusted(isAttested(args), context)) {
+        view = decoded;
+      } else {
+        const demotion = demoteInlineView(decoded);
+        view = demotion.view;
+        demoted = demotion.demoted;
+      }
+    } else {
+      const propositionId = readId(args, 'proposition_id', true);
+      view = await loadStoredView(context.store, propositionId, readId(args, 'view_id'));
+    }
+    const w = evaluate(view, evaluatedAt);
+    return {
+      ...normativeWarrant(w),
+      independent_lineage_count: w.independent_lineage_count,
+      supporting_evidence_ids: w.supporting_evidence_ids,
+      opposing_evidence_ids: w.opposing_evidence_ids,
+      omitted_sources: w.omitted_sources,
+      stale: w.stale,
+      rationale_codes: sortedByCodePoint(w.warrant.rationale_codes),
+      ...(demoted === undefined ? {} : { inline_origins_demoted: demoted }),
+      note: NOTE,
+    };
+  },
+};

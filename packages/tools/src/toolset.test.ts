@@ -1,0 +1,52 @@
+import { loadFixtures } from '@ewp/conformance/pack';
+import { decodeView, EwpError, REFERENCE_V2, warrantNow } from '@ewp/core';
+import { MemoryEvidenceStore } from '@ewp/ledger';
+import { describe, expect, it } from 'vitest';
+import { inputJsonSchema, outputJsonSchema } from './schemas.js';
+import { EWP_TOOL_NAMES, runTool, toolContext } from './toolset.js';
+import { ToolRefusal } from './refusal.js';
+
+const T0 = new Date('2026-09-21T21:00:00Z');
+
+describe('runTool', () => {
+  it('evaluates every pack fixture exactly like the kernel', async () => {
+    const fixtures = loadFixtures();
+    expect(fixtures).toHaveLength(52);
+    for (const f of fixtures) {
+      const context = toolContext({ store: new MemoryEvidenceStore(), ingest: true, now: () => T0 });
+      const put = await runTool('ewp_evidence_view_put', { view: f.view, ingest_attestation: true }, context);
+      expect(put.ok, f.name).toBe(true);
+      const view = decodeView(f.view);
+      const out = await runTool('ewp_warrant_now', { proposition_id: view.proposition_id, evaluated_at: f.evaluatedAt }, context);
+      if (!out.ok) throw out.refusal;
+      const expected = warrantNow(view, REFERENCE_V2, f.evaluatedAt);
+      expect(out.value.warrant, f.name).toMatchObject({ acceptance: expected.warrant.acceptance, conflict: expected.warrant.conflict });
+      expect(out.value.view_id).toBe(expected.view_id);
+    }
+  });
+
+  it('refuses with one EwpError class, a code and a JSON path', async () => {
+    const context = toolContext({ store: new MemoryEvidenceStore() });
+    const write = await runTool('ewp_evidence_view_put', { view: {} }, context);
+    expect(write.ok ? undefined : write.refusal.code).toBe('EWP_REFUSE_INGEST_ROLE');
+    const missing = await runTool('ewp_memory_context', { proposition_id: true }, context);
+    if (missing.ok) throw new Error('expected a refusal');
+    expect(ToolRefusal.isInstance(missing.refusal)).toBe(true);
+    expect(EwpError.isInstance(missing.refusal)).toBe(true);
+    expect(missing.refusal).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENTS', path: '$.proposition_id' });
+    const noT = await runTool('ewp_warrant_now', { proposition_id: 'P' }, context);
+    expect(noT.ok ? undefined : noT.refusal.code).toBe('EWP_MISSING_EVALUATED_AT');
+    const unknown = await runTool('nope', {}, context);
+    expect(unknown.ok ? undefined : unknown.refusal.code).toBe('EWP_UNKNOWN_TOOL');
+    const notObject = await runTool('ewp_list_propositions', [1], context);
+    expect(notObject.ok ? undefined : notObject.refusal.path).toBe('$');
+    expect(() => toolContext({} as never)).toThrow(/store/);
+  });
+
+  it('derives a JSON Schema for every input and output', () => {
+    for (const name of EWP_TOOL_NAMES) {
+      expect(inputJsonSchema(name).type).toBe('object');
+      expect(outputJsonSchema(name).properties).toBeTypeOf('object');
+    }
+  });
+});
