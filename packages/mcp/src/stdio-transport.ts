@@ -24,10 +24,24 @@ export class LineDelimitedServerTransport implements Transport {
   /** Inside an over-long line: drop bytes until its newline. */
   private discarding = false;
   private closed = false;
+  /** The input ended: close once every request read so far is answered. */
+  private ended = false;
+  /** Ids of requests handed to the server and not yet answered. */
+  private readonly inFlight = new Set<string | number>();
+  /** Resolves when the output drains; one for all writers, so no listener piles up per message. */
+  private draining: Promise<void> | undefined;
   private readonly maxBytes: number;
   private readonly onData = (chunk: Buffer | string) => this.receive(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  private readonly onEnd = () => void this.close();
+  private readonly onEnd = () => {
+    this.ended = true;
+    this.closeWhenAnswered();
+  };
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
+  // A reader that went away (EPIPE) can be answered no more.
+  private readonly onOutputError = (error: Error) => {
+    this.onerror?.(error);
+    void this.close();
+  };
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -41,6 +55,11 @@ export class LineDelimitedServerTransport implements Transport {
     this.input.on('data', this.onData);
     this.input.on('end', this.onEnd);
     this.input.on('error', this.onStreamError);
+    this.output.on('error', this.onOutputError);
+  }
+
+  private closeWhenAnswered(): void {
+    if (this.ended && this.inFlight.size === 0) void this.close();
   }
 
   private receive(chunk: Buffer): void {
@@ -86,17 +105,43 @@ export class LineDelimitedServerTransport implements Transport {
       if (guarded.reply) this.reply(guarded.reply);
       return;
     }
+    const message = guarded.message as { id?: unknown; method?: unknown };
+    if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) this.inFlight.add(message.id);
     this.onmessage?.(guarded.message);
   }
 
   private reply(message: unknown): void {
-    if (!this.closed) this.output.write(`${JSON.stringify(message)}\n`);
+    if (!this.closed) this.write(message);
+  }
+
+  /**
+   * Write one message. When the reader lags, stop reading requests until it catches up, so a
+   * client that never reads its replies cannot make the server buffer them without bound.
+   */
+  private write(message: unknown): Promise<void> | undefined {
+    if (this.output.write(`${JSON.stringify(message)}\n`)) return this.draining;
+    if (this.draining === undefined) {
+      this.input.pause();
+      this.draining = new Promise<void>((resolve) => {
+        this.output.once('drain', () => {
+          this.draining = undefined;
+          if (!this.closed) this.input.resume();
+          resolve();
+        });
+      });
+    }
+    return this.draining;
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    const ok = this.output.write(`${JSON.stringify(message)}\n`);
-    if (!ok) await new Promise<void>((resolve) => this.output.once('drain', () => resolve()));
+    const pending = this.write(message);
+    const answered = message as { id?: unknown; method?: unknown };
+    if (answered.method === undefined && (typeof answered.id === 'string' || typeof answered.id === 'number')) {
+      this.inFlight.delete(answered.id);
+      this.closeWhenAnswered();
+    }
+    if (pending !== undefined) await pending;
   }
 
   async close(): Promise<void> {
@@ -105,7 +150,9 @@ export class LineDelimitedServerTransport implements Transport {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('error', this.onStreamError);
+    this.output.off('error', this.onOutputError);
     this.chunks = [];
+    this.inFlight.clear();
     this.onclose?.();
   }
 }
