@@ -49,6 +49,7 @@ export const EWP_ERROR_CODES = {
   EWP_UNKNOWN_RESOURCE: 'no resource at that URI',
   // HTTP servers (MCP, inspect).
   UNSAFE_BIND: 'a server bound beyond loopback without the host names it must check, or with a weak ingest token',
+  USAGE: 'a command line a CLI command cannot run (unknown or conflicting options, a bad value)',
   // Canonical JSON (EBCJ-1, JCS).
   FLOAT: 'a non-integral number where canonical JSON allows integers only',
   UNSAFE_NUMBER: 'an integer beyond the exactly representable range',

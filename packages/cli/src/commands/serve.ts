@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { EwpError } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { isLoopbackHost, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
@@ -40,7 +41,14 @@ interface ServeOptions {
   allowedHosts: string[];
 }
 
-class UsageError extends Error {}
+/** A command line `ewp serve` cannot run; the message says which option. */
+class UsageError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.ServeUsageError');
+  constructor(message: string) {
+    super('USAGE', message);
+    this.name = 'UsageError';
+  }
+}
 
 /** `[HOST:]PORT`, `HOST:PORT` with an IPv6 host in brackets. */
 export function parseListenAddress(text: string): { host: string; port: number } {
