@@ -22,4 +22,11 @@ describe('the HTTP ingest token', () => {
     expect(holdsIngestRole({ authorization: 'Bearer ' }, '')).toBe(false);
     expect(holdsIngestRole({ authorization: 'Bearer anything' }, undefined)).toBe(false);
   });
+
+  it('compares a non-ASCII token as UTF-8 bytes (how a client sends it, and how node:http reads it)', () => {
+    const token = 'clé-secrète-€';
+    const asReceived = Buffer.from(token, 'utf8').toString('latin1');
+    expect(holdsIngestRole({ authorization: `Bearer ${asReceived}` }, token)).toBe(true);
+    expect(holdsIngestRole({ authorization: `Bearer ${Buffer.from('clé-secrète-$', 'utf8').toString('latin1')}` }, token)).toBe(false);
+  });
 });

@@ -2,8 +2,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+function digest(bytes: Buffer): Buffer {
+  return createHash('sha256').update(bytes).digest();
 }
 
 /**
@@ -22,12 +22,14 @@ export function presentedToken(headers: IncomingHttpHeaders): string | undefined
 }
 
 /**
- * Whether the request holds the ingest role. Both sides are hashed first so the comparison takes
- * the same time whatever the lengths and contents.
+ * Whether the request holds the ingest role. `headers` are as `node:http` parsed them: one
+ * character per byte received, so the presented token's bytes are compared with the UTF-8 bytes
+ * of the configured one (a non-ASCII token sent as UTF-8 matches). Both sides are hashed first so
+ * the comparison takes the same time whatever the lengths and contents.
  */
 export function holdsIngestRole(headers: IncomingHttpHeaders, expectedToken: string | undefined): boolean {
   if (!expectedToken) return false;
   const presented = presentedToken(headers);
   if (presented === undefined) return false;
-  return timingSafeEqual(digest(presented), digest(expectedToken));
+  return timingSafeEqual(digest(Buffer.from(presented, 'latin1')), digest(Buffer.from(expectedToken, 'utf8')));
 }
