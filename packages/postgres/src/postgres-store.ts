@@ -80,7 +80,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
   } catch (error) {
     client.release();
     if (ownsPool) await pool.end().catch(() => undefined);
-    throw error instanceof StoreUnavailableError
+    throw StoreUnavailableError.isInstance(error)
       ? error
       : new StoreUnavailableError('connection', `cannot use PostgreSQL schema ${ident(schema)}: ${(error as Error).message}`, { cause: error });
   }

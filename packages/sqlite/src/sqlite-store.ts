@@ -131,7 +131,7 @@ function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number): D
     db.pragma('busy_timeout = 5');
   } catch (error) {
     db.close();
-    if (error instanceof StoreUnavailableError) throw error;
+    if (StoreUnavailableError.isInstance(error)) throw error;
     throw new StoreUnavailableError('damaged', `cannot use ${file}: ${(error as Error).message}`, { cause: error });
   }
   return db;
