@@ -4,7 +4,7 @@
  */
 import { POLICY_ID, PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { type CompleteResult, ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { runTool, type ToolContext, toRefusal } from '@ewp/tools';
 import { stableJson } from './stable-json.js';
 
@@ -104,4 +104,31 @@ export async function readResource(uri: string, context: ToolContext): Promise<R
   const refusal = outcome.refusal;
   const code = refusal.code === 'EWP_REFUSE_MISSING_VIEW' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
   throw new McpError(code, refusal.message, { ewp_code: refusal.code, uri });
+}
+
+/** Most values one completion answer carries (the MCP limit). */
+const MAX_COMPLETIONS = 100;
+const PROPOSITION_TEMPLATES: ReadonlySet<string> = new Set(RESOURCE_TEMPLATES.map((t) => t.uriTemplate));
+
+/**
+ * `completion/complete` for the proposition URI templates: stored proposition ids that start with
+ * what the client typed. Other references and arguments complete to nothing.
+ */
+export async function completeResourceArgument(
+  store: EvidenceStore,
+  ref: { type: string; uri?: string },
+  argument: { name: string; value: string },
+): Promise<CompleteResult> {
+  if (ref.type !== 'ref/resource' || ref.uri === undefined || !PROPOSITION_TEMPLATES.has(ref.uri) || argument.name !== 'proposition_id') {
+    return { completion: { values: [], hasMore: false } };
+  }
+  let found: Awaited<ReturnType<EvidenceStore['listPropositions']>>;
+  try {
+    // The store's query is a case-insensitive substring of ids and texts: narrow it to id prefixes here.
+    found = await store.listPropositions({ query: argument.value, limit: 500 });
+  } catch (error) {
+    throw new McpError(ErrorCode.InternalError, toRefusal(error).message, { ewp_code: 'EWP_REFUSE_LEDGER_UNAVAILABLE' });
+  }
+  const ids = [...new Set(found.map((p) => p.proposition_id).filter((id) => id.startsWith(argument.value)))].sort();
+  return { completion: { values: ids.slice(0, MAX_COMPLETIONS), total: ids.length, hasMore: ids.length > MAX_COMPLETIONS || found.length === 500 } };
 }

@@ -21,6 +21,7 @@ import {
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   type CallToolResult,
   ErrorCode,
   GetPromptRequestSchema,
@@ -33,7 +34,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
-import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
+import { completeResourceArgument, listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
 import { stableJson } from './stable-json.js';
 
 /** The eight tools, in `tools/list` order. */
@@ -115,13 +116,16 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   const context = toolContext({ store: options.store, ingest: options.roles.ingest, now: options.clock });
   const server = new Server(
     { name: options.name ?? 'ewp-mcp', title: 'EWP warrant for agent memory', version: PROTOCOL_VERSION },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: SERVER_INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: SERVER_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => callEwpTool(request.params.name, request.params.arguments, context));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(options.store) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, context));
+  server.setRequestHandler(CompleteRequestSchema, async (request) =>
+    completeResourceArgument(options.store, request.params.ref, request.params.argument),
+  );
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [AGENT_PROMPT] }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => getAgentPrompt(request.params.name));
   return server;

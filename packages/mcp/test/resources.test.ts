@@ -66,3 +66,24 @@ describe('resources', () => {
     expect(await readError('ewp://proposition/P-win/warrant?evaluated_at=soon')).toEqual({ code: -32602, ewp: 'EWP_REFUSE_INVALID_ARGUMENTS' });
   });
 });
+
+describe('completion/complete for proposition ids', () => {
+  const complete = (uri: string, value: string, name = 'proposition_id') =>
+    c.client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } });
+
+  it('completes stored ids by prefix, for both proposition templates', async () => {
+    expect(c.client.getServerCapabilities()?.completions).toEqual({});
+    const view = await complete('ewp://proposition/{proposition_id}', 'P-');
+    expect(view.completion.values).toEqual(['P-win']);
+    const warrant = await complete('ewp://proposition/{proposition_id}/warrant?evaluated_at={evaluated_at}', 'ops/');
+    expect(warrant.completion.values).toEqual(['ops/db 1+1']);
+    expect((await complete('ewp://proposition/{proposition_id}', 'win')).completion.values).toEqual([]);
+    expect((await complete('ewp://proposition/{proposition_id}', '')).completion.values).toEqual(['P-win', 'ops/db 1+1']);
+  });
+
+  it('completes nothing for other templates or arguments', async () => {
+    expect((await complete('ewp://proposition/{proposition_id}', 'P-', 'evaluated_at')).completion.values).toEqual([]);
+    expect((await complete('ewp://other/{x}', 'P-')).completion.values).toEqual([]);
+  });
+});
+
