@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type ChainVerification, LedgerEngineStore, makeDirectories, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
 import Database from 'better-sqlite3';
+import { openReadOnlyDatabase } from './read-only-open.js';
 import { SqliteLedgerBackend } from './sqlite-backend.js';
 import { ensureSchema } from './sqlite-schema.js';
 
@@ -109,8 +110,9 @@ function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number): D
   if (!readOnly) makeDirectories(dirname(file));
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly: readOnly, fileMustExist: readOnly, timeout: busyTimeoutMs });
+    db = readOnly ? openReadOnlyDatabase(file, busyTimeoutMs) : new Database(file, { timeout: busyTimeoutMs });
   } catch (cause) {
+    if (StoreUnavailableError.isInstance(cause)) throw cause;
     throw new StoreUnavailableError(readOnly ? 'not_found' : 'connection', `cannot open ${file}: ${(cause as Error).message}`, { cause });
   }
   try {

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
-import { parseVerbArguments } from '../verb-arguments.js';
+import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
 
 const HELP = `usage: ewp audit verify (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>) [--json]
@@ -21,8 +21,7 @@ export const auditCommand: Command = async (args: string[], io: CliIO) => {
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   if (positionals[0] !== 'verify' || positionals.length !== 1) {
-    io.stderr.write(`ewp audit: expected the subcommand "verify"\n\n${HELP}`);
-    return EXIT_USAGE;
+    return usageError('audit', 'expected the subcommand "verify"', io);
   }
   let store: Awaited<ReturnType<typeof openStore>>;
   try {

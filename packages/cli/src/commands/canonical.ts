@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CanonicalizationError, domainDigest, ebcj1Bytes, jcsBytes, jcsDigest, readJsonExact } from '@ewp/receipts';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp canonical [--ebcj1 | --jcs] [--digest DOMAIN] < value.json
 
@@ -37,8 +38,7 @@ export const canonicalCommand: Command = async (args: string[], io: CliIO): Prom
       allowPositionals: false,
     }));
   } catch (error) {
-    io.stderr.write(`ewp canonical: ${(error as Error).message}\n\n${HELP}`);
-    return EXIT_USAGE;
+    return usageError('canonical', (error as Error).message, io);
   }
   if (values.help) {
     io.stdout.write(HELP);

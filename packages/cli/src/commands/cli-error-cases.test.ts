@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCaptured } from '../testing/captured-io.js';
 import { evalCommand } from './eval.js';
 import { ingestCommand } from './ingest.js';
+import { receiptCommand } from './receipt.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-cli-errors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -94,5 +95,113 @@ describe('ewp ingest', () => {
     expect((await store.listPropositions()).map((p) => p.proposition_id).sort()).toEqual([a.proposition_id, b.proposition_id, c.proposition_id].sort());
     expect((await store.listSnapshots(b.proposition_id)).length).toBe(1);
     await store.close();
+  });
+});
+
+describe('usage errors are one line', () => {
+  it('receipt verify without its view file: one line naming the mistake, exit 2', async () => {
+    const r = await runCaptured((io) => receiptCommand(['verify', fixture], io), { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('ewp receipt: verify needs a receipt file and a view file (usage: ewp receipt --help)\n');
+  });
+
+  it('receipt verify of a file that does not exist: one line, exit 2', async () => {
+    const r = await runCaptured((io) => receiptCommand(['verify', join(dir, 'nope.json'), fixture], io), { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^ewp receipt: cannot read .*nope\.json: ENOENT/);
+  });
+
+  it('receipt verify of a receipt that does not match its view: one stderr line with the status, exit 1', async () => {
+    const issued = await runCaptured((io) => receiptCommand(['issue', fixture], io), { cwd: dir });
+    writeFileSync(join(dir, 'receipt.json'), issued.stdout);
+    const other = join(PACK_DIR, 'fixtures', '01-reinforcement.json');
+    const r = await runCaptured((io) => receiptCommand(['verify', 'receipt.json', other], io), { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^ewp receipt verify: (MISMATCH|INVALID_VIEW): /);
+  });
+
+  it('an unknown flag of audit: one line, exit 2', async () => {
+    const r = spawnSync(process.execPath, [bin, 'audit', 'verify', '--frobnicate'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain("'--frobnicate'");
+  });
+});
+
+/**
+ * A ledger whose folder this process cannot write: a clean WAL ledger has no `-shm` file, and a
+ * plain read-only open would need to create one. Tests run as root, which writes through any mode
+ * bits, so the folder is made read-only with a read-only bind mount inside a private mount
+ * namespace (`unshare -m`), which undoes itself when the command exits; other users get `chmod 555`.
+ */
+const asRoot = process.getuid?.() === 0;
+const canMountReadOnly = !asRoot || spawnSync('unshare', ['-m', 'true']).status === 0;
+
+function runInReadOnlyFolder(folder: string, args: string[], input = ''): { status: number | null; stdout: string; stderr: string } {
+  if (!asRoot) {
+    spawnSync('chmod', ['555', folder]);
+    const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input });
+    spawnSync('chmod', ['755', folder]);
+    return r;
+  }
+  const q = (x: string) => `'${x.replaceAll("'", "'\\''")}'`;
+  const script = `mount --bind ${q(folder)} ${q(folder)} && mount -o remount,bind,ro ${q(folder)} && touch ${q(join(folder, 'probe'))} 2>/dev/null && echo 'folder still writable' >&2 && exit 99; exec ${q(process.execPath)} ${[bin, ...args].map(q).join(' ')}`;
+  return spawnSync('unshare', ['-m', 'sh', '-c', script], { encoding: 'utf8', input });
+}
+
+describe.runIf(canMountReadOnly)('a ledger in a folder that is not writable', () => {
+  const folder = join(dir, 'ro-ledger');
+  const db = join(folder, 'ewp.sqlite');
+
+  it('ingest leaves a clean WAL ledger (no -shm file) behind', async () => {
+    const r = await runCaptured((io) => ingestCommand([quickstart, '--db', db, '--attest-trusted-origins', '--evaluated-at', T], io), { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(existsSync(`${db}-shm`)).toBe(false);
+  });
+
+  it('audit verify reads it and verifies the chain (exit 0)', () => {
+    const r = runInReadOnlyFolder(folder, ['audit', 'verify', '--db', db]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^chain length \d+\nhead [0-9a-f]{64}\nOK\n$/);
+  });
+
+  it('read-only serve answers a tool call over stdio from it', () => {
+    const call = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const input = [
+      call(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } }),
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      call(2, 'tools/call', { name: 'ewp_list_propositions', arguments: {} }),
+      '',
+    ].join('\n');
+    const r = runInReadOnlyFolder(folder, ['serve', '--db', db], input);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('(read-only)');
+    const reply = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((m) => m.id === 2);
+    expect(reply.result.isError).toBeFalsy();
+    expect(reply.result.structuredContent.propositions).toHaveLength(3);
+  });
+
+  it('a -wal file holding commits the ledger file lacks is refused with one line and exit 2', async () => {
+    const store = new SqliteEvidenceStore(db);
+    store.db.pragma('wal_autocheckpoint = 0');
+    const [a] = JSON.parse(readFileSync(quickstart, 'utf8')).views;
+    await store.put({ ...a, view_id: 'late' });
+    // Leave the -wal file behind as a crashed writer would, without the -shm file.
+    const { copyFileSync } = await import('node:fs');
+    copyFileSync(`${db}-wal`, join(dir, 'saved-wal'));
+    store.db.close();
+    copyFileSync(join(dir, 'saved-wal'), `${db}-wal`);
+    rmSync(`${db}-shm`, { force: true });
+    const r = runInReadOnlyFolder(folder, ['audit', 'verify', '--db', db]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/folder is not writable .*-wal holds commits/);
   });
 });

@@ -12,6 +12,7 @@ import {
   writeLossReport,
 } from '@ewp/conformance/adapter-suite';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp conformance [--adapter NAME]... [--module SPEC]... [--json] [--report PATH]
 
@@ -86,8 +87,7 @@ export async function runConformanceCommand(args: string[], io: CliIO, load: Mod
       allowPositionals: false,
     }));
   } catch (error) {
-    io.stderr.write(`ewp conformance: ${(error as Error).message}\n\n${HELP}`);
-    return EXIT_USAGE;
+    return usageError('conformance', (error as Error).message, io);
   }
   if (values.help) {
     io.stdout.write(HELP);

@@ -22,6 +22,7 @@ import {
   verifyWarrantReceipt,
 } from '@ewp/receipts';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp receipt issue <view.json|-> [--at T] [--key SEED_FILE --key-id ID] [--out FILE]
        ewp receipt verify <receipt.json> <view.json|-> [--keys REGISTRY.json | --public-key HEX --key-id ID]
@@ -185,8 +186,7 @@ export const receiptCommand: Command = async (args: string[], io: CliIO): Promis
     throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}`);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr.write(`ewp receipt: ${(error as Error).message}\n\n${HELP}`);
-      return EXIT_USAGE;
+      return usageError('receipt', (error as Error).message, io);
     }
     if (error instanceof EwpError || error instanceof ReceiptsError) {
       const path = error.path === undefined ? '' : ` at ${error.path}`;

@@ -5,6 +5,7 @@ import { EwpError } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { isLoopbackHost, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
+import { usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, openStore } from '../open-store.js';
 
 const HELP = `usage: ewp serve [--db FILE | --pg URL | --json-dir DIR] [--allow-ingest]
@@ -145,8 +146,7 @@ export const serveCommand: Command = async (args, io) => {
   try {
     options = await readOptions(args, io);
   } catch (error) {
-    io.stderr.write(`ewp serve: ${(error as Error).message}\n\n${HELP}`);
-    return EXIT_USAGE;
+    return usageError('serve', (error as Error).message, io);
   }
   if (options === 'help') {
     io.stdout.write(HELP);
