@@ -1,10 +1,11 @@
-// The README's first command: install, build, and run the main job — ingest the example
-// evidence into the embedded SQLite ledger ./ewp.sqlite and print the warrant table.
+// The README's first command: install, build every package (so every example under examples/ runs
+// afterwards), and run the main job — ingest the example evidence into the embedded SQLite ledger
+// ./ewp.sqlite and print the warrant table.
 import { spawnSync } from 'node:child_process';
 import { pnpm } from './pnpm.mjs';
 
 pnpm(['install', '--frozen-lockfile']);
-pnpm(['exec', 'turbo', 'run', 'build', '--filter=ewp...', '--output-logs=errors-only']);
+pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
 
 const cli = 'packages/cli/dist/bin.js';
 const example = 'conformance/pack/examples/quickstart.json';

@@ -1,0 +1,30 @@
+// Run every example under examples/ (each package.json script that runs a .mjs file: `start`,
+// `agent`, ...) after `npm run quickstart`, and print one line per run with its exit code.
+// Exits 1 when any example failed. The examples are offline: mock models and local servers only.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const examplesDir = join(root, 'examples');
+let failed = 0;
+let ran = 0;
+for (const name of readdirSync(examplesDir).sort()) {
+  const dir = join(examplesDir, name);
+  const manifest = join(dir, 'package.json');
+  if (!existsSync(manifest)) continue;
+  const scripts = JSON.parse(readFileSync(manifest, 'utf8')).scripts ?? {};
+  for (const [script, command] of Object.entries(scripts)) {
+    const match = /^node (\S+\.mjs)$/.exec(command);
+    if (!match) continue;
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [match[1]], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+    ran++;
+    const code = r.status ?? r.signal;
+    if (code !== 0) failed++;
+    console.log(`${code === 0 ? 'ok  ' : 'FAIL'} examples/${name} (${script}: ${command}) exit ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (code !== 0) process.stderr.write(`${r.stderr}\n`);
+  }
+}
+console.log(`${ran - failed} passed, ${failed} failed`);
+process.exit(failed > 0 || ran === 0 ? 1 : 0);
