@@ -15,7 +15,7 @@ export {
   type ObservedLoss,
   parseExpectedLossFile,
 } from './loss.js';
-export { type LossReportJson, lossReportJson, renderLossReportMarkdown } from './loss-report.js';
+export { LOSS_REPORT_COMMAND, type LossCount, type LossReportJson, lossReportJson, lossTotals, renderLossReportMarkdown } from './loss-report.js';
 export type { AdapterCapabilities, AdapterSubject, MemoryAdapter, NativeRecordPlanter, ReadOptions, SearchOptions } from './memory-adapter.js';
 export { type AdapterFixture, adapterFixtures } from './pack-fixtures.js';
 export { type AdapterConformanceReport, adapterFixtureNames, runAdapterConformanceReport } from './run-adapter-conformance.js';

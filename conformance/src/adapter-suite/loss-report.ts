@@ -1,16 +1,29 @@
-import { type ExpectedLossFile, LOSS_CLASSES, type LossClass } from './loss.js';
+import { type ExpectedLossFile, isObservation, LOSS_CLASSES, type LossClass } from './loss.js';
 import type { AdapterConformanceReport } from './run-adapter-conformance.js';
+
+/** How often one (class, field) was observed, and where. */
+export interface LossCount {
+  /** Every observation: one per differing record and check (a fixture can be seen by several checks). */
+  observations: number;
+  /** Distinct pack fixtures among them. */
+  fixtures: number;
+  /** Observations made by checks that are not a pack fixture (`native-records`, `snapshot-contract`). */
+  other_checks: Record<string, number>;
+}
 
 /** The committed, machine-readable loss report (docs/loss-reports.json). */
 export interface LossReportJson {
+  /** The command that produced the report, as it was run. */
   generated_by: string;
+  /** Adapters whose rows were kept from an earlier run (`--report` merges), when there are any. */
+  kept_from_earlier_runs?: string[];
   adapters: {
     adapter: string;
     fixtures: number;
     checks: AdapterConformanceReport['checks'];
     ok: boolean;
-    /** class → field → count of fixtures that showed it. */
-    losses: Partial<Record<LossClass, Record<string, number>>>;
+    /** class → field → how often it was observed. */
+    losses: Partial<Record<LossClass, Record<string, LossCount>>>;
     expected: ExpectedLossFile['losses'];
     unexpected: number;
     stale: number;
@@ -18,46 +31,92 @@ export interface LossReportJson {
   }[];
 }
 
-/** Builds the JSON report; deterministic (no clock), so a test can check the committed copy is current. */
-export function lossReportJson(reports: AdapterConformanceReport[], expected: Record<string, ExpectedLossFile>): LossReportJson {
+/** The command the committed docs/loss-reports.md is generated with (from the repository root). */
+export const LOSS_REPORT_COMMAND = 'ewp conformance --report docs/loss-reports.md';
+
+/** The protocol document that defines the loss classes, relative to docs/loss-reports.md. */
+const LOSS_CLASSES_DOC = 'spec/loss-classes.md';
+
+/** Checks of the suite that are not a pack fixture (their observations carry these names). */
+const NON_FIXTURE_CHECKS = new Set(['native-records', 'snapshot-contract']);
+
+/** Loss counts of one report, class → field. */
+function countLosses(r: AdapterConformanceReport): Partial<Record<LossClass, Record<string, LossCount>>> {
+  const losses: Partial<Record<LossClass, Record<string, LossCount>>> = {};
+  const seen = new Map<string, Set<string>>();
+  for (const loss of r.losses) {
+    const byField = losses[loss.class] ?? {};
+    losses[loss.class] = byField;
+    const count = byField[loss.field] ?? { observations: 0, fixtures: 0, other_checks: {} };
+    byField[loss.field] = count;
+    count.observations++;
+    if (NON_FIXTURE_CHECKS.has(loss.fixture)) {
+      count.other_checks[loss.fixture] = (count.other_checks[loss.fixture] ?? 0) + 1;
+      continue;
+    }
+    const key = `${loss.class}\u0000${loss.field}`;
+    const fixtures = seen.get(key) ?? new Set<string>();
+    seen.set(key, fixtures);
+    fixtures.add(loss.fixture);
+    count.fixtures = fixtures.size;
+  }
+  return losses;
+}
+
+/** Observations of a class that are failures unless listed (every class but EXPECTED_DIVERGENCE). */
+export function lossTotals(r: AdapterConformanceReport): { losses: number; listed: number; unexpected: number; observations: number } {
+  const observations = r.losses.filter(isObservation).length;
+  const losses = r.losses.length - observations;
+  return { losses, listed: losses - r.unexpected.length, unexpected: r.unexpected.length, observations };
+}
+
+/**
+ * Builds the JSON report; deterministic (no clock), so a test can check the committed copy is current.
+ * `generatedBy` is the command that produced it (default: {@link LOSS_REPORT_COMMAND}).
+ */
+export function lossReportJson(
+  reports: AdapterConformanceReport[],
+  expected: Record<string, ExpectedLossFile>,
+  generatedBy: string = LOSS_REPORT_COMMAND,
+): LossReportJson {
   return {
-    generated_by: 'ewp conformance --report docs/loss-reports.md',
+    generated_by: generatedBy,
     adapters: [...reports]
       .sort((a, b) => (a.adapter < b.adapter ? -1 : 1))
-      .map((r) => {
-        const losses: Partial<Record<LossClass, Record<string, number>>> = {};
-        for (const loss of r.losses) {
-          const byField = losses[loss.class] ?? {};
-          losses[loss.class] = byField;
-          byField[loss.field] = (byField[loss.field] ?? 0) + 1;
-        }
-        return {
-          adapter: r.adapter,
-          fixtures: r.fixtures,
-          checks: r.checks,
-          ok: r.ok,
-          losses,
-          expected: expected[r.adapter]?.losses ?? [],
-          unexpected: r.unexpected.length,
-          stale: r.stale.length,
-          errors: r.errors,
-        };
-      }),
+      .map((r) => ({
+        adapter: r.adapter,
+        fixtures: r.fixtures,
+        checks: r.checks,
+        ok: r.ok,
+        losses: countLosses(r),
+        expected: expected[r.adapter]?.losses ?? [],
+        unexpected: r.unexpected.length,
+        stale: r.stale.length,
+        errors: r.errors,
+      })),
   };
+}
+
+function lossCell(count: LossCount): string {
+  const parts = [`${count.fixtures} fixture${count.fixtures === 1 ? '' : 's'}`];
+  for (const [check, n] of Object.entries(count.other_checks).sort(([x], [y]) => (x < y ? -1 : 1))) parts.push(`${n} ${check} check${n === 1 ? '' : 's'}`);
+  return `×${count.observations} (${parts.join(' + ')})`;
 }
 
 /** Renders the JSON report as the Markdown table committed at docs/loss-reports.md. */
 export function renderLossReportMarkdown(report: LossReportJson): string {
+  const kept = report.kept_from_earlier_runs ?? [];
   const lines: string[] = [
     '# Adapter loss reports',
     '',
-    `Generated by \`${report.generated_by}\` from the shared adapter suite (\`@ewp/conformance/adapter-suite\`);`,
-    'do not edit by hand. Each adapter writes every pack fixture through its store, reads it back, diffs it',
-    'field by field and re-evaluates both views with `warrantNow`; checks that a partial search says',
-    '`DEGRADED`; lets the store run its own maintenance (expiry, fact invalidation) and reads again; reads',
-    'records the store wrote on its own; and runs the snapshot-store agreement sequence. Loss classes are',
-    'defined in DESIGN.md; `EXPECTED_DIVERGENCE` is an observation (the store\'s own "current" fact differs',
-    'from the warrant, which does not move), never a failure.',
+    `Generated by \`${report.generated_by}\` from the shared adapter suite (\`@ewp/conformance/adapter-suite\`)` +
+      (kept.length > 0 ? `; the rows of ${kept.join(', ')} were kept from an earlier run` : '') +
+      '; do not edit by hand. A test fails when this file differs from a live run of every installed adapter.',
+    '',
+    'Each adapter writes every pack fixture through its store, reads it back, diffs it field by field and',
+    're-evaluates both views with `warrantNow`; checks that a partial search says `DEGRADED`; lets the store',
+    'run its own maintenance (expiry, fact invalidation) and reads again; reads records the store wrote on its',
+    'own; and runs the snapshot-store agreement sequence.',
     '',
     '## Summary',
     '',
@@ -69,7 +128,30 @@ export function renderLossReportMarkdown(report: LossReportJson): string {
       `| ${a.adapter} | ${a.fixtures} | ${a.checks.roundTrip} | ${a.checks.warrant} | ${a.checks.search} (${a.checks.searchPartial ?? 0}) | ${a.checks.maintenance ?? 0} | ${a.checks.native} | ${a.checks.snapshots ? 'checked' : '—'} | ${a.unexpected} | ${a.stale} | ${a.errors.length} | ${a.ok ? 'pass' : 'FAIL'} |`,
     );
   }
-  lines.push('', '## Losses (adapter × class × field, with the number of fixtures)', '');
+  lines.push(
+    '',
+    '- **fixtures**: pack fixtures written and read back. **round trips** and **warrant checks**: one per fixture.',
+    '- **search checks**: fixtures with two or more records, searched with a limit of one; *partial* is how many',
+    '  returned fewer records, each of which must be `DEGRADED`.',
+    '- **store maintenance re-reads**: fixtures read again after the store ran its own expiry or invalidation',
+    '  (0: the store has none). **native checks**: records the store wrote on its own, read as a view.',
+    '- **snapshot contract**: `checked` when the adapter is a snapshot store and ran the agreement sequence of',
+    '  [the store contract](spec/store-contract.md) §1; `—` when the adapter does not keep snapshots, so the',
+    '  sequence does not apply.',
+    '- **unexpected**: losses not in the adapter\'s expected-loss list; **stale**: listed losses that no longer',
+    '  happen. Either one fails the adapter, as does an error.',
+  );
+  lines.push('', '## Losses and observations (adapter × class × field)', '');
+  lines.push(
+    `Each class is defined in [loss-classes.md](${LOSS_CLASSES_DOC}): \`INGEST_LOSS\`, \`ADAPTER_MAP_LOSS\`,`,
+    '`WARRANT_MISMATCH` and `RETRIEVAL_LOSS` are losses, failures unless the adapter lists them;',
+    '`EXPECTED_DIVERGENCE` is an observation (the store\'s own "current" fact differs from the warrant, which',
+    'does not move), never a failure. A cell counts observations, then says in how many fixtures: a fixture',
+    'shows one observation per record that differs, and can be seen by more than one check (after the round',
+    'trip and again after store maintenance); checks that are not a pack fixture (`native-records`,',
+    '`snapshot-contract`) are counted apart. `0`: nothing observed.',
+    '',
+  );
   lines.push('| adapter | ' + LOSS_CLASSES.join(' | ') + ' |', '|---|' + LOSS_CLASSES.map(() => '---|').join(''));
   for (const a of report.adapters) {
     const cells = LOSS_CLASSES.map((c) => {
@@ -77,7 +159,7 @@ export function renderLossReportMarkdown(report: LossReportJson): string {
       if (!fields || Object.keys(fields).length === 0) return '0';
       return Object.entries(fields)
         .sort(([x], [y]) => (x < y ? -1 : 1))
-        .map(([field, n]) => `\`${field}\` ×${n}`)
+        .map(([field, count]) => `\`${field}\` ${lossCell(count)}`)
         .join('<br>');
     });
     lines.push(`| ${a.adapter} | ${cells.join(' | ')} |`);

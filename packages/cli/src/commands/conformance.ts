@@ -7,6 +7,7 @@ import {
   type ExpectedLossFile,
   jsonTwinPath,
   lossReportJson,
+  lossTotals,
   renderLossReportMarkdown,
   runAdapterConformanceReport,
   writeLossReport,
@@ -46,15 +47,24 @@ function notInstalled(error: unknown): boolean {
   return /^Failed to (load url|resolve import)/.test(String((error as Error).message));
 }
 
-async function discover(specifiers: string[], load: ModuleLoader, io: CliIO): Promise<AdapterSubject[] | undefined> {
+/**
+ * Load the adapters of every module. Modules that are not installed are listed in `skipped` with the
+ * reason; the caller says so only when it matters (no filter, or a wanted adapter was not found).
+ */
+async function discover(
+  specifiers: string[],
+  load: ModuleLoader,
+  io: CliIO,
+): Promise<{ subjects: AdapterSubject[]; skipped: string[] } | undefined> {
   const subjects: AdapterSubject[] = [];
+  const skipped: string[] = [];
   for (const specifier of specifiers) {
     let mod: unknown;
     try {
       mod = await load(specifier);
     } catch (error) {
       if (notInstalled(error)) {
-        io.stderr.write(`ewp conformance: skipped ${specifier} (not installed: ${String((error as Error).message).split('\n')[0]})\n`);
+        skipped.push(`ewp conformance: skipped ${specifier} (not installed: ${String((error as Error).message).split('\n')[0]})\n`);
         continue;
       }
       io.stderr.write(`ewp conformance: cannot load ${specifier}: ${(error as Error).message}\n`);
@@ -67,7 +77,13 @@ async function discover(specifiers: string[], load: ModuleLoader, io: CliIO): Pr
     }
     subjects.push(...(factory() as AdapterSubject[]));
   }
-  return subjects;
+  return { subjects, skipped };
+}
+
+/** The command line as run, for the report's `generated_by` (arguments quoted only when they need it). */
+function commandLine(args: string[]): string {
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`);
+  return ['ewp', 'conformance', ...args].map(quote).join(' ');
 }
 
 /** `ewp conformance` with an injectable module loader (the exported command uses `import()`). */
@@ -98,11 +114,14 @@ export async function runConformanceCommand(args: string[], io: CliIO, load: Mod
     return EXIT_USAGE;
   }
   const extra = (values.module ?? []).map((m) => (m.startsWith('.') || m.startsWith('/') ? pathToFileURL(resolve(io.cwd, m)).href : m));
-  const found = await discover([...ADAPTER_MODULES, ...extra], load, io);
-  if (found === undefined) return EXIT_USAGE;
+  const discovered = await discover([...ADAPTER_MODULES, ...extra], load, io);
+  if (discovered === undefined) return EXIT_USAGE;
+  const found = discovered.subjects;
   const wanted = values.adapter ?? [];
   const subjects = wanted.length === 0 ? found : found.filter((s) => wanted.some((w) => s.name === w || s.name.startsWith(`${w}-`)));
   const unknown = wanted.filter((w) => !found.some((s) => s.name === w || s.name.startsWith(`${w}-`)));
+  // A module that is not installed matters when every adapter was asked for, or a wanted one is missing.
+  if (wanted.length === 0 || unknown.length > 0) for (const note of discovered.skipped) io.stderr.write(note);
   if (unknown.length > 0) {
     io.stderr.write(`ewp conformance: unknown adapter ${unknown.join(', ')}; available: ${found.map((s) => s.name).join(', ') || 'none'}\n`);
     return EXIT_USAGE;
@@ -117,18 +136,20 @@ export async function runConformanceCommand(args: string[], io: CliIO, load: Mod
     const report = await runAdapterConformanceReport(subject);
     reports.push(report);
     expected[subject.name] = subject.expectedLoss;
+    const t = lossTotals(report);
     io.stderr.write(
-      `${subject.name}: ${report.fixtures} fixtures, ${report.losses.length} loss(es), ${report.unexpected.length} unexpected, ${report.stale.length} stale, ${report.errors.length} error(s): ${report.ok ? 'pass' : 'FAIL'}\n`,
+      `${subject.name}: ${report.fixtures} fixtures; ${t.losses} loss(es) (${t.listed} listed, ${t.unexpected} unexpected); ${report.stale.length} stale list entr${report.stale.length === 1 ? 'y' : 'ies'}; ${report.errors.length} error(s); ${t.observations} EXPECTED_DIVERGENCE observation(s), never failures: ${report.ok ? 'pass' : 'FAIL'}\n`,
     );
     for (const loss of report.unexpected) io.stderr.write(`  unexpected ${loss.class} ${loss.fixture} ${loss.field}: ${loss.detail}\n`);
     for (const stale of report.stale) io.stderr.write(`  stale ${stale.class} ${stale.fixture} ${stale.field}: no longer happens; remove it from the list\n`);
     for (const e of report.errors) io.stderr.write(`  error ${e.fixture}: ${e.message}\n`);
   }
-  const json = lossReportJson(reports, expected);
+  const generatedBy = commandLine(args);
+  const json = lossReportJson(reports, expected, generatedBy);
   io.stdout.write(values.json ? `${JSON.stringify(json, null, 2)}\n` : renderLossReportMarkdown(json));
   if (values.report !== undefined) {
     const path = resolve(io.cwd, values.report);
-    writeLossReport(path, reports, expected);
+    writeLossReport(path, reports, expected, generatedBy);
     io.stderr.write(`ewp conformance: wrote ${path} and ${jsonTwinPath(path)}\n`);
   }
   return reports.every((r) => r.ok) ? EXIT_OK : EXIT_SOME_FAILED;
