@@ -4,7 +4,7 @@
  * processes and machines serialize on it, and everything they read afterwards (READ COMMITTED) is
  * the latest committed state.
  */
-import { type ChainAnchor, type StoredChainEntry } from '@ewp/canonical';
+import type { ChainAnchor, StoredChainEntry } from '@ewp/canonical';
 import {
   type Binding,
   type BindingKind,

@@ -4,7 +4,7 @@
  * from several processes serialize instead of losing each other); an in-process queue keeps the
  * async engine from interleaving two transactions on the one connection.
  */
-import { type ChainAnchor, type StoredChainEntry } from '@ewp/canonical';
+import type { ChainAnchor, StoredChainEntry } from '@ewp/canonical';
 import {
   type Binding,
   type BindingKind,

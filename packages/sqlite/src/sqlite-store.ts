@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type ChainVerification } from '@ewp/canonical';
+import type { ChainVerification } from '@ewp/canonical';
 import { LedgerEngineStore, makeDirectories, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
 import Database from 'better-sqlite3';
 import { SqliteLedgerBackend } from './sqlite-backend.js';
