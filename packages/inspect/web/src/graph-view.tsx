@@ -35,7 +35,7 @@ export function GraphPanel({ view, trust, open }: { view: EvidenceView; trust: R
           width={graph.width}
           height={graph.height}
           viewBox={`0 0 ${graph.width} ${graph.height}`}
-          role="img"
+          role="group"
           aria-label={`Lineage graph of ${view.proposition_id}: ${graph.nodes.length} nodes, ${graph.edges.length} edges`}
           data-testid="lineage-graph"
         >
@@ -62,7 +62,6 @@ export function GraphPanel({ view, trust, open }: { view: EvidenceView; trust: R
                 class="node-link"
                 data-node-kind={node.kind}
                 data-record={node.record}
-                aria-label={`${node.kind} ${node.label}: open the record`}
                 onClick={(e) => {
                   e.preventDefault();
                   open(node.record as string);

@@ -57,7 +57,12 @@ export function lineageGraph(view: EvidenceView, originTrust: Record<string, str
     nodes.set(n.id, node);
     g.setNode(n.id, { width: node.width, height: node.height });
   };
+  const drawn = new Set<string>();
   const addEdge = (from: string, to: string, label: string, kind: string) => {
+    // Records sharing a source share its parent edge: draw it once.
+    const key = `${from}\u0000${to}\u0000${label}`;
+    if (kind === 'parent_source' && drawn.has(key)) return;
+    drawn.add(key);
     edges.push({ from, to, label, kind });
     g.setEdge(from, to, { label }, `${kind}:${edges.length}`);
   };
