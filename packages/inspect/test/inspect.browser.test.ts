@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The inspector in a real browser (headless Debian chromium): the quick-start ledger, search,
  * keyboard, time travel, the gate, the lineage graph, a tampered ledger, accessibility.

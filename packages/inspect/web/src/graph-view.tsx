@@ -31,6 +31,7 @@ export function GraphPanel({ view, trust, open }: { view: EvidenceView; trust: R
         {graph.omittedRecords > 0 ? ` ${graph.omittedRecords} more records are not drawn.` : ''}
       </p>
       <div class="graph-scroll">
+        {/* biome-ignore lint/a11y/useSemanticElements: an SVG drawing of links, named as one group */}
         <svg
           width={graph.width}
           height={graph.height}

@@ -115,12 +115,11 @@ function ListPage({ query, offset, meta, chain }: { query: string; offset: numbe
     }
   };
   return (
-    <main id="main">
+    <main id="main" tabIndex={-1}>
       <h1>Propositions</h1>
       <TrustPanel meta={meta} chain={chain} />
       <form
         class="search"
-        role="search"
         onSubmit={(e) => {
           e.preventDefault();
           location.replace(listHref(text, 0));
@@ -140,7 +139,6 @@ function ListPage({ query, offset, meta, chain }: { query: string; offset: numbe
               ? 'No proposition matches.'
               : `Showing ${page.offset + 1}–${page.offset + page.items.length}${page.has_more ? ' (more on the next page)' : ''}, newest first; axes at ${page.evaluated_at}. ↑/↓ move, Enter opens.`}
           </p>
-          {/* biome-ignore lint/a11y/noNoninteractiveElementInteractions: arrow keys move focus between the row links inside */}
           <ol class="rows" ref={list} onKeyDown={onListKey} aria-label="Propositions, newest first">
             {page.items.map((row) => (
               <li key={row.proposition_id}>
@@ -180,9 +178,10 @@ function App() {
   }, []);
   return (
     <>
-      <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>
+      {/* A button, not a #main link: the hash is the page's route. */}
+      <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>
         Skip to content
-      </a>
+      </button>
       <header class="top">
         <a href="#/" class="brand">
           ewp inspect
@@ -195,7 +194,7 @@ function App() {
       {route.page === 'list' ? (
         <ListPage query={route.query} offset={route.offset} meta={meta} chain={chain} />
       ) : meta === undefined ? (
-        <main id="main">
+        <main id="main" tabIndex={-1}>
           <p>Loading…</p>
         </main>
       ) : (

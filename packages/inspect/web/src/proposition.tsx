@@ -20,7 +20,7 @@ import { type Chain, getJson, type Meta, type PropositionDetail } from './api.js
 import { AXES, AxisBadge, AxisBadges, DecisionBadge, ErrorNote } from './badges.js';
 import { diffSnapshots } from './diff.js';
 import { axisOfCode, degradedCauses, explainCode } from './explain.js';
-import { type GateCell, gateCells, REVERSIBILITY, RISKS, searchRoutes } from './gate.js';
+import { type GateCell, gateCells, searchRoutes } from './gate.js';
 import { GraphPanel } from './graph-view.js';
 import { DAY, durationWords, isoOf, keyInstants, secondsOf, sliderRange } from './time.js';
 
@@ -132,7 +132,6 @@ function Loaded({ detail, setDetail, meta, chain, t, setT, nowSeconds, tab, setT
           <AxisBadges axes={warrant.warrant} /> <span class="muted">strength {warrant.warrant.strength.toFixed(2)} (non-normative)</span>
         </p>
       )}
-      {/* biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA tabs pattern */}
       <div role="tablist" aria-label="Views of this proposition" class="tabs" onKeyDown={onTabKey}>
         {TABS.map((name) => (
           <button
