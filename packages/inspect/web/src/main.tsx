@@ -76,7 +76,7 @@ export function TrustPanel({ meta, chain }: { meta: Meta | undefined; chain: Cha
   );
 }
 
-function ListPage({ query, offset, meta, chain }: { query: string; offset: number; meta: Meta | undefined; chain: Chain | Error | undefined }) {
+function ListPage({ query, offset, meta, chain, ready }: { query: string; offset: number; meta: Meta | undefined; chain: Chain | Error | undefined; ready: () => void }) {
   const [text, setText] = useState(query);
   const [page, setPage] = useState<PropositionPage | Error | undefined>(undefined);
   const list = useRef<HTMLOListElement>(null);
@@ -86,7 +86,7 @@ function ListPage({ query, offset, meta, chain }: { query: string; offset: numbe
     getJson<PropositionPage>('propositions', { q: query || undefined, offset, limit: 50 }).then(
       (p) => live && setPage(p),
       (e: Error) => live && setPage(e),
-    );
+    ).finally(ready);
     return () => {
       live = false;
     };
@@ -169,13 +169,19 @@ function App() {
   const [route, setRoute] = useState<Route>(readRoute);
   const [meta, setMeta] = useState<Meta | undefined>(undefined);
   const [chain, setChain] = useState<Chain | Error | undefined>(undefined);
+  const [contentShown, setContentShown] = useState(false);
   useEffect(() => {
     const onHash = () => setRoute(readRoute());
     addEventListener('hashchange', onHash);
     getJson<Meta>('meta').then(setMeta, () => undefined);
-    getJson<Chain>('chain').then(setChain, (e: Error) => setChain(e));
     return () => removeEventListener('hashchange', onHash);
   }, []);
+  // Verifying the whole audit chain reads every row: it starts once the content is on screen,
+  // so a large ledger does not hold the first render back.
+  useEffect(() => {
+    if (contentShown) getJson<Chain>('chain').then(setChain, (e: Error) => setChain(e));
+  }, [contentShown]);
+  const ready = () => setContentShown(true);
   return (
     <>
       {/* A button, not a #main link: the hash is the page's route. */}
@@ -192,13 +198,13 @@ function App() {
         {chain !== undefined && !(chain instanceof Error) && !chain.ok ? <span class="badge bad">audit chain FAILED</span> : null}
       </header>
       {route.page === 'list' ? (
-        <ListPage query={route.query} offset={route.offset} meta={meta} chain={chain} />
+        <ListPage query={route.query} offset={route.offset} meta={meta} chain={chain} ready={ready} />
       ) : meta === undefined ? (
         <main id="main" tabIndex={-1}>
           <p>Loading…</p>
         </main>
       ) : (
-        <PropositionView key={route.id} id={route.id} meta={meta} chain={chain} />
+        <PropositionView key={route.id} id={route.id} meta={meta} chain={chain} ready={ready} />
       )}
     </>
   );

@@ -36,14 +36,14 @@ function evaluate(view: EvidenceView, at: string): WarrantView | Error {
   }
 }
 
-export function PropositionPage({ id, meta, chain }: { id: string; meta: Meta; chain: Chain | Error | undefined }) {
+export function PropositionPage({ id, meta, chain, ready }: { id: string; meta: Meta; chain: Chain | Error | undefined; ready: () => void }) {
   const [detail, setDetail] = useState<PropositionDetail | Error | undefined>(undefined);
   const [tab, setTab] = useState<Tab>('warrant');
   const [focusRecord, setFocusRecord] = useState<string | undefined>(undefined);
   const nowSeconds = Math.floor(Date.parse(meta.now) / 1000);
   const [t, setT] = useState(nowSeconds);
   useEffect(() => {
-    getJson<PropositionDetail>('proposition', { id }).then(setDetail, (e: Error) => setDetail(e));
+    getJson<PropositionDetail>('proposition', { id }).then(setDetail, (e: Error) => setDetail(e)).finally(ready);
   }, [id]);
   if (detail === undefined)
     return (
