@@ -267,15 +267,19 @@ function WhyPanel({ view, w, at }: { view: EvidenceView; w: WarrantView; at: str
               <AxisBadge axis={axis} value={w.warrant[axis]} />
             </dt>
             <dd>
-              <ul>
-                {codes
-                  .filter((c) => axisOfCode(c) === axis)
-                  .map((c) => (
-                    <li key={c}>
-                      <code>{c}</code>: {explainCode(c, w, view, at)}
-                    </li>
-                  ))}
-              </ul>
+              {codes.some((c) => axisOfCode(c) === axis) ? (
+                <ul>
+                  {codes
+                    .filter((c) => axisOfCode(c) === axis)
+                    .map((c) => (
+                      <li key={c}>
+                        <code>{c}</code>: {explainCode(c, w, view, at)}
+                      </li>
+                    ))}
+                </ul>
+              ) : (
+                <span class="muted">No rationale code on this axis: nothing lowered it at T.</span>
+              )}
             </dd>
           </div>
         ))}
