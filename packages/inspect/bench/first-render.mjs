@@ -6,13 +6,12 @@
  * EWP_BENCH_RUNS times (default 5) in a fresh page; the median is reported. Also the gzipped size
  * of the built page. Writes bench/results/inspect-first-render.json at the repository root.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { serveInspector } from '@ewp/inspect';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { chromium } from 'playwright-core';
 
@@ -73,7 +72,20 @@ async function ledger(views) {
   const store = new SqliteEvidenceStore(file);
   for (let i = 0; i < views.length; i += 500) await store.putMany(views.slice(i, i + 500));
   await store.close();
-  return new SqliteEvidenceStore(file, { readOnly: true });
+  return file;
+}
+
+/** `serveInspector` over the ledger in its own process, as `ewp inspect` runs it. */
+function serveApart(file) {
+  const child = spawn(process.execPath, [join(here, 'serve-ledger.mjs'), file, NOW.toISOString()], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.on('error', reject);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) resolve({ url: out.trim(), stop: () => new Promise((done) => child.once('exit', done).kill('SIGTERM')) });
+    });
+  });
 }
 
 /** Median ms from navigation to `selector` attached, over RUNS fresh pages. */
@@ -92,15 +104,13 @@ async function firstRender(browser, url, selector) {
 }
 
 async function scenario(browser, name, views, hash, selector) {
-  const store = await ledger(views);
-  const inspector = await serveInspector({ store, port: 0, clock: () => NOW });
+  const server = await serveApart(await ledger(views));
   try {
-    const result = await firstRender(browser, `${inspector.url}${hash}`, selector);
+    const result = await firstRender(browser, `${server.url}${hash}`, selector);
     console.log(`${name}: median ${result.median_ms.toFixed(0)} ms (${result.runs_ms.join(', ')})`);
     return { name, ...result };
   } finally {
-    await inspector.close();
-    await store.close();
+    await server.stop();
   }
 }
 
@@ -147,7 +157,7 @@ const result = {
     note: 'shared machine: other engineers run builds and tests at the same time; compare ratios, not absolutes',
   },
   runs_per_scenario: RUNS,
-  measure: 'ms from page.goto() to the first list row / the first axis badge attached, headless Debian chromium, SQLite ledger read-only',
+  measure: 'ms from page.goto() to the first list row / the first axis badge attached, headless Debian chromium, server in its own process over a read-only SQLite ledger',
   goal_ms: 2000,
   scenarios: [
     { ...list3, ratio_to_baseline: 1 },

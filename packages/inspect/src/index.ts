@@ -14,6 +14,8 @@ export {
 } from './serve-inspector.js';
 export {
   type AdapterLossReport,
+  CHAIN_REUSE_MS,
+  type ChainStatus,
   DEFAULT_PAGE_SIZE,
   InspectorApi,
   type InspectorMeta,

@@ -10,6 +10,12 @@ import { type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
+/** How long one audit-chain verification is reused across requests. */
+export const CHAIN_REUSE_MS = 30_000;
+
+/** {@link EvidenceStore.verifyChain}'s result and when it was computed. */
+export type ChainStatus = ChainVerification & { verified_at: string };
+
 /** One adapter's entry of the conformance loss report (`ewp conformance --report`). */
 export interface AdapterLossReport {
   adapter: string;
@@ -168,8 +174,24 @@ export class InspectorApi {
     return { view, snapshots, origin_trust };
   }
 
-  /** The audit chain's status, verified now. */
-  chain(): Promise<ChainVerification> {
-    return this.store.verifyChain();
+  private chainCache: { at: number; result: Promise<ChainStatus> } | undefined;
+
+  /**
+   * The audit chain's status. Verifying reads every row of the ledger, so page loads share one
+   * verification: a request within {@link CHAIN_REUSE_MS} of the last one (or during it) gets its
+   * result, unless `fresh=1` asks for a new one.
+   */
+  chain(params: URLSearchParams): Promise<ChainStatus> {
+    const now = this.options.now().getTime();
+    const cached = this.chainCache;
+    if (cached !== undefined && params.get('fresh') !== '1' && now - cached.at < CHAIN_REUSE_MS) return cached.result;
+    const verifiedAt = this.options.now().toISOString();
+    const result = this.store.verifyChain().then((r) => ({ ...r, verified_at: verifiedAt }));
+    this.chainCache = { at: now, result };
+    // A failed verification (store closed, unreachable) is not reused.
+    result.catch(() => {
+      if (this.chainCache?.result === result) this.chainCache = undefined;
+    });
+    return result;
   }
 }

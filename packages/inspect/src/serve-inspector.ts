@@ -176,7 +176,7 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     const path = url.pathname;
     try {
       if (path === '/api/meta') return sendJson(res, 200, api.meta(), head);
-      if (path === '/api/chain') return sendJson(res, 200, await api.chain(), head);
+      if (path === '/api/chain') return sendJson(res, 200, await api.chain(url.searchParams), head);
       if (path === '/api/propositions') return sendJson(res, 200, await api.propositions(url.searchParams), head);
       if (path === '/api/proposition') return sendJson(res, 200, await api.proposition(url.searchParams), head);
       if (path.startsWith('/api/')) return sendJson(res, 404, { error: 'not found' }, head);

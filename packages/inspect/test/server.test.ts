@@ -1,6 +1,6 @@
 /** The inspector's HTTP surface over a real SQLite ledger: read-only, guarded, paged. */
 import { request } from 'node:http';
-import type { SqliteEvidenceStore } from '@ewp/sqlite';
+import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, type Inspector, InspectorAssetsMissingError, serveInspector } from '../src/index.js';
 import { quickstartViews, sqliteLedger } from './ledgers.js';
@@ -104,9 +104,24 @@ describe('serveInspector', () => {
     expect((await raw(`${inspector.url}..%2f..%2fpackage.json`)).status).toBe(404);
   });
 
-  it('reports the audit chain', async () => {
+  it('reports the audit chain, shares one verification between page loads, and verifies again on request', async () => {
     const chain = JSON.parse((await raw(`${inspector.url}api/chain`)).body);
-    expect(chain).toMatchObject({ ok: true, length: expect.any(Number) });
+    expect(chain).toMatchObject({ ok: true, length: expect.any(Number), verified_at: '2026-09-23T12:00:00.000Z' });
+    const ledger = await sqliteLedger(quickstartViews());
+    const own = await serveInspector({ store: ledger.store, port: 0 });
+    try {
+      expect(JSON.parse((await raw(`${own.url}api/chain`)).body).ok).toBe(true);
+      // Someone edits the ledger behind the writer's back.
+      const writer = new SqliteEvidenceStore(ledger.file);
+      const { event } = writer.db.prepare('SELECT event FROM ewp_chain WHERE idx = 1').get() as { event: string };
+      writer.db.prepare('UPDATE ewp_chain SET event = ? WHERE idx = 1').run(event.replace('quickstart', 'quickstarT'));
+      await writer.close();
+      expect(JSON.parse((await raw(`${own.url}api/chain`)).body).ok).toBe(true);
+      expect(JSON.parse((await raw(`${own.url}api/chain?fresh=1`)).body)).toMatchObject({ ok: false, firstBadIndex: 1 });
+    } finally {
+      await own.close();
+      await ledger.store.close();
+    }
   });
 
   it('shows the measured loss report of a named adapter, and says when it has none', async () => {

@@ -45,9 +45,10 @@ export interface Meta {
   loss: { adapter: string | null; report: AdapterLossReport | null; covered: string[] };
 }
 
-export type Chain =
+export type Chain = (
   | { ok: true; length: number; head: string }
-  | { ok: false; length: number; firstBadIndex: number; reason: string; detail?: string };
+  | { ok: false; length: number; firstBadIndex: number; reason: string; detail?: string }
+) & { verified_at: string };
 
 export interface PropositionDetail {
   view: EvidenceView;

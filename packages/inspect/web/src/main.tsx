@@ -30,7 +30,7 @@ function listHref(query: string, offset: number): string {
 }
 
 /** The audit chain and the adapter loss report: can this ledger be trusted as a record? */
-export function TrustPanel({ meta, chain }: { meta: Meta | undefined; chain: Chain | Error | undefined }) {
+export function TrustPanel({ meta, chain, verify }: { meta: Meta | undefined; chain: Chain | Error | undefined; verify: () => void }) {
   return (
     <section class="trust" aria-labelledby="trust-title">
       <h2 id="trust-title">Trust</h2>
@@ -40,12 +40,17 @@ export function TrustPanel({ meta, chain }: { meta: Meta | undefined; chain: Cha
         <ErrorNote error={chain} />
       ) : chain.ok ? (
         <p class="chain-ok" data-testid="chain-status">
-          <span class="badge good">audit chain OK</span> {chain.length} entries, head <code>{chain.head.slice(0, 16)}…</code>
+          <span class="badge good">audit chain OK</span> {chain.length} entries, head <code>{chain.head.slice(0, 16)}…</code>, verified at{' '}
+          {chain.verified_at}{' '}
+          <button type="button" onClick={verify}>
+            Verify again
+          </button>
         </p>
       ) : (
         <p class="chain-bad" role="alert" data-testid="chain-status">
           <span class="badge bad">audit chain FAILED</span> at entry {chain.firstBadIndex} of {chain.length}: {chain.reason}
-          {chain.detail ? ` (${chain.detail})` : ''}. The ledger was changed outside its writer; do not trust what it shows.
+          {chain.detail ? ` (${chain.detail})` : ''}, verified at {chain.verified_at}. The ledger was changed outside its writer; do not trust what it
+          shows.
         </p>
       )}
       {meta === undefined ? null : meta.loss.adapter === null ? (
@@ -76,7 +81,16 @@ export function TrustPanel({ meta, chain }: { meta: Meta | undefined; chain: Cha
   );
 }
 
-function ListPage({ query, offset, meta, chain, ready }: { query: string; offset: number; meta: Meta | undefined; chain: Chain | Error | undefined; ready: () => void }) {
+interface ListPageProps {
+  query: string;
+  offset: number;
+  meta: Meta | undefined;
+  chain: Chain | Error | undefined;
+  ready: () => void;
+  verify: () => void;
+}
+
+function ListPage({ query, offset, meta, chain, ready, verify }: ListPageProps) {
   const [text, setText] = useState(query);
   const [page, setPage] = useState<PropositionPage | Error | undefined>(undefined);
   const list = useRef<HTMLOListElement>(null);
@@ -117,7 +131,7 @@ function ListPage({ query, offset, meta, chain, ready }: { query: string; offset
   return (
     <main id="main" tabIndex={-1}>
       <h1>Propositions</h1>
-      <TrustPanel meta={meta} chain={chain} />
+      <TrustPanel meta={meta} chain={chain} verify={verify} />
       <form
         class="search"
         onSubmit={(e) => {
@@ -181,6 +195,10 @@ function App() {
   useEffect(() => {
     if (contentShown) getJson<Chain>('chain').then(setChain, (e: Error) => setChain(e));
   }, [contentShown]);
+  const verify = () => {
+    setChain(undefined);
+    getJson<Chain>('chain', { fresh: 1 }).then(setChain, (e: Error) => setChain(e));
+  };
   const ready = () => setContentShown(true);
   return (
     <>
@@ -198,7 +216,7 @@ function App() {
         {chain !== undefined && !(chain instanceof Error) && !chain.ok ? <span class="badge bad">audit chain FAILED</span> : null}
       </header>
       {route.page === 'list' ? (
-        <ListPage query={route.query} offset={route.offset} meta={meta} chain={chain} ready={ready} />
+        <ListPage query={route.query} offset={route.offset} meta={meta} chain={chain} ready={ready} verify={verify} />
       ) : meta === undefined ? (
         <main id="main" tabIndex={-1}>
           <p>Loading…</p>
