@@ -7,17 +7,17 @@
  * of the built page. Writes bench/results/inspect-first-render.json at the repository root.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { chromium } from 'playwright-core';
+import { writeResults } from '../../../bench/machine.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../../..');
-const resultsFile = join(root, 'bench/results/inspect-first-render.json');
 const RUNS = Number(process.env.EWP_BENCH_RUNS ?? 5);
 const NOW = new Date('2026-09-23T12:00:00Z');
 
@@ -144,18 +144,7 @@ await browser.close();
 
 const bundle = bundleSize();
 console.log(`bundle: ${bundle.raw_bytes} bytes, ${bundle.gzip_bytes} gzipped`);
-const result = {
-  benchmark: 'inspect-first-render',
-  date: new Date().toISOString(),
-  machine: {
-    cpu: cpus()[0]?.model,
-    cores: cpus().length,
-    memory_gb: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-    platform: `${platform()} ${release()}`,
-    loadavg_at_end: loadavg().map((x) => Math.round(x * 100) / 100),
-    note: 'shared machine: other engineers run builds and tests at the same time; compare ratios, not absolutes',
-  },
+const resultsFile = writeResults('inspect-first-render', {
   runs_per_scenario: RUNS,
   measure: 'ms from page.goto() to the first list row / the first axis badge attached, headless Debian chromium, server in its own process over a read-only SQLite ledger',
   goal_ms: 2000,
@@ -166,7 +155,5 @@ const result = {
     { ...big100k, baseline: big100.name, ratio_to_baseline: big100k.median_ms / big100.median_ms },
   ],
   bundle,
-};
-mkdirSync(dirname(resultsFile), { recursive: true });
-writeFileSync(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
+});
 console.log(`wrote ${resultsFile}`);

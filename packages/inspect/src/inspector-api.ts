@@ -3,7 +3,7 @@
  * request; warrant comes from @ewp/core, origin trust from @ewp/tools. Nothing here writes.
  */
 import { EwpError, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type Warrant, warrantNow } from '@ewp/core';
-import type { ChainVerification, EvidenceStore, SnapshotSummary } from '@ewp/ledger';
+import type { EvidenceStore, SnapshotSummary } from '@ewp/ledger';
 import { type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
 
 /** Default and largest page of the proposition list. */
@@ -14,7 +14,7 @@ export const MAX_PAGE_SIZE = 500;
 export const CHAIN_REUSE_MS = 30_000;
 
 /** {@link EvidenceStore.verifyChain}'s result and when it was computed. */
-export type ChainStatus = ChainVerification & { verified_at: string };
+export type ChainStatus = Awaited<ReturnType<EvidenceStore['verifyChain']>> & { verified_at: string };
 
 /** One adapter's entry of the conformance loss report (`ewp conformance --report`). */
 export interface AdapterLossReport {
