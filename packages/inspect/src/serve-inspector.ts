@@ -117,15 +117,16 @@ function lossPanel(assetsDir: string, adapter: string | undefined): LossReportPa
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, head: boolean, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  // Encoded once: a large snapshot is tens of megabytes.
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
   res.writeHead(status, {
     ...SECURITY_HEADERS,
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': bytes.length,
     'cache-control': 'no-store',
     ...headers,
   });
-  res.end(head ? undefined : text);
+  res.end(head ? undefined : bytes);
 }
 
 /**
