@@ -5,7 +5,6 @@
 import {
   bindsToView,
   classifyCheck,
-  compareInstants,
   type EvidenceView,
   isStale,
   lowerSubjects,
@@ -400,10 +399,20 @@ function SourceCell({ source, trust }: { source: SourceRef; trust: Record<string
   );
 }
 
-function availableAt(time: string, at: string): boolean {
-  const i = parseInstant(time);
-  const t = parseInstant(at);
-  return typeof i !== 'string' && typeof t !== 'string' && compareInstants(i, t) <= 0;
+/**
+ * Whether one assertion or check is available at T, as the kernel decides it: the record is
+ * evaluated alone and the kernel's own "not available" code is read (docs/spec/protocol.md §6.1).
+ */
+function availableAt(view: EvidenceView, record: { kind: 'assertions'; item: EvidenceView['assertions'][number] } | { kind: 'checks'; item: EvidenceView['checks'][number] }, at: string): boolean {
+  const alone: EvidenceView = { ...view, assertions: [], evidence: [], checks: [], conflicts: [], lineage: [] };
+  if (record.kind === 'assertions') alone.assertions = [record.item];
+  else alone.checks = [record.item];
+  try {
+    const codes = warrantNow(alone, REFERENCE_V2, at).warrant.rationale_codes;
+    return !codes.includes(record.kind === 'assertions' ? 'availability.future_assertion' : 'verification.not_available_at_t');
+  } catch {
+    return false;
+  }
 }
 
 function Paged<T>({ items, render, head, label }: { items: readonly T[]; render: (item: T) => preact.JSX.Element; head: string[]; label: string }) {
@@ -458,7 +467,7 @@ function RecordsPanel({ view, w, at, trust, focus }: { view: EvidenceView; w: Wa
             <td>{a.text}</td>
             <td>{a.asserted_by}</td>
             <td>
-              {a.asserted_at || '(none)'} {availableAt(a.asserted_at, at) ? '' : <span class="badge warn">not available at T</span>}
+              {a.asserted_at || '(none)'} {availableAt(view, { kind: 'assertions', item: a }, at) ? '' : <span class="badge warn">not available at T</span>}
             </td>
             <td>
               <SourceCell source={a.source} trust={trust} />
@@ -493,7 +502,7 @@ function RecordsPanel({ view, w, at, trust, focus }: { view: EvidenceView; w: Wa
         items={view.checks}
         head={['id', 'method · result', 'subjects', 'observed at · freshness', 'class at T', 'source']}
         render={(c) => {
-          const on = availableAt(c.observed_at, at);
+          const on = availableAt(view, { kind: 'checks', item: c }, at);
           const observed = parseInstant(c.observed_at);
           const stale = on && typeof observed !== 'string' && typeof tInstant !== 'string' && isStale(observed, tInstant, view.freshness_policy_seconds);
           const age = on ? (secondsOf(at) ?? 0) - (secondsOf(c.observed_at) ?? 0) : 0;
