@@ -25,4 +25,6 @@ export {
   type PropositionDetail,
   type PropositionPage,
   type PropositionRow,
+  toWireView,
+  type WireView,
 } from './inspector-api.js';

@@ -2,7 +2,7 @@
  * The read-only JSON API behind the inspector page. Every answer is computed from the store on
  * request; warrant comes from @ewp/core, origin trust from @ewp/tools. Nothing here writes.
  */
-import { EwpError, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type Warrant, warrantNow } from '@ewp/core';
+import { type Assertion, EwpError, type EvidenceItem, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type SourceRef, type VerificationCheck, type Warrant, warrantNow } from '@ewp/core';
 import type { EvidenceStore, SnapshotSummary } from '@ewp/ledger';
 import { type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
 
@@ -57,8 +57,37 @@ export interface PropositionPage {
   has_more: boolean;
 }
 
+/**
+ * A snapshot on the wire: each record's `source` is replaced by its `source_id`, and the SourceRefs
+ * are sent once in `sources`. A view never uses one source_id for two different SourceRefs (the
+ * decoder refuses it, docs/spec/protocol.md §4), so nothing is lost; a large proposition's answer
+ * shrinks by more than half.
+ */
+export type WireView = Omit<EvidenceView, 'assertions' | 'evidence' | 'checks'> & {
+  sources: Record<string, SourceRef>;
+  assertions: (Omit<Assertion, 'source'> & { source: string })[];
+  evidence: (Omit<EvidenceItem, 'source'> & { source: string })[];
+  checks: (Omit<VerificationCheck, 'source'> & { source: string })[];
+};
+
+/** {@link WireView} of a view. */
+export function toWireView(view: EvidenceView): WireView {
+  const sources: Record<string, SourceRef> = {};
+  const id = (s: SourceRef) => {
+    sources[s.source_id] ??= s;
+    return s.source_id;
+  };
+  return {
+    ...view,
+    sources,
+    assertions: view.assertions.map((a) => ({ ...a, source: id(a.source) })),
+    evidence: view.evidence.map((e) => ({ ...e, source: id(e.source) })),
+    checks: view.checks.map((c) => ({ ...c, source: id(c.source) })),
+  };
+}
+
 export interface PropositionDetail {
-  view: EvidenceView;
+  view: WireView;
   /** Oldest first. */
   snapshots: SnapshotSummary[];
   /** `origin_type` → how the policy and the ingest rules treat it. */
@@ -171,7 +200,7 @@ export class InspectorApi {
     const snapshots = await this.store.listSnapshots(id);
     const origin_trust: Record<string, OriginTrust> = {};
     for (const source of sourcesOf(view)) origin_trust[source.origin_type] ??= originTrust(source.origin_type);
-    return { view, snapshots, origin_trust };
+    return { view: toWireView(view), snapshots, origin_trust };
   }
 
   private chainCache: { at: number; result: Promise<ChainStatus> } | undefined;

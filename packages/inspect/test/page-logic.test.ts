@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { decodeView, type EvidenceView, gateRuleFor, mayAct, REFERENCE_V2, warrantNow } from '@ewp/core';
 import { describe, expect, it } from 'vitest';
+import { toWireView } from '../src/index.js';
+import { fromWireView } from '../web/src/api.js';
 import { diffSnapshots } from '../web/src/diff.js';
 import { explainCode, RATIONALE_MEANINGS } from '../web/src/explain.js';
 import { gateCells, interventionsFor, searchRoutes } from '../web/src/gate.js';
@@ -112,6 +114,17 @@ describe('lineage graph and snapshots', () => {
       const after = new Date(k.seconds * 1000).toISOString();
       expect(warrantNow(view, REFERENCE_V2, before).warrant.currency).toBe('CURRENT');
       expect(warrantNow(view, REFERENCE_V2, after).warrant.currency).toBe('STALE');
+    }
+  });
+});
+
+describe('the wire form of a snapshot', () => {
+  it('sends each source once and gives back the same view', () => {
+    for (const name of ['07-lineage', '01-reinforcement', '08-superseded']) {
+      const view = decodeView(packFixture(name));
+      const wire = toWireView(view);
+      expect(Object.keys(wire.sources).length).toBeLessThanOrEqual(view.assertions.length + view.evidence.length + view.checks.length);
+      expect(JSON.parse(JSON.stringify(fromWireView(JSON.parse(JSON.stringify(wire)))))).toEqual(JSON.parse(JSON.stringify(view)));
     }
   });
 });

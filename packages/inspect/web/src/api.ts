@@ -1,5 +1,5 @@
 /** The inspector's read-only JSON API, as the page reads it (same origin, GET only). */
-import type { EvidenceView, RiskPolicy } from '@ewp/core';
+import type { Assertion, EvidenceItem, EvidenceView, RiskPolicy, SourceRef, VerificationCheck } from '@ewp/core';
 
 export interface Axes {
   acceptance: string;
@@ -54,6 +54,36 @@ export interface PropositionDetail {
   view: EvidenceView;
   snapshots: { view_id: string; seq: number }[];
   origin_trust: Record<string, string>;
+}
+
+/** A snapshot as the API sends it: sources once, records naming them by source_id. */
+export interface WireView extends Omit<EvidenceView, 'assertions' | 'evidence' | 'checks'> {
+  sources: Record<string, SourceRef>;
+  assertions: (Omit<Assertion, 'source'> & { source: string })[];
+  evidence: (Omit<EvidenceItem, 'source'> & { source: string })[];
+  checks: (Omit<VerificationCheck, 'source'> & { source: string })[];
+}
+
+/** GET one proposition (latest or named snapshot), with each record's source put back. */
+export async function getProposition(id: string, view?: string): Promise<PropositionDetail> {
+  const wire = await getJson<Omit<PropositionDetail, 'view'> & { view: WireView }>('proposition', { id, view });
+  return { ...wire, view: fromWireView(wire.view) };
+}
+
+/** The view a {@link WireView} stands for. */
+export function fromWireView(wire: WireView): EvidenceView {
+  const { sources, ...rest } = wire;
+  const source = (sid: string) => {
+    const s = sources[sid];
+    if (s === undefined) throw new Error(`the server sent a record with unknown source ${JSON.stringify(sid)}`);
+    return s;
+  };
+  return {
+    ...rest,
+    assertions: rest.assertions.map((a) => ({ ...a, source: source(a.source) })),
+    evidence: rest.evidence.map((e) => ({ ...e, source: source(e.source) })),
+    checks: rest.checks.map((c) => ({ ...c, source: source(c.source) })),
+  };
 }
 
 /** GET a path of the API; a non-2xx answer throws its `error` message. */

@@ -15,7 +15,7 @@ import {
   warrantNow,
 } from '@ewp/core';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { type Chain, getJson, type Meta, type PropositionDetail } from './api.js';
+import { type Chain, getProposition, type Meta, type PropositionDetail } from './api.js';
 import { AXES, AxisBadge, AxisBadges, DecisionBadge, ErrorNote } from './badges.js';
 import { diffSnapshots } from './diff.js';
 import { axisOfCode, degradedCauses, explainCode } from './explain.js';
@@ -42,7 +42,7 @@ export function PropositionPage({ id, meta, chain, ready }: { id: string; meta: 
   const nowSeconds = Math.floor(Date.parse(meta.now) / 1000);
   const [t, setT] = useState(nowSeconds);
   useEffect(() => {
-    getJson<PropositionDetail>('proposition', { id }).then(setDetail, (e: Error) => setDetail(e)).finally(ready);
+    getProposition(id).then(setDetail, (e: Error) => setDetail(e)).finally(ready);
   }, [id]);
   if (detail === undefined)
     return (
@@ -591,7 +591,7 @@ function SnapshotsPanel({ detail, at, show }: { detail: PropositionDetail; at: s
       for (const s of listed) {
         if (!live) return;
         if (views[s.view_id] !== undefined) continue;
-        const got = await getJson<PropositionDetail>('proposition', { id, view: s.view_id }).then(
+        const got = await getProposition(id, s.view_id).then(
           (d) => d.view,
           (e: Error) => e,
         );
