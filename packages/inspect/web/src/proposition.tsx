@@ -315,15 +315,22 @@ function WhyPanel({ view, w, at }: { view: EvidenceView; w: WarrantView; at: str
   );
 }
 
+/** Above this many records the counterfactual search waits for a click: it evaluates the view many times. */
+const AUTO_SEARCH_MAX_RECORDS = 5000;
+
 function GatePanel({ view, w, at, meta }: { view: EvidenceView; w: WarrantView; at: string; meta: Meta }) {
   const base = useMemo(() => gateCells(w, meta.risk_policy), [w, meta.risk_policy]);
   const [cells, setCells] = useState<GateCell[] | undefined>(undefined);
-  // The search evaluates many counterfactual views; it runs after the table is drawn.
+  const large = view.assertions.length + view.evidence.length + view.checks.length > AUTO_SEARCH_MAX_RECORDS;
+  const [asked, setAsked] = useState(false);
+  // The search evaluates many counterfactual views; it runs after the table is drawn, and on a
+  // large view only when asked.
   useEffect(() => {
     setCells(undefined);
+    if (large && !asked) return;
     const timer = setTimeout(() => setCells(searchRoutes(view, w, at, meta.risk_policy, base)), 30);
     return () => clearTimeout(timer);
-  }, [view, w, at, meta.risk_policy, base]);
+  }, [view, w, at, meta.risk_policy, base, large, asked]);
   const shown = cells ?? base;
   const flags = meta.risk_policy;
   return (
@@ -359,10 +366,14 @@ function GatePanel({ view, w, at, meta }: { view: EvidenceView; w: WarrantView; 
               <td>
                 {cell.decision === 'MAY_ACT' ? (
                   '—'
+                ) : cells === undefined && large && !asked ? (
+                  <button type="button" onClick={() => setAsked(true)}>
+                    Find what would change it
+                  </button>
                 ) : cells === undefined ? (
                   <span class="muted">searching…</span>
                 ) : cell.routes.length === 0 ? (
-                  'No single change of evidence within three steps lifts this: see the rule.'
+                  'No set of up to three of the candidate changes lifts this: see the rule.'
                 ) : (
                   <ul>
                     {cell.routes.map((r) => (
