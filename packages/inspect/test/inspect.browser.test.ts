@@ -184,6 +184,12 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
     await expect.poll(() => page.getByTestId('timeline').locator('tbody tr').count()).toBe(2);
     await expect.poll(() => page.getByTestId('timeline').locator('tbody tr').last().locator('[data-axis="sufficiency"]').getAttribute('data-value')).toBe('DEGRADED');
     await expect.poll(() => page.getByTestId('diff').textContent()).toContain('omitted_sources: added src-missing');
+    // The axes over T: at least the moment the first record becomes available; a click moves T there.
+    const moments = page.getByTestId('axes-over-time').locator('tbody tr');
+    await expect.poll(() => moments.count()).toBeGreaterThan(0);
+    const first = (await moments.first().locator('button').textContent()) ?? '';
+    await moments.first().locator('button').click();
+    await expect.poll(() => page.getByTestId('t-value').textContent()).toBe(`T = ${first}`);
     await page.screenshot({ path: `${OUTPUT_DIR}snapshots.png`, fullPage: true });
   });
 

@@ -155,7 +155,7 @@ function Loaded({ detail, setDetail, meta, chain, t, setT, nowSeconds, tab, setT
         ) : tab === 'records' ? (
           <RecordsPanel view={view} w={warrant} at={at} trust={detail.origin_trust} focus={focusRecord} />
         ) : tab === 'timeline' ? (
-          <SnapshotsPanel detail={detail} at={at} show={setDetail} />
+          <SnapshotsPanel detail={detail} at={at} show={setDetail} setT={setT} />
         ) : (
           <GraphPanel view={view} trust={detail.origin_trust} open={openRecord} />
         )}
@@ -592,7 +592,7 @@ function RecordsPanel({ view, w, at, trust, focus }: { view: EvidenceView; w: Wa
 /** Most snapshots evaluated on the timeline (the newest ones). */
 const TIMELINE_MAX = 50;
 
-function SnapshotsPanel({ detail, at, show }: { detail: PropositionDetail; at: string; show: (d: PropositionDetail) => void }) {
+function SnapshotsPanel({ detail, at, show, setT }: { detail: PropositionDetail; at: string; show: (d: PropositionDetail) => void; setT: (t: number) => void }) {
   const id = detail.view.proposition_id;
   const listed = detail.snapshots.slice(-TIMELINE_MAX);
   const [views, setViews] = useState<Record<string, EvidenceView | Error>>({ [detail.view.view_id]: detail.view });
@@ -667,6 +667,7 @@ function SnapshotsPanel({ detail, at, show }: { detail: PropositionDetail; at: s
           })}
         </tbody>
       </table>
+      <AxesOverTime view={detail.view} setT={setT} />
       <h3>Difference between two snapshots</h3>
       <div class="time-row">
         <label for="diff-from">From</label>
@@ -701,5 +702,78 @@ function SnapshotsPanel({ detail, at, show }: { detail: PropositionDetail; at: s
         </ul>
       )}
     </div>
+  );
+}
+
+/** Most key instants evaluated for the axes-over-T table. */
+const AXES_OVER_TIME_MAX = 200;
+
+/** The moments at which this snapshot's axes change, evaluated at each key instant. */
+function AxesOverTime({ view, setT }: { view: EvidenceView; setT: (t: number) => void }) {
+  const large = view.assertions.length + view.evidence.length + view.checks.length > AUTO_SEARCH_MAX_RECORDS;
+  const [asked, setAsked] = useState(false);
+  if (large && !asked)
+    return (
+      <>
+        <h3>How this snapshot's axes change over T</h3>
+        <button type="button" onClick={() => setAsked(true)}>
+          Evaluate the axes at up to {AXES_OVER_TIME_MAX} moments
+        </button>
+      </>
+    );
+  return <AxesOverTimeTable view={view} setT={setT} />;
+}
+
+function AxesOverTimeTable({ view, setT }: { view: EvidenceView; setT: (t: number) => void }) {
+  const rows = useMemo(() => {
+    const keys = keyInstants(view);
+    const sampled = keys.length <= AXES_OVER_TIME_MAX ? keys : keys.filter((_, i) => i % Math.ceil(keys.length / AXES_OVER_TIME_MAX) === 0);
+    const out: { seconds: number; label: string; axes: WarrantView['warrant'] }[] = [];
+    let last = '';
+    for (const k of sampled) {
+      const w = evaluate(view, isoOf(k.seconds));
+      if (w instanceof Error) continue;
+      const sig = AXES.map((a) => w.warrant[a]).join();
+      if (sig !== last) out.push({ seconds: k.seconds, label: k.label, axes: w.warrant });
+      last = sig;
+    }
+    return { out, sampled: sampled.length < keys.length };
+  }, [view]);
+  return (
+    <>
+      <h3>How this snapshot's axes change over T</h3>
+      {rows.sampled ? <p class="muted">Sampled: {AXES_OVER_TIME_MAX} of the moments are evaluated.</p> : null}
+      <table class="records" data-testid="axes-over-time">
+        <caption class="visually-hidden">Axes of this snapshot at each moment they change</caption>
+        <thead>
+          <tr>
+            <th scope="col">from T</th>
+            <th scope="col">because</th>
+            {AXES.map((axis) => (
+              <th key={axis} scope="col">
+                {axis}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.out.map((r) => (
+            <tr key={r.seconds}>
+              <td>
+                <button type="button" onClick={() => setT(r.seconds)}>
+                  {isoOf(r.seconds)}
+                </button>
+              </td>
+              <td>{r.label}</td>
+              {AXES.map((axis) => (
+                <td key={axis}>
+                  <AxisBadge axis={axis} value={r.axes[axis]} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
