@@ -95,6 +95,8 @@ function Loaded({ detail, setDetail, meta, chain, t, setT, nowSeconds, tab, setT
   const at = isoOf(t);
   const warrant = useMemo(() => evaluate(view, at), [view, at]);
   const latest = detail.snapshots[detail.snapshots.length - 1]?.view_id;
+  // A new page: keyboard and screen-reader users start at its content, not at the old link.
+  useEffect(() => document.getElementById('main')?.focus({ preventScroll: true }), [view.proposition_id]);
   const openRecord = (record: string) => {
     setFocusRecord(record);
     setTab('records');
