@@ -217,10 +217,6 @@ function App() {
       </header>
       {route.page === 'list' ? (
         <ListPage query={route.query} offset={route.offset} meta={meta} chain={chain} ready={ready} verify={verify} />
-      ) : meta === undefined ? (
-        <main id="main" tabIndex={-1}>
-          <p>Loading…</p>
-        </main>
       ) : (
         <PropositionView key={route.id} id={route.id} meta={meta} chain={chain} ready={ready} />
       )}

@@ -35,16 +35,16 @@ function evaluate(view: EvidenceView, at: string): WarrantView | Error {
   }
 }
 
-export function PropositionPage({ id, meta, chain, ready }: { id: string; meta: Meta; chain: Chain | Error | undefined; ready: () => void }) {
+/** The proposition is fetched at once, alongside the server's meta (T starts at the server's clock). */
+export function PropositionPage({ id, meta, chain, ready }: { id: string; meta: Meta | undefined; chain: Chain | Error | undefined; ready: () => void }) {
   const [detail, setDetail] = useState<PropositionDetail | Error | undefined>(undefined);
   const [tab, setTab] = useState<Tab>('warrant');
   const [focusRecord, setFocusRecord] = useState<string | undefined>(undefined);
-  const nowSeconds = Math.floor(Date.parse(meta.now) / 1000);
-  const [t, setT] = useState(nowSeconds);
+  const [chosenT, setT] = useState<number | undefined>(undefined);
   useEffect(() => {
     getProposition(id).then(setDetail, (e: Error) => setDetail(e)).finally(ready);
   }, [id]);
-  if (detail === undefined)
+  if (detail === undefined || (meta === undefined && !(detail instanceof Error)))
     return (
       <main id="main" tabIndex={-1}>
         <p aria-live="polite">Loading {id}…</p>
@@ -59,13 +59,15 @@ export function PropositionPage({ id, meta, chain, ready }: { id: string; meta: 
         <ErrorNote error={detail} />
       </main>
     );
+  const m = meta as Meta;
+  const nowSeconds = Math.floor(Date.parse(m.now) / 1000);
   return (
     <Loaded
       detail={detail}
       setDetail={setDetail}
-      meta={meta}
+      meta={m}
       chain={chain}
-      t={t}
+      t={chosenT ?? nowSeconds}
       setT={setT}
       nowSeconds={nowSeconds}
       tab={tab}
