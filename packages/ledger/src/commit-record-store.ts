@@ -43,6 +43,12 @@ export interface CommitRecordQuery {
   proposition?: string;
 }
 
+/** One search hit: a record that carries `text`, with the store's own relevance score when it gives one. */
+export interface CommitRecordHit {
+  record: CommitRecord;
+  score?: number;
+}
+
 /**
  * A store that keeps {@link CommitRecord}s. `put` may be slow to become visible (a hosted store that
  * processes writes in the background): the protocol waits for its own records to show up before it
@@ -57,4 +63,9 @@ export interface CommitRecordStore {
    * everything (a read limit) must throw rather than return a truncated list.
    */
   list(query: CommitRecordQuery): Promise<CommitRecord[]>;
+  /**
+   * Optional: the store's own search (similarity, full text) over the records of one proposition that
+   * carry `text`, best first, at most `limit`. Hits may include uncommitted records; the protocol drops them.
+   */
+  search?(query: string, scope: { proposition: string; limit: number }): Promise<CommitRecordHit[]>;
 }
