@@ -1,7 +1,7 @@
 import { canonicalViewText, decodeView } from '@ewp/core';
 import fc from 'fast-check';
 import { arbitraryView } from '../generators/view-arbitrary.js';
-import type { AdapterSubject } from './memory-adapter.js';
+import { type AdapterSubject, readBack } from './memory-adapter.js';
 
 /**
  * Registers, per subject, the property that any random valid view written through the adapter reads
@@ -20,8 +20,8 @@ export async function runRoundTripProperty(subjects: [name: string, makeSubject:
           fc.asyncProperty(arbitraryView({ maxRecords: 4 }), async (raw) => {
             const view = decodeView(raw);
             const adapter = await subject.create();
-            await adapter.write(view);
-            const back = await adapter.read(view.proposition_id, { viewId: view.view_id });
+            await adapter.put(view);
+            const back = await readBack(adapter, view.proposition_id, view.view_id);
             expect(canonicalViewText(back)).toBe(canonicalViewText(view));
             expect(back.view_id).toBe(view.view_id);
             const { [metaNamespace]: _ours, ...meta } = back.adapter_meta;

@@ -1,5 +1,5 @@
-import { Mem0AdapterError } from './mem0-adapter-error.js';
-import { entityFilters, type Mem0Backend, type Mem0Entity, type StoredMemory } from './mem0-backend.js';
+import { StoreUnavailableError } from '@ewp/ledger';
+import { entityFilters, type Mem0Backend, type Mem0Entity, type MetadataValue, type StoredMemory } from './mem0-backend.js';
 
 /** The subset of the hosted `MemoryClient` (mem0ai 3.x) the adapter calls. */
 export interface HostedClientLike {
@@ -36,25 +36,22 @@ export function hostedBackend(client: HostedClientLike, entity: Mem0Entity, opti
   const scope = entityFilters(entity);
   const pageSize = options.pageSize ?? 100;
   const readLimit = options.readLimit ?? 10_000;
-  const conditions = (metadata: Record<string, string>) => [
+  const conditions = (metadata: Record<string, MetadataValue>) => [
     ...Object.entries(scope).map(([k, v]) => ({ [k]: v })),
     ...(Object.keys(metadata).length > 0 ? [{ metadata }] : []),
   ];
-  const list = async (metadata: Record<string, string>): Promise<StoredMemory[]> => {
+  const list = async (metadata: Record<string, MetadataValue>): Promise<StoredMemory[]> => {
     const out: StoredMemory[] = [];
     let reported: number | undefined;
     for (let page = 1; ; page++) {
       const res = await client.getAll({ filters: { AND: conditions(metadata) }, page, pageSize, showExpired: true });
       reported ??= res.count;
       out.push(...res.results.map(toStored));
-      if (out.length > readLimit) throw new Mem0AdapterError('READ_LIMIT', `more than ${readLimit} memories`, { readLimit });
+      if (out.length > readLimit) throw new StoreUnavailableError('truncated', `mem0 listed more than the read limit of ${readLimit} memories`);
       if (!res.next || res.results.length === 0) break;
     }
     if (reported !== undefined && reported !== out.length) {
-      throw new Mem0AdapterError('SNAPSHOT_INTEGRITY', `mem0 reported ${reported} memories but pages held ${out.length}`, {
-        reported,
-        read: out.length,
-      });
+      throw new StoreUnavailableError('truncated', `mem0 reported ${reported} memories but pages held ${out.length}`);
     }
     return out;
   };
@@ -68,8 +65,7 @@ export function hostedBackend(client: HostedClientLike, entity: Mem0Entity, opti
         ...(addOptions?.expirationDate ? { expirationDate: addOptions.expirationDate } : {}),
       });
     },
-    listByMetadata: (key, value) => list({ [key]: value }),
-    listAll: () => list({}),
+    list,
     async search(query, metadata, limit) {
       const res = await client.search(query, { filters: { AND: conditions(metadata) }, topK: limit, showExpired: true });
       const results = Array.isArray(res) ? res : res.results;
