@@ -90,3 +90,13 @@ export interface AdapterSubject {
   /** Releases what the subject shares between adapters (a local server, a temp dir); called once after the run. */
   dispose?(): Promise<void>;
 }
+
+/**
+ * A store's own judgement about one of its records (a Mem0 expiry or update, a Zep fact's
+ * `invalid_at`), kept in `adapter_meta[<namespace>].store_notes`: store-local, never part of warrant.
+ */
+export interface StoreNote {
+  /** The store's id of the record (a memory id, a fact uuid). */
+  id: string;
+  note: string;
+}

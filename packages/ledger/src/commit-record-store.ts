@@ -69,3 +69,54 @@ export interface CommitRecordStore {
    */
   search?(query: string, scope: { proposition: string; limit: number }): Promise<CommitRecordHit[]>;
 }
+
+/**
+ * The flat metadata keys a store keeps a record's fields under when it has no columns of its own
+ * (Mem0 memory metadata, Zep episode metadata): scalar values a metadata filter can select on.
+ */
+export const COMMIT_RECORD_META = {
+  key: 'ewp_key',
+  family: 'ewp_family',
+  ingest: 'ewp_ingest',
+  position: 'ewp_position',
+  proposition: 'ewp_pid',
+} as const;
+
+/** A record's fields (all but `text` and `body`) as {@link COMMIT_RECORD_META} metadata. */
+export function commitRecordMetadata(record: CommitRecord): Record<string, string | number> {
+  const out: Record<string, string | number> = {
+    [COMMIT_RECORD_META.key]: record.key,
+    [COMMIT_RECORD_META.family]: record.family,
+    [COMMIT_RECORD_META.ingest]: record.ingest,
+  };
+  if (record.position !== undefined) out[COMMIT_RECORD_META.position] = record.position;
+  if (record.proposition !== undefined) out[COMMIT_RECORD_META.proposition] = record.proposition;
+  return out;
+}
+
+/** A query as {@link COMMIT_RECORD_META} equality filters. */
+export function commitQueryMetadata(query: CommitRecordQuery): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  if (query.family !== undefined) out[COMMIT_RECORD_META.family] = query.family;
+  if (query.ingest !== undefined) out[COMMIT_RECORD_META.ingest] = query.ingest;
+  if (query.position !== undefined) out[COMMIT_RECORD_META.position] = query.position;
+  if (query.proposition !== undefined) out[COMMIT_RECORD_META.proposition] = query.proposition;
+  return out;
+}
+
+/** The record kept under `metadata` with this body (and text), or undefined when the metadata is not a record's. */
+export function commitRecordFromMetadata(metadata: Readonly<Record<string, unknown>>, body: string, text?: string): CommitRecord | undefined {
+  const m = COMMIT_RECORD_META;
+  const family = metadata[m.family];
+  if (typeof metadata[m.key] !== 'string' || typeof metadata[m.ingest] !== 'string') return undefined;
+  if (family !== 'row' && family !== 'claim' && family !== 'withdrawal' && family !== 'commit') return undefined;
+  return {
+    key: metadata[m.key] as string,
+    family,
+    ingest: metadata[m.ingest] as string,
+    ...(typeof metadata[m.position] === 'number' ? { position: metadata[m.position] as number } : {}),
+    ...(typeof metadata[m.proposition] === 'string' ? { proposition: metadata[m.proposition] as string } : {}),
+    ...(text === undefined ? {} : { text }),
+    body,
+  };
+}

@@ -42,7 +42,17 @@ export { MemoryEvidenceStore, type MemoryEvidenceStoreOptions } from './memory-s
 export { type Binding, type BindingKind, bindingKey, type MemberRef } from './snapshot-layout.js';
 export { fileKey, JsonFileEvidenceStore, type JsonFileStoreOptions } from './json-file-store.js';
 export { withFileLock } from './file-lock.js';
-export type { CommitRecord, CommitRecordFamily, CommitRecordHit, CommitRecordQuery, CommitRecordStore } from './commit-record-store.js';
+export {
+  COMMIT_RECORD_META,
+  type CommitRecord,
+  type CommitRecordFamily,
+  type CommitRecordHit,
+  type CommitRecordQuery,
+  type CommitRecordStore,
+  commitQueryMetadata,
+  commitRecordFromMetadata,
+  commitRecordMetadata,
+} from './commit-record-store.js';
 export { COMMIT_RECORD_LIMITS, CommitRecordBackend, type CommitRecordBackendOptions } from './commit-record-backend.js';
 export {
   type CommitRecordChainVerification,

@@ -12,7 +12,7 @@ export { type Mem0AdapterOptions, Mem0EvidenceStore } from './mem0-adapter.js';
 export type { Mem0Backend, Mem0Entity, MetadataValue, StoredMemory } from './mem0-backend.js';
 export { ossBackend, type OssMemoryLike } from './oss-backend.js';
 export { hostedBackend, type HostedClientLike } from './hosted-backend.js';
-export { META_NAMESPACE, nativeView, type StoreNote } from './native-memory.js';
+export { META_NAMESPACE, nativeView } from './native-memory.js';
 export { META, Mem0RecordStore } from './mem0-record-store.js';
 export { deterministicEmbedder } from './deterministic-embedder.js';
 export { offlineMemory } from './offline-memory.js';

@@ -31,13 +31,13 @@ export class Mem0EvidenceStore extends CommitRecordEvidenceStore {
   async readNative(propositionId: string, options: { includeUnscoped?: boolean } = {}): Promise<EvidenceView> {
     this.ensureOpen();
     const own = (await this.mem0.list({})).filter((m) => !isLedgerMemory(m));
-    const chosen = own.filter((m) => m.metadata[META.pid] === propositionId || (options.includeUnscoped !== false && m.metadata[META.pid] === undefined));
+    const chosen = own.filter((m) => m.metadata[META.proposition] === propositionId || (options.includeUnscoped !== false && m.metadata[META.proposition] === undefined));
     return nativeView(propositionId, chosen, this.mem0.kind);
   }
 
   /** Every memory Mem0 holds for P (ledger records and its own), as returned: for loss classification and debugging. */
   async rawRecords(propositionId: string): Promise<StoredMemory[]> {
     this.ensureOpen();
-    return this.mem0.list({ [META.pid]: propositionId });
+    return this.mem0.list({ [META.proposition]: propositionId });
   }
 }

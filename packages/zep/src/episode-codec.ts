@@ -1,15 +1,12 @@
-import type { CommitRecord, CommitRecordFamily } from '@ewp/ledger';
+import { COMMIT_RECORD_META, type CommitRecord, commitRecordFromMetadata, commitRecordMetadata } from '@ewp/ledger';
 
 /**
- * Episode metadata keys (7 of Zep's 10, all scalar). A record's body travels in JSON episodes, so
- * the metadata limit never constrains what a view may contain.
+ * Episode metadata keys (7 of Zep's 10, all scalar): the record's fields ({@link COMMIT_RECORD_META})
+ * and its part. A record's body travels in JSON episodes, so the metadata limit never constrains
+ * what a view may contain.
  */
 export const META = {
-  key: 'ewp_key',
-  family: 'ewp_family',
-  ingest: 'ewp_ingest',
-  position: 'ewp_position',
-  pid: 'ewp_pid',
+  ...COMMIT_RECORD_META,
   /** 0 on the text episode (the claim, what Zep's search finds); 1..parts on the body episodes. */
   part: 'ewp_part',
   parts: 'ewp_parts',
@@ -41,9 +38,7 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  * `{"ewp":"part","text":…}` episodes whose texts concatenate back to that JSON.
  */
 export function recordEpisodes(record: CommitRecord, maxChars: number): EpisodeDraft[] {
-  const base: Record<string, string | number> = { [META.key]: record.key, [META.family]: record.family, [META.ingest]: record.ingest };
-  if (record.position !== undefined) base[META.position] = record.position;
-  if (record.proposition !== undefined) base[META.pid] = record.proposition;
+  const base = commitRecordMetadata(record);
   const drafts: EpisodeDraft[] = [];
   const text = record.text;
   if (text !== undefined && text.trim() !== '' && text.length <= maxChars && !LONE_SURROGATE.test(text)) {
@@ -104,16 +99,8 @@ export function recordsFromEpisodes(episodes: readonly ZepEpisode[]): CommitReco
       continue;
     }
     if (typeof body !== 'string') continue;
-    const m = g.meta;
-    out.push({
-      key: m[META.key] as string,
-      family: m[META.family] as CommitRecordFamily,
-      ingest: String(m[META.ingest]),
-      ...(typeof m[META.position] === 'number' ? { position: m[META.position] as number } : {}),
-      ...(typeof m[META.pid] === 'string' ? { proposition: m[META.pid] as string } : {}),
-      ...(g.text === undefined ? {} : { text: g.text }),
-      body,
-    });
+    const record = commitRecordFromMetadata(g.meta, body, g.text);
+    if (record !== undefined) out.push(record);
   }
   return out;
 }

@@ -6,5 +6,5 @@
  */
 export { ZepAdapter, type ZepAdapterOptions, type ZepEpisode } from './zep-adapter.js';
 export { ZepRecordStore } from './zep-record-store.js';
-export { factsView, META_NAMESPACE, type StoreNote, type ZepFact } from './native-facts.js';
+export { factsView, META_NAMESPACE, type ZepFact } from './native-facts.js';
 export { META } from './episode-codec.js';

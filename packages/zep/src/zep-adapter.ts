@@ -69,7 +69,7 @@ export class ZepAdapter extends CommitRecordEvidenceStore {
   /** Every episode Zep holds for P, as returned (for loss classification and debugging). */
   async rawRecords(propositionId: string): Promise<ZepEpisode[]> {
     this.ensureOpen();
-    return this.episodes.episodes([{ comparisonOperator: '=', propertyName: META.pid, propertyValue: propositionId }]);
+    return this.episodes.episodes([{ comparisonOperator: '=', propertyName: META.proposition, propertyValue: propositionId }]);
   }
 
   private async listFacts(): Promise<ZepFact[]> {

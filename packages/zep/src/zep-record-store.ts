@@ -1,4 +1,4 @@
-import type { CommitRecord, CommitRecordHit, CommitRecordQuery, CommitRecordStore } from '@ewp/ledger';
+import { type CommitRecord, type CommitRecordHit, type CommitRecordQuery, type CommitRecordStore, commitQueryMetadata } from '@ewp/ledger';
 import type { ZepClient } from '@getzep/zep-cloud';
 import { type EpisodeDraft, META, recordEpisodes, recordsFromEpisodes, type ZepEpisode } from './episode-codec.js';
 
@@ -27,14 +27,9 @@ export class ZepRecordStore implements CommitRecordStore {
   }
 
   async list(query: CommitRecordQuery): Promise<CommitRecord[]> {
-    const filters: MetadataFilter[] = [];
-    const eq = (propertyName: string, propertyValue: string | number | undefined) => {
-      if (propertyValue !== undefined) filters.push({ comparisonOperator: '=', propertyName, propertyValue });
-    };
-    eq(META.family, query.family);
-    eq(META.ingest, query.ingest);
-    eq(META.position, query.position);
-    eq(META.pid, query.proposition);
+    const filters = Object.entries(commitQueryMetadata(query)).map(
+      ([propertyName, propertyValue]): MetadataFilter => ({ comparisonOperator: '=', propertyName, propertyValue }),
+    );
     return recordsFromEpisodes(await this.episodes(filters));
   }
 
@@ -48,7 +43,7 @@ export class ZepRecordStore implements CommitRecordStore {
         episodeMetadataFilters: {
           type: 'and',
           filters: [
-            { comparisonOperator: '=', propertyName: META.pid, propertyValue: scope.proposition },
+            { comparisonOperator: '=', propertyName: META.proposition, propertyValue: scope.proposition },
             { comparisonOperator: '=', propertyName: META.part, propertyValue: 0 },
           ],
         },

@@ -7,7 +7,7 @@ import { startZepGraphServer } from './testing/index.js';
 // The shared EvidenceStore suite on a Zep graph through the official client; one graph per store,
 // reopening is a second client on the same graph (as another process would be).
 const server = await startZepGraphServer({ processingDelayMs: 0 });
-const client = new ZepClient({ apiKey: server.apiKey, baseUrl: server.baseUrl, maxRetries: 0 });
+const client = new ZepClient({ apiKey: server.apiKey, baseUrl: server.baseUrl });
 afterAll(() => server.close());
 let n = 0;
 
