@@ -152,7 +152,7 @@ describe('CommitRecordBackend', () => {
     expect(await store.verifyChain()).toMatchObject({ ok: false });
     await expect(store.get('P-win')).rejects.toMatchObject({ reason: 'damaged' });
     records.records.splice(row, 1);
-    await expect(store.get('P-win')).rejects.toMatchObject({ reason: 'damaged', message: expect.stringContaining('committed rows') });
+    await expect(store.get('P-win')).rejects.toMatchObject({ reason: 'damaged', message: expect.stringContaining('committed row records') });
     expect(await store.verifyChain()).toMatchObject({ ok: false });
   });
 

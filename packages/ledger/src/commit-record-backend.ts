@@ -69,8 +69,13 @@ interface Commit {
   anchor: ChainAnchor;
 }
 
-/** The body of a `row` record. */
-type RowBody = { binding: { kind: BindingKind; id: string; body: string } } | { snapshot: SnapshotRow };
+/** One ledger row. */
+type Row = { binding: { kind: BindingKind; id: string; body: string } } | { snapshot: SnapshotRow };
+/**
+ * The body of a `row` record: a row that carries a claim (its own record, with the claim as text),
+ * or the other rows of one proposition in one ingest, together (one store write instead of many).
+ */
+type RowBody = Row | { rows: Row[] };
 
 interface PropositionRows {
   snapshots: SnapshotRow[];
@@ -171,6 +176,20 @@ class CommittedState {
     return this.all;
   }
 
+  private addRow(rows: PropositionRows, record: CommitRecord, pid: string, row: Row): void {
+    if ('binding' in row) {
+      rows.bindings.set(bindingKey(row.binding.kind, row.binding.id), { body: row.binding.body });
+      return;
+    }
+    const s = row.snapshot;
+    if (this.owners.get(s.seq) !== pid || s.proposition_id !== pid) {
+      throw new StoreUnavailableError('damaged', `row ${JSON.stringify(record.key)}: snapshot #${s.seq} is not one its commit names`);
+    }
+    rows.snapshots.push(s);
+    rows.byView.set(s.view_id, s);
+    rows.bySeq.set(s.seq, s);
+  }
+
   /** Rows of committed ingests, checked against what their commits say. */
   private build(records: CommitRecord[], propositions: Iterable<string>): Map<string, PropositionRows> {
     const out = new Map<string, PropositionRows>();
@@ -193,22 +212,12 @@ class CommittedState {
         out.set(pid, rows);
       }
       const body = parseBody<RowBody>(record);
-      if ('binding' in body) {
-        rows.bindings.set(bindingKey(body.binding.kind, body.binding.id), { body: body.binding.body });
-      } else {
-        const row = body.snapshot;
-        if (this.owners.get(row.seq) !== pid || row.proposition_id !== pid) {
-          throw new StoreUnavailableError('damaged', `row ${JSON.stringify(record.key)}: snapshot #${row.seq} is not one its commit names`);
-        }
-        rows.snapshots.push(row);
-        rows.byView.set(row.view_id, row);
-        rows.bySeq.set(row.seq, row);
-      }
+      for (const row of 'rows' in body ? body.rows : [body]) this.addRow(rows, record, pid, row);
     }
     for (const pid of propositions) {
       const expected = this.rowCounts.get(pid) ?? 0;
       if ((counts.get(pid) ?? 0) !== expected) {
-        throw new StoreUnavailableError('damaged', `proposition ${JSON.stringify(pid)}: ${counts.get(pid) ?? 0} of ${expected} committed rows are stored`);
+        throw new StoreUnavailableError('damaged', `proposition ${JSON.stringify(pid)}: ${counts.get(pid) ?? 0} of ${expected} committed row records are stored`);
       }
     }
     for (const rows of out.values()) rows.snapshots.sort((a, b) => a.seq - b.seq);
@@ -373,20 +382,33 @@ export class CommitRecordBackend implements LedgerBackend {
         body: JSON.stringify(body),
       });
     };
+    const rest = new Map<string, Row[]>();
+    const later = (pid: string, row: Row) => {
+      const list = rest.get(pid);
+      if (list === undefined) rest.set(pid, [row]);
+      else list.push(row);
+    };
     for (const [pid, bindings] of overlay.bindings) {
-      for (const b of bindings.values()) add(pid, { binding: { kind: b.kind, id: b.id, body: b.body } }, bindingText(b.kind, b.body));
+      for (const b of bindings.values()) {
+        const text = bindingText(b.kind, b.body);
+        const row: Row = { binding: { kind: b.kind, id: b.id, body: b.body } };
+        if (text === undefined) later(pid, row);
+        else add(pid, row, text);
+      }
     }
-    for (const s of overlay.snapshots) add(s.proposition_id, { snapshot: s }, undefined);
+    for (const snapshot of overlay.snapshots) later(snapshot.proposition_id, { snapshot });
+    for (const [pid, list] of rest) add(pid, { rows: list }, undefined);
     // One put per record, never retried: a retry could store a record twice.
     for (const row of rows) await this.store.put(row);
     await this.visible({ family: 'row', ingest }, (found) => found.length >= rows.length, `${rows.length} row records of ingest ${ingest}`);
     const position = state.position + 1;
     const claim: CommitRecord = { key: `${ingest}:claim:${position}`, family: 'claim', ingest, position, body: JSON.stringify({ at: new Date().toISOString() }) };
     await this.store.put(claim);
-    const claims = await this.visible({ family: 'claim', position }, (found) => found.some((r) => r.key === claim.key), `claim ${claim.key}`);
-    const withdrawn = new Set((await this.store.list({ family: 'withdrawal', position })).map((r) => r.ingest));
-    const committed = await this.store.list({ family: 'commit', position });
-    const rivals = claims.filter((c) => c.ingest !== ingest && !withdrawn.has(c.ingest));
+    // One listing of the position shows the rival claims, the withdrawals and any commit there.
+    const atPosition = await this.visible({ position }, (found) => found.some((r) => r.key === claim.key), `claim ${claim.key}`);
+    const withdrawn = new Set(atPosition.filter((r) => r.family === 'withdrawal').map((r) => r.ingest));
+    const committed = atPosition.filter((r) => r.family === 'commit');
+    const rivals = atPosition.filter((r) => r.family === 'claim' && r.ingest !== ingest && !withdrawn.has(r.ingest));
     if (rivals.length > 0 || committed.length > 0 || withdrawn.has(ingest)) {
       await this.withdraw(ingest, position, ingest);
       if (committed.length === 0) await this.retireStale(rivals, position, ingest);
