@@ -63,7 +63,7 @@ export function recordEpisodes(record: CommitRecord, maxChars: number): EpisodeD
     }
     if (current !== '') chunks.push(JSON.stringify({ ewp: 'part', text: current }));
   }
-  chunks.forEach((data, i) => drafts.push({ type: 'json', data, metadata: { ...base, [META.part]: i + 1, [META.parts]: chunks.length } }));
+  for (const [i, data] of chunks.entries()) drafts.push({ type: 'json', data, metadata: { ...base, [META.part]: i + 1, [META.parts]: chunks.length } });
   return drafts;
 }
 
