@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CommitRecord, CommitRecordQuery, CommitRecordStore } from './commit-record-store.js';
 import { StoreUnavailableError } from './errors.js';
-import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from './hash-chain.js';
+import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from '@ewp/canonical';
 import type {
   BindingRequest,
   LedgerBackend,

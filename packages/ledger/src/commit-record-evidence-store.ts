@@ -8,7 +8,7 @@ import { COMMIT_RECORD_LIMITS, CommitRecordBackend, type CommitRecordBackendOpti
 import type { CommitRecordStore } from './commit-record-store.js';
 import { MissingViewError, StoreUnavailableError } from './errors.js';
 import type { StoreCapabilities } from './evidence-store.js';
-import type { ChainVerification } from './hash-chain.js';
+import type { ChainVerification } from '@ewp/canonical';
 import { LedgerEngineStore } from './ledger-engine.js';
 
 /** Hits a search returns when the caller gives no limit. */
