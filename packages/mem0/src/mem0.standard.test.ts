@@ -20,26 +20,21 @@ afterAll(async () => {
 });
 let n = 0;
 
-const oss = (userId: string, readOnly = false) => Object.assign(mem0Adapter(memory, { userId, readOnly }), { userId });
-runStoreConformance({
-  name: 'mem0 open-source Memory',
-  create: () => oss(`std-oss-${++n}`),
-  capabilities: oss('caps').capabilities,
-  reopen: async (store) => {
-    await store.close();
-    return oss(store.userId);
-  },
-  openReadOnly: async (store) => oss(store.userId, true),
-});
+const clients = [
+  ['open-source Memory', (userId: string, readOnly: boolean) => mem0Adapter(memory, { userId, readOnly })],
+  ['hosted MemoryClient', (userId: string, readOnly: boolean) => mem0HostedAdapter(client, { userId, readOnly })],
+] as const;
 
-const hosted = (userId: string, readOnly = false) => Object.assign(mem0HostedAdapter(client, { userId, readOnly }), { userId });
-runStoreConformance({
-  name: 'mem0 hosted MemoryClient',
-  create: () => hosted(`std-hosted-${++n}`),
-  capabilities: hosted('caps').capabilities,
-  reopen: async (store) => {
-    await store.close();
-    return hosted(store.userId);
-  },
-  openReadOnly: async (store) => hosted(store.userId, true),
-});
+for (const [label, make] of clients) {
+  const open = (userId: string, readOnly = false) => Object.assign(make(userId, readOnly), { userId });
+  runStoreConformance({
+    name: `mem0 ${label}`,
+    create: () => open(`std-${++n}`),
+    capabilities: open('caps').capabilities,
+    reopen: async (store) => {
+      await store.close();
+      return open(store.userId);
+    },
+    openReadOnly: async (store) => open(store.userId, true),
+  });
+}
