@@ -131,6 +131,23 @@ describe('CommitRecordBackend', () => {
     expect(records.records.some((r) => r.family === 'commit')).toBe(false);
   });
 
+  it('gives its position back when its own claim does not show in time, so the next writer need not wait', async () => {
+    class HidingClaims extends MemoryCommitRecordStore {
+      hide = true;
+      override async list(query: CommitRecordQuery): Promise<CommitRecord[]> {
+        return (await super.list(query)).filter((r) => !(this.hide && r.family === 'claim'));
+      }
+    }
+    const records = new HidingClaims();
+    const stuck = new CommitRecordEvidenceStore(records, { visibilityTimeoutMs: 30 });
+    await expect(stuck.put(baseView('v1'))).rejects.toMatchObject({ reason: 'lagging' });
+    const claim = records.records.find((r) => r.family === 'claim') as CommitRecord;
+    expect(records.records.some((r) => r.family === 'withdrawal' && r.ingest === claim.ingest)).toBe(true);
+    records.hide = false;
+    const next = new CommitRecordEvidenceStore(records, { staleClaimMs: 60_000, maxAttempts: 2 });
+    expect(await next.put(baseView('v1'))).toMatchObject({ status: 'stored' });
+  });
+
   it('refuses to read two commits at one position, and verifyChain reports it', async () => {
     const records = new MemoryCommitRecordStore();
     const store = new CommitRecordEvidenceStore(records);

@@ -404,8 +404,15 @@ export class CommitRecordBackend implements LedgerBackend {
     const position = state.position + 1;
     const claim: CommitRecord = { key: `${ingest}:claim:${position}`, family: 'claim', ingest, position, body: JSON.stringify({ at: new Date().toISOString() }) };
     await this.store.put(claim);
-    // One listing of the position shows the rival claims, the withdrawals and any commit there.
-    const atPosition = await this.visible({ position }, (found) => found.some((r) => r.key === claim.key), `claim ${claim.key}`);
+    let atPosition: CommitRecord[];
+    try {
+      // One listing of the position shows the rival claims, the withdrawals and any commit there.
+      atPosition = await this.visible({ position }, (found) => found.some((r) => r.key === claim.key), `claim ${claim.key}`);
+    } catch (error) {
+      // Give the position back rather than leave rivals waiting for the stale-claim lease.
+      await this.withdraw(ingest, position, ingest).catch(() => undefined);
+      throw error;
+    }
     const withdrawn = new Set(atPosition.filter((r) => r.family === 'withdrawal').map((r) => r.ingest));
     const committed = atPosition.filter((r) => r.family === 'commit');
     const rivals = atPosition.filter((r) => r.family === 'claim' && r.ingest !== ingest && !withdrawn.has(r.ingest));
@@ -427,7 +434,7 @@ export class CommitRecordBackend implements LedgerBackend {
       }),
     };
     await this.store.put(commit);
-    await this.visible({ family: 'commit', ingest }, (found) => found.length > 0, `commit of ingest ${ingest}`);
+    await this.visible({ family: 'commit', ingest }, (found) => found.length > 0, `commit of ingest ${ingest}`, 'the commit may still become visible');
     return true;
   }
 
@@ -450,13 +457,18 @@ export class CommitRecordBackend implements LedgerBackend {
   }
 
   /** List until `done` holds (the store shows the writer's own records), bounded by the visibility timeout. */
-  private async visible(query: CommitRecordQuery, done: (found: CommitRecord[]) => boolean, what: string): Promise<CommitRecord[]> {
+  private async visible(
+    query: CommitRecordQuery,
+    done: (found: CommitRecord[]) => boolean,
+    what: string,
+    outcome = 'the write is not committed',
+  ): Promise<CommitRecord[]> {
     const deadline = Date.now() + this.visibilityTimeoutMs;
     for (let delay = 5; ; delay = Math.min(delay * 2, 250)) {
       const found = await this.store.list(query);
       if (done(found)) return found;
       if (Date.now() >= deadline) {
-        throw new StoreUnavailableError('lagging', `the store did not list ${what} within ${this.visibilityTimeoutMs} ms; the write is not committed`);
+        throw new StoreUnavailableError('lagging', `the store did not list ${what} within ${this.visibilityTimeoutMs} ms; ${outcome}`);
       }
       await sleep(delay);
     }

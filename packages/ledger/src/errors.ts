@@ -77,7 +77,8 @@ export class MissingViewError extends LedgerError {
  * - `busy`: the lock could not be taken within the timeout;
  * - `closed`: the store was closed;
  * - `connection`: the database server could not be reached or failed;
- * - `lagging`: a store without transactions did not list the writer's own records in time (nothing committed);
+ * - `lagging`: a store without transactions did not list the writer's own records in time (nothing
+ *   committed, unless what lagged was the commit record itself: the message says which);
  * - `truncated`: a store could not list everything asked for (a read limit, short pages); nothing partial was used.
  */
 export type StoreUnavailableReason = 'not_found' | 'read_only' | 'schema' | 'damaged' | 'busy' | 'closed' | 'connection' | 'lagging' | 'truncated';
