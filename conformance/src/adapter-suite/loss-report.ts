@@ -98,7 +98,8 @@ export function lossReportJson(
 }
 
 function lossCell(count: LossCount): string {
-  const parts = [`${count.fixtures} fixture${count.fixtures === 1 ? '' : 's'}`];
+  const others = Object.keys(count.other_checks).length > 0;
+  const parts = count.fixtures > 0 || !others ? [`${count.fixtures} fixture${count.fixtures === 1 ? '' : 's'}`] : [];
   for (const [check, n] of Object.entries(count.other_checks).sort(([x], [y]) => (x < y ? -1 : 1))) parts.push(`${n} ${check} check${n === 1 ? '' : 's'}`);
   return `×${count.observations} (${parts.join(' + ')})`;
 }
