@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore } from '../open-store.js';
-import { parseVerbArguments } from '../verb-arguments.js';
+import { parseVerbArguments, usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp inspect (--db FILE | --pg URL | --json-dir DIR) [--port N] [--host HOST]
                    [--allowed-host NAME ...] [--open]
@@ -70,8 +70,7 @@ export const inspectCommand: Command = async (args, io) => {
   const { values } = parsed;
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!/^\d{1,5}$/.test(values.port as string) || (port as number) > 65535)) {
-    io.stderr.write(`ewp inspect: --port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}\n\n${HELP}`);
-    return EXIT_USAGE;
+    return usageError('inspect', `--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`, io);
   }
   let store: EvidenceStore;
   try {
