@@ -19,6 +19,7 @@ import {
   toolContext,
 } from '@ewp/tools';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -119,7 +120,12 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
     { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: SERVER_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callEwpTool(request.params.name, request.params.arguments, context));
+  // Registered on the protocol layer: `Server` would wrap it to parse the request a second time and
+  // re-validate (and copy) every result, which is built above by `successResult`/`refusalResult` and
+  // checked by the client against the advertised output schema.
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request) =>
+    callEwpTool(request.params.name, request.params.arguments, context),
+  );
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(options.store) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, context));
