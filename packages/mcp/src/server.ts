@@ -62,7 +62,9 @@ export interface EwpMcpServerOptions {
   name?: string;
 }
 
-const TOOL_LIST: Tool[] = EWP_TOOLS.map((tool) => ({
+/** The `tools/list` answer, built on first use: converting the schemas costs startup time a server may never need. */
+let toolList: Tool[] | undefined;
+const listTools = (): Tool[] => (toolList ??= EWP_TOOLS.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
@@ -75,7 +77,7 @@ const TOOL_LIST: Tool[] = EWP_TOOLS.map((tool) => ({
     idempotentHint: !tool.writes || tool.name === 'ewp_evidence_view_put',
     openWorldHint: false,
   },
-}));
+})));
 
 /**
  * A refused call: the code in the text (JSON) and, as in the reference, in a top-level `error`;
@@ -119,7 +121,7 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
     { name: options.name ?? 'ewp-mcp', title: 'EWP warrant for agent memory', version: PROTOCOL_VERSION },
     { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: SERVER_INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
   // Registered on the protocol layer: `Server` would wrap it to parse the request a second time and
   // re-validate (and copy) every result, which is built above by `successResult`/`refusalResult` and
   // checked by the client against the advertised output schema.
