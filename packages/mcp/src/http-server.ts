@@ -15,7 +15,7 @@ import { createHostGuard, isLoopbackHost, UnsafeBindError } from './http-guard.j
 import { holdsIngestRole } from './ingest-token.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
 import { HttpExchangeTransport } from './http-exchange.js';
-import { createEwpMcpServer } from './server.js';
+import { createEwpMcpServer, directCallsOf } from './server.js';
 
 /** Largest accepted request body (1 MiB). */
 export const MAX_HTTP_BODY_BYTES = 1024 * 1024;
@@ -139,7 +139,9 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
         id: null,
       });
     }
-    const { transport } = await roleServer(ingest);
+    const { server, transport } = await roleServer(ingest);
+    const direct = isRequest ? directCallsOf(server)?.(message) : undefined;
+    if (direct !== undefined) return sendJson(res, 200, await direct);
     if (!isRequest) {
       transport.deliver(message);
       res.writeHead(202).end();

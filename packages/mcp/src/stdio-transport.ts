@@ -5,6 +5,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { DirectCalls } from './server.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
 
 /** Longest accepted line (one message), in bytes. */
@@ -12,6 +13,8 @@ export const MAX_STDIO_MESSAGE_BYTES = 1024 * 1024;
 
 export interface LineTransportOptions {
   maxMessageBytes?: number;
+  /** Answers the messages it can without the SDK server (see `directCallsOf`). */
+  direct?: DirectCalls | undefined;
 }
 
 /** A server-side {@link Transport} over a readable and a writable byte stream. */
@@ -34,6 +37,7 @@ export class LineDelimitedServerTransport implements Transport {
   private outgoing = '';
   private flushScheduled = false;
   private readonly maxBytes: number;
+  private readonly direct: DirectCalls | undefined;
   private readonly onData = (chunk: Buffer | string) => this.receive(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   private readonly onEnd = () => {
     this.ended = true;
@@ -52,6 +56,7 @@ export class LineDelimitedServerTransport implements Transport {
     options: LineTransportOptions = {},
   ) {
     this.maxBytes = options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
+    this.direct = options.direct;
   }
 
   async start(): Promise<void> {
@@ -110,6 +115,11 @@ export class LineDelimitedServerTransport implements Transport {
     }
     const message = guarded.message as { id?: unknown; method?: unknown };
     if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) this.inFlight.add(message.id);
+    const direct = this.direct?.(guarded.message);
+    if (direct !== undefined) {
+      void direct.then((reply) => this.send(reply as JSONRPCMessage));
+      return;
+    }
     this.onmessage?.(guarded.message);
   }
 
