@@ -32,7 +32,7 @@ import type {
 import { appendDelta, decodeDelta } from './extend-records.js';
 import { withFileLock } from './file-lock.js';
 import { makeDirectories } from './make-directories.js';
-import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, EMPTY_ANCHOR, type StoredChainEntry } from './hash-chain.js';
+import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, EMPTY_ANCHOR, type StoredChainEntry } from '@ewp/canonical';
 import { assertionTexts, type Binding, layoutView, sha256Hex } from './snapshot-layout.js';
 import { documentToView, prettySorted, viewToDocument } from './snapshot-document.js';
 

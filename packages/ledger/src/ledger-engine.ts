@@ -21,7 +21,7 @@ import type {
   SnapshotSummary,
   StoreCapabilities,
 } from './evidence-store.js';
-import { buildChainEntries, type ChainVerification, ChainVerifier } from './hash-chain.js';
+import { buildChainEntries, type ChainVerification, ChainVerifier } from '@ewp/canonical';
 import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding, StoredBindingRow } from './ledger-backend.js';
 import {
   assembleView,
