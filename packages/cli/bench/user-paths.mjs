@@ -12,16 +12,17 @@
  * Peak RSS of every process is read with `/usr/bin/time -v` (else /proc/<pid>/status VmHWM).
  * Sizes (env): EWP_BENCH_EVAL_LINES (20,000), EWP_BENCH_VIEW_RECORDS (1,000,000),
  * EWP_BENCH_INGEST_RECORDS (100,000; 10 records per view), EWP_BENCH_MCP_CALLS (5,000),
- * EWP_BENCH_REPEAT (3: each row is the best of that many runs). EWP_BENCH_ONLY=eval,view,ingest,stdio,http
+ * EWP_BENCH_REPEAT (3: baseline and ewp run in turn that many times; each keeps its fastest run). EWP_BENCH_ONLY=eval,view,ingest,stdio,http
  * runs a subset. Writes <repo>/bench/results/user-paths.json (or EWP_BENCH_OUT).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, createWriteStream, openSync, closeSync } from 'node:fs';
 import { request, Agent } from 'node:http';
-import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
+import { machine as machineNote } from '../../../bench/machine.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..', '..', '..');
@@ -233,11 +234,16 @@ function spawnMeasured(args, { stdinFile, stdout = 'ignore', env = {}, keepStdin
       const seconds = (performance.now() - t0) / 1000;
       if (poll) clearInterval(poll);
       let rssMb = hwm;
+      let cpuSeconds;
       if (TIME) {
-        const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(rssFile, 'utf8'));
+        const report = readFileSync(rssFile, 'utf8');
+        const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(report);
         rssMb = m ? Number(m[1]) / 1024 : Number.NaN;
+        const user = /User time \(seconds\): ([\d.]+)/.exec(report);
+        const system = /System time \(seconds\): ([\d.]+)/.exec(report);
+        if (user && system) cpuSeconds = Number(user[1]) + Number(system[1]);
       }
-      resolve({ seconds, code, rss_mb: rssMb, stderr });
+      resolve({ seconds, code, rss_mb: rssMb, cpu_s: cpuSeconds, stderr });
     });
   });
   return { child, done };
@@ -249,16 +255,21 @@ async function runMeasured(args, options) {
   return r;
 }
 
-/** Best (fastest) of REPEAT runs; the peak RSS is the largest seen. */
-async function best(run) {
-  let fastest;
-  let rss = 0;
+/**
+ * Baseline and subject run in turn, REPEAT times each (so a change of load on the shared machine
+ * hits both alike); each keeps its fastest run and the largest peak RSS seen.
+ */
+async function bestOfPairs(baseline, subject) {
+  const fastest = [undefined, undefined];
+  const rss = [0, 0];
   for (let i = 0; i < REPEAT; i += 1) {
-    const r = await run(i);
-    rss = Math.max(rss, r.rss_mb);
-    if (fastest === undefined || r.seconds < fastest.seconds) fastest = r;
+    for (const [k, run] of [baseline, subject].entries()) {
+      const r = await run(i);
+      rss[k] = Math.max(rss[k], r.rss_mb);
+      if (fastest[k] === undefined || r.seconds < fastest[k].seconds) fastest[k] = r;
+    }
   }
-  return { ...fastest, rss_mb: rss };
+  return fastest.map((r, k) => ({ ...r, rss_mb: rss[k] }));
 }
 
 const rows = [];
@@ -273,14 +284,16 @@ function row(name, unit, count, subject, baseline, target, extra = {}) {
     seconds: subject.seconds,
     rate,
     peak_rss_mb: subject.rss_mb,
-    baseline: { seconds: baseline.seconds, rate: baseRate, peak_rss_mb: baseline.rss_mb, what: baseline.what },
+    baseline: { seconds: baseline.seconds, rate: baseRate, peak_rss_mb: baseline.rss_mb, what: baseline.what, ...(baseline.cpu_s === undefined ? {} : { cpu_s: baseline.cpu_s }) },
     ratio,
+    // CPU seconds (user + system) of the whole process: less sensitive to the load of a shared machine.
+    ...(subject.cpu_s === undefined || baseline.cpu_s === undefined ? {} : { cpu_s: subject.cpu_s, cpu_ratio: baseline.cpu_s / subject.cpu_s }),
     target,
     ...extra,
   };
   r.target_met = target.kind === 'ratio>=' ? ratio >= target.value : target.kind === 'time<=' ? subject.seconds / baseline.seconds <= target.value : undefined;
   rows.push(r);
-  process.stderr.write(`  ${name}: ${rate.toFixed(0)} ${unit}/s vs ${baseRate.toFixed(0)} (${ratio.toFixed(2)}x), peak RSS ${subject.rss_mb.toFixed(0)} MB\n`);
+  process.stderr.write(`  ${name}: ${rate.toFixed(0)} ${unit}/s vs ${baseRate.toFixed(0)} (${ratio.toFixed(2)}x${r.cpu_ratio === undefined ? '' : `, CPU ${r.cpu_ratio.toFixed(2)}x`}), peak RSS ${subject.rss_mb.toFixed(0)} MB\n`);
   return r;
 }
 
@@ -289,9 +302,11 @@ function row(name, unit, count, subject, baseline, target, extra = {}) {
 if (ONLY.has('eval')) {
   const file = join(work, 'eval.jsonl');
   await evalInput(file, EVAL_LINES);
-  const base = await best(() => runMeasured([join(work, 'jsonl-parse.mjs')], { stdinFile: file }));
+  const [base, ewp] = await bestOfPairs(
+    () => runMeasured([join(work, 'jsonl-parse.mjs')], { stdinFile: file }),
+    () => runMeasured([EWP, 'eval', '--jsonl'], { stdinFile: file, allowCodes: [1] }),
+  );
   base.what = 'node: JSON.parse of every stdin line';
-  const ewp = await best(() => runMeasured([EWP, 'eval', '--jsonl'], { stdinFile: file, allowCodes: [1] }));
   row('ewp eval --jsonl', 'lines', EVAL_LINES, ewp, base, { kind: 'ratio>=', value: 0.5 }, { input_mb: statSync(file).size / 2 ** 20 });
   rmSync(file);
 }
@@ -299,9 +314,11 @@ if (ONLY.has('eval')) {
 if (ONLY.has('view')) {
   const file = join(work, 'big-view.json');
   await bigViewInput(file, VIEW_RECORDS);
-  const base = await best(() => runMeasured([join(work, 'file-parse.mjs'), file]));
+  const [base, ewp] = await bestOfPairs(
+    () => runMeasured([join(work, 'file-parse.mjs'), file]),
+    () => runMeasured([EWP, 'eval', file, '--json']),
+  );
   base.what = 'node: JSON.parse(readFileSync(file))';
-  const ewp = await best(() => runMeasured([EWP, 'eval', file, '--json']));
   const r = row(`ewp eval <one ${VIEW_RECORDS.toLocaleString('en-US')}-record view>`, 'records', VIEW_RECORDS, ewp, base, { kind: 'time<=', value: 1.5 }, { input_mb: statSync(file).size / 2 ** 20 });
   r.time_ratio = ewp.seconds / base.seconds;
   rmSync(file);
@@ -311,20 +328,19 @@ if (ONLY.has('ingest')) {
   const file = join(work, 'ingest.jsonl');
   await ingestInput(file, INGEST_RECORDS);
   const batch = 500;
-  const base = await best(async (i) => {
+  const [base, ewp] = await bestOfPairs(async (i) => {
     const db = join(work, `raw-${i}.sqlite`);
     const r = await runMeasured([join(work, 'sqlite-insert.mjs'), file, db], { env: { BETTER_SQLITE3, BATCH: String(batch) } });
-    rmSync(db, { force: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
     return r;
-  });
-  base.what = `node + better-sqlite3: every record inserted, ${batch} views per transaction`;
-  const ewp = await best(async (i) => {
+  }, async (i) => {
     const db = join(work, `ledger-${i}.sqlite`);
     const r = await runMeasured([EWP, 'ingest', file, '--db', db, '--batch', String(batch), '--evaluated-at', T, '--attest-trusted-origins']);
     rmSync(db, { force: true });
     for (const suffix of ['-wal', '-shm']) rmSync(db + suffix, { force: true });
     return r;
   });
+  base.what = `node + better-sqlite3: every record inserted, ${batch} views per transaction`;
   row('ewp ingest --db (SQLite)', 'records', Math.ceil(INGEST_RECORDS / RECORDS_PER_INGEST_VIEW) * RECORDS_PER_INGEST_VIEW, ewp, base, { kind: 'ratio>=', value: 0.5 }, { views: Math.ceil(INGEST_RECORDS / RECORDS_PER_INGEST_VIEW), batch, input_mb: statSync(file).size / 2 ** 20 });
   rmSync(file);
 }
@@ -493,8 +509,10 @@ async function driveHttp(url, calls) {
 if (ONLY.has('stdio') || ONLY.has('http')) {
   const db = await servedLedger();
   if (ONLY.has('stdio')) {
-    const base = await best(() => driveStdio([join(work, 'stdio-echo.mjs')], { handshake: false }).then((r) => ({ ...r.pipelined, r })));
-    const ewp = await best(() => driveStdio([EWP, 'serve', '--db', db], { handshake: true }).then((r) => ({ ...r.pipelined, r })));
+    const [base, ewp] = await bestOfPairs(
+      () => driveStdio([join(work, 'stdio-echo.mjs')], { handshake: false }).then((r) => ({ ...r.pipelined, r })),
+      () => driveStdio([EWP, 'serve', '--db', db], { handshake: true }).then((r) => ({ ...r.pipelined, r })),
+    );
     base.what = 'node: line-delimited JSON-RPC echo';
     row('ewp serve (stdio), pipelined', 'calls', MCP_CALLS, ewp, base, { kind: 'ratio>=', value: 0.25 }, { startup_s: ewp.r.startup_s });
     const seqBase = { ...base.r.sequential, what: base.what };
@@ -502,31 +520,21 @@ if (ONLY.has('stdio') || ONLY.has('http')) {
     seq.target_met = ewp.r.sequential.p50_ms < 0.3;
   }
   if (ONLY.has('http')) {
-    const measure = async (args, what) =>
-      best(async () => {
-        const server = await httpServer(args);
-        const r = await driveHttp(server.url, MCP_CALLS);
-        stopServer(server.child);
-        const d = await server.done;
-        return { ...r, rss_mb: d.rss_mb, what };
-      });
-    const base = await measure([join(work, 'http-echo.mjs')], 'node:http keep-alive JSON echo');
-    const ewp = await measure([EWP, 'serve', '--http', '127.0.0.1:0', '--db', db], undefined);
+    const measure = (args, what) => async () => {
+      const server = await httpServer(args);
+      const r = await driveHttp(server.url, MCP_CALLS);
+      stopServer(server.child);
+      const d = await server.done;
+      return { ...r, rss_mb: d.rss_mb, what };
+    };
+    const [base, ewp] = await bestOfPairs(measure([join(work, 'http-echo.mjs')], 'node:http keep-alive JSON echo'), measure([EWP, 'serve', '--http', '127.0.0.1:0', '--db', db], undefined));
     row('ewp serve --http, one keep-alive client', 'calls', MCP_CALLS, ewp, base, { kind: 'ratio>=', value: 0.25 }, { p50_ms: ewp.p50_ms, p99_ms: ewp.p99_ms, baseline_p50_ms: base.p50_ms });
   }
 }
 
 // ---------------------------------------------------------------- report
 
-const machine = {
-  cpu: cpus()[0]?.model ?? 'unknown',
-  cores: cpus().length,
-  memory_gb: Math.round(totalmem() / 2 ** 30),
-  node: process.version,
-  platform: `${platform()} ${release()}`,
-  loadavg_at_end: loadavg().map((x) => Number(x.toFixed(2))),
-  note: 'shared machine: other work runs at the same time; compare the ratios (subject and baseline run back to back), not absolutes',
-};
+const machine = { ...machineNote(), note: 'shared machine: other work runs at the same time; compare the ratios (subject and baseline run back to back), not absolutes' };
 const result = {
   benchmark: 'user-paths',
   date: new Date().toISOString(),
@@ -542,15 +550,16 @@ const table = rows.map((r) => [
   `${r.rate.toFixed(0)} ${r.unit}/s`,
   `${r.baseline.rate.toFixed(0)} ${r.unit}/s`,
   `${r.ratio.toFixed(2)}x`,
+  r.cpu_ratio === undefined ? '-' : `${r.cpu_ratio.toFixed(2)}x`,
   r.target.kind === 'time<=' ? `time ${(r.seconds / r.baseline.seconds).toFixed(2)}x <= ${r.target.value}x` : r.target.kind === 'p50_ms<' ? `p50 ${r.p50_ms.toFixed(3)} ms < ${r.target.value} ms` : `>= ${r.target.value}x`,
   r.target_met ? 'met' : 'NOT met',
   `${r.peak_rss_mb.toFixed(0)} MB`,
   `${r.baseline.peak_rss_mb.toFixed(0)} MB`,
 ]);
-const header = ['path (whole process)', 'ewp', 'baseline', 'ratio', 'target', '', 'peak RSS', 'baseline RSS'];
+const header = ['path (whole process)', 'ewp', 'baseline', 'ratio', 'CPU ratio', 'target', '', 'peak RSS', 'baseline RSS'];
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
 const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-console.log(`\nuser paths, whole process — ${machine.cpu} x${machine.cores}, ${machine.memory_gb} GB, Node ${machine.node}, load ${machine.loadavg_at_end.join(' ')}\n`);
+console.log(`\nuser paths, whole process — ${machine.cpu} x${machine.cores}, ${machine.memory_gb} GB, Node ${machine.node}, load ${machine.load_average_1_5_15.join(' ')}\n`);
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of table) console.log(line(r));

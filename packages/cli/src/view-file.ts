@@ -130,6 +130,10 @@ class TextSource {
     }
     return parts.join('');
   }
+  /** Stop reading (closes the file when the reader stops early). */
+  async close(): Promise<void> {
+    await this.chunks.return?.();
+  }
   /** The rest as a chunk stream (for the line reader). */
   async *remaining(): AsyncGenerator<string> {
     while (await this.fill()) {
@@ -330,6 +334,8 @@ export async function* readViews(file: string, cwd: string, stdin: NodeJS.Readab
       return;
     }
     throw error;
+  } finally {
+    await source.close();
   }
 }
 

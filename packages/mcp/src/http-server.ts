@@ -104,7 +104,7 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     return made;
   };
 
-  async function handleMcpPost(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  async function handleMcpPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The role comes from the headers alone, before a byte of the body is read.
     const ingest = holdsIngestRole(req.headers, options.ingestToken);
     const declared = req.headers['content-length'];
@@ -166,7 +166,7 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     }
     if (req.method === 'POST') {
       if (!MCP_PATHS.has(path)) return sendJson(res, 404, { error: 'not found' });
-      return handleMcpPost(req, res, path);
+      return handleMcpPost(req, res);
     }
     return sendJson(res, 405, { error: 'method not allowed' }, { allow: 'GET, POST' });
   }

@@ -218,7 +218,7 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
     if (typeof many === 'function' && batch.length > 1) {
       try {
         const results = await many.call(s, batch.map((b) => b.view));
-        results.forEach((r, i) => report((batch[i] as { view: EvidenceView }).view, r.status));
+        for (const [i, r] of results.entries()) report((batch[i] as { view: EvidenceView }).view, r.status);
         await writeLines();
         return;
       } catch (error) {
