@@ -11,7 +11,7 @@ import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { createHostGuard, isLoopbackHost, UnsafeBindError } from './http-guard.js';
+import { createHostGuard, isLoopbackHost, UnsafeBindError } from '@ewp/http-guard';
 import { holdsIngestRole } from './ingest-token.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
 import { HttpExchangeTransport } from './http-exchange.js';
