@@ -31,6 +31,7 @@ export type {
   LedgerBackend,
   LedgerReader,
   LedgerWriter,
+  ListedSnapshotRow,
   MaybePromise,
   NewSnapshotRow,
   SnapshotRow,
