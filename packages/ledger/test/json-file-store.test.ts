@@ -1,6 +1,6 @@
 /** The JSON-file store beyond the shared suite: layout, format, crash recovery at every step, damage, the lock, several processes. */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,8 +97,8 @@ describe('crash recovery', () => {
    * publishing, releasing) until one finishes. After each kill: the ledger reads exactly as before or
    * exactly as after the write (never part of it), the audit passes, and the next writer proceeds.
    */
-  for (const action of ['put', 'putMany', 'extend'] as const) {
-    it(`a ${action} killed at every step leaves the ledger before or after it, never between`, async () => {
+  for (const action of ['lock', 'put', 'putMany', 'extend'] as const) {
+    it(`a ${action} killed at every step leaves the ledger before or after it, never between; the next writer proceeds`, async () => {
       const base = fresh();
       await base.put(seedView('P-1'));
       await base.put(seedView('P-2'));
@@ -124,10 +124,14 @@ describe('crash recovery', () => {
         expect((await next.put(seedView('P-next'))).status).toBe('stored');
         expect(await next.verifyChain()).toMatchObject({ ok: true });
         expect(existsSync(join(root, '.lock'))).toBe(false);
+        // Owner files of killed writers are removed by the next holder.
+        expect(readdirSync(root).filter((name) => name.startsWith('.lock'))).toEqual([]);
         await next.close();
         rmSync(root, { recursive: true, force: true });
         if (finished) break;
       }
+      console.log(`${action}: killed at each of ${seen.before + seen.after - 1} steps (${seen.before} left the ledger before the write, ${seen.after} after)`);
+      if (action === 'lock') return;
       // Both outcomes happened: the kill landed before and after the commit point.
       expect(seen.before).toBeGreaterThan(5);
       expect(seen.after).toBeGreaterThan(0);

@@ -29,9 +29,11 @@ for (const name of CHANGES) {
 syncBuiltinESMExports();
 
 const { JsonFileEvidenceStore } = await import('../src/json-file-store.js');
+const { withFileLock } = await import('../src/file-lock.js');
 const store = new JsonFileEvidenceStore(root, { lockTimeoutMs: 10_000 });
 armed = true;
-if (action === 'put') await store.put(bigView('P-new', 50));
+if (action === 'lock') await withFileLock(`${root}/.lock`, 10_000, () => undefined);
+else if (action === 'put') await store.put(bigView('P-new', 50));
 else if (action === 'putMany') await store.putMany([seedView('P-a'), bigView('P-b', 20), seedView('P-c')]);
 else if (action === 'extend') await store.extend('P-1', [{ kind: 'evidence', record: evidenceRecord('e-killed') }], { newViewId: 'v-killed' });
 armed = false;
