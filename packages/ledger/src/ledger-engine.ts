@@ -10,6 +10,7 @@ import {
   type EvidenceView,
   type VerificationCheck,
 } from '@ewp/core';
+import { ebcj1String } from '@ewp/receipts';
 import { ImmutableRecordError, MissingViewError, StoreUnavailableError } from './errors.js';
 import { appendDelta, decodeDelta } from './extend-records.js';
 import type {
@@ -351,6 +352,10 @@ export class LedgerEngineStore implements EvidenceStore {
   private async commit(w: LedgerWriter, view: EvidenceView, parent: ParentInfo | undefined): Promise<PutResult> {
     const pid = view.proposition_id;
     const vid = view.view_id;
+    // The ids go into the event log, whose events must be EBCJ-1 (no unpaired surrogate): refuse them
+    // before the backend sees them, so every store refuses the same way (PostgreSQL would otherwise
+    // fail first on a NUL beside the surrogate, as an unavailable ledger).
+    ebcj1String({ proposition_id: pid, view_id: vid });
     const existing = await w.findSnapshot(pid, vid);
     if (existing !== undefined) {
       // Same content (SPEC §8 canonical text, record order aside) under the same id is a no-op. The
