@@ -4,6 +4,7 @@
  * command that never opens SQLite never loads the native binding.
  */
 import { resolve } from 'node:path';
+import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 
 export interface OpenStoreSpec {
@@ -39,10 +40,10 @@ export function ledgerSpec(values: { db?: string; pg?: string; 'json-dir'?: stri
 }
 
 /** The spec names no ledger, or more than one. Maps to exit code 2 / EWP_REFUSE_INVALID_ARGUMENTS. */
-export class StoreSpecError extends Error {
-  readonly code = 'EWP_REFUSE_INVALID_ARGUMENTS';
+export class StoreSpecError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.StoreSpecError');
   constructor(message: string) {
-    super(message);
+    super('EWP_REFUSE_INVALID_ARGUMENTS', message);
     this.name = 'StoreSpecError';
   }
 }

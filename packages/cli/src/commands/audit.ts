@@ -31,7 +31,7 @@ export const auditCommand: Command = async (args: string[], io: CliIO) => {
       readOnly: true,
     });
   } catch (error) {
-    io.stderr.write(`ewp audit: ${error instanceof StoreSpecError ? '' : 'unusable ledger: '}${(error as Error).message}\n`);
+    io.stderr.write(`ewp audit: ${StoreSpecError.isInstance(error) ? '' : 'unusable ledger: '}${(error as Error).message}\n`);
     return EXIT_USAGE;
   }
   let result: Awaited<ReturnType<typeof store.verifyChain>>;

@@ -119,7 +119,7 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
     try {
       store = await openStore({ ...ledgerSpec(values, io.cwd) });
     } catch (error) {
-      const prefix = error instanceof StoreSpecError ? '' : 'unusable ledger: ';
+      const prefix = StoreSpecError.isInstance(error) ? '' : 'unusable ledger: ';
       io.stderr.write(`ewp ingest: ${prefix}${(error as Error).message}\n`);
       unusable = true;
     }
