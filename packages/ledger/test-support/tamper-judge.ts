@@ -1,12 +1,16 @@
 /**
  * The judge of the tamper suites (JSON files, SQLite, PostgreSQL): after one edit of the stored
- * ledger, either the audit (`verifyChain`, what `ewp audit verify` runs) fails or a read refuses, or
- * every read (latest of each proposition, each view id, listPropositions, listSnapshots) returns
- * exactly what was committed. Anything else is a missed tamper.
+ * ledger, either the audit (`verifyChain`, what `ewp audit verify` runs) fails, or every read (latest
+ * of each proposition, each view id, listPropositions, listSnapshots) returns exactly what was
+ * committed. Anything else, a read that refuses included, is a missed tamper.
  */
 import type { EvidenceStore } from '../src/evidence-store.js';
 
-/** `caught`: the audit, the open or a read refused; `harmless`: every read unchanged; `missed`: a read changed and the audit passed. */
+/**
+ * `caught`: the audit failed (or the ledger would not even open, which `ewp audit verify` reports as
+ * unusable); `harmless`: the audit passed and every read returns what was committed; `missed`: the
+ * audit passed and a read changed or refused.
+ */
 export type TamperOutcome = 'caught' | 'harmless' | 'missed';
 
 /** Everything a reader can see, as JSON text. */
@@ -41,7 +45,8 @@ export async function judgeTamper(open: () => EvidenceStore | Promise<EvidenceSt
     try {
       now = await readAll(store);
     } catch {
-      return 'caught'; // a read refuses: the edit cannot change what a reader believes
+      // The audit passed but a read refuses: the audit missed damage a reader meets.
+      return 'missed';
     }
     return now === committed ? 'harmless' : 'missed';
   } finally {
