@@ -166,7 +166,18 @@ function toRow(propositionId: string, entry: IndexEntry, file: SnapshotFile): Sn
 
 /** Paths of one ledger directory. */
 class LedgerPaths {
+  /** `K(P)` of recently used propositions: a read needs it three times. */
+  private readonly keys = new Map<string, string>();
   constructor(readonly root: string) {}
+  private key(pid: string): string {
+    let key = this.keys.get(pid);
+    if (key === undefined) {
+      if (this.keys.size >= 4096) this.keys.clear();
+      key = fileKey(pid);
+      this.keys.set(pid, key);
+    }
+    return key;
+  }
   get anchor() {
     return join(this.root, 'anchor.json');
   }
@@ -180,7 +191,7 @@ class LedgerPaths {
     return join(this.root, 'propositions');
   }
   proposition(pid: string) {
-    return join(this.root, 'propositions', fileKey(pid));
+    return join(this.root, 'propositions', this.key(pid));
   }
   index(pid: string) {
     return join(this.proposition(pid), 'index.json');
