@@ -138,6 +138,39 @@ describe('crash recovery', () => {
     }, 240_000);
   }
 
+  it('a reader never meets a partial snapshot or an error while another process writes, and sees commits only accumulate', async () => {
+    const s = fresh();
+    await s.put(seedView('P-0'));
+    const ingest = await bundleWorker(join(import.meta.dirname, 'json-worker.ts'));
+    const child = spawn(process.execPath, [ingest, s.root, 'ingest', '30', '1000'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    let exited = false;
+    const done = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => {
+        exited = true;
+        resolve(code);
+      }),
+    );
+    const reader = new JsonFileEvidenceStore(s.root, { readOnly: true });
+    let reads = 0;
+    let lastSeen = 0;
+    while (!exited) {
+      const listed = await reader.listPropositions({ limit: 1000 });
+      for (const p of listed) {
+        if (p.proposition_id.startsWith('P-big')) expect((await reader.get(p.proposition_id))?.evidence).toHaveLength(1000);
+      }
+      // Commits only accumulate.
+      expect(listed.length).toBeGreaterThanOrEqual(lastSeen);
+      lastSeen = listed.length;
+      reads += 1;
+      // The reads are synchronous file reads: let the child's exit event in.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await done).toBe(0);
+    expect((await reader.listPropositions({ limit: 1000 })).length).toBe(31);
+    expect(reads).toBeGreaterThan(3);
+    expect(await reader.verifyChain()).toMatchObject({ ok: true });
+  }, 120_000);
+
   it('a writer SIGKILLed at random moments of a 1,000-record ingest never leaves a partial snapshot', async () => {
     const s = fresh();
     await s.close();
