@@ -13,7 +13,7 @@ mkdir -p "$dir/src"
   "sideEffects": false,
   "exports": {
     ".": {
-      "source": "./src/index.ts",
+      "@ewp/source": "./src/index.ts",
       "types": "./dist/index.d.ts",
       "import": "./dist/index.js"
     },
@@ -26,7 +26,8 @@ mkdir -p "$dir/src"
     "build": "tsup",
     "typecheck": "tsc --noEmit",
     "test": "vitest run",
-    "publint": "publint"
+    "publint": "publint && attw --pack . --profile esm-only",
+    "lint": "biome check ."
   },
   "engines": { "node": ">=20.19" }
 }

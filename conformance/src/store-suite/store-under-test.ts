@@ -2,6 +2,7 @@
  * The shape of the store the suite drives. It mirrors `EvidenceStore` of @ewp/ledger structurally,
  * so this package does not depend on the ledger (which depends on this package for its tests).
  */
+import type { ChainVerification } from '@ewp/canonical';
 import type { EvidenceView } from '@ewp/core';
 
 export interface StoreCapabilityFlags {
@@ -33,7 +34,7 @@ export interface StoreUnderTest {
     { proposition_id: string; latest_view_id: string; assertions: string[]; snapshots: number }[]
   >;
   listSnapshots(propositionId: string): Promise<{ view_id: string; seq: number }[]>;
-  verifyChain(): Promise<{ ok: boolean; length: number; firstBadIndex?: number; reason?: string }>;
+  verifyChain(): Promise<ChainVerification>;
   close(): Promise<void>;
 }
 

@@ -61,6 +61,7 @@ export const EWP_ERROR_CODES = {
   CYCLE: 'a value that contains itself, or a dependency cycle',
   SPARSE_ARRAY: 'an array with holes',
   DUPLICATE_KEY: 'an object with the same key twice',
+  SEQ_MISMATCH: 'an event appended to a hash-chained log carries a seq other than its position',
   // Receipts, checkpoints, signatures, persistence.
   NAIVE_TIMESTAMP: 'a timestamp without a UTC offset',
   BAD_TIMESTAMP: 'a malformed or out-of-range timestamp',

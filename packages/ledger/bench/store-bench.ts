@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
-import { buildChainEntries, EMPTY_ANCHOR, verifyChain } from '../src/hash-chain.js';
+import { buildChainEntries, EMPTY_ANCHOR, verifyChain } from '@ewp/canonical';
 import { JsonFileEvidenceStore } from '../src/json-file-store.js';
 import { benchView, figure, machineNote, measureReadPath, measureSingleViewPuts, readPathRows } from '../test-support/store-bench-phases.js';
 

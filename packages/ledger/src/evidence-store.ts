@@ -3,7 +3,7 @@
  * computed. Every implementation (memory, JSON files, SQLite, PostgreSQL) passes one shared suite.
  */
 import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, VerificationCheck } from '@ewp/core';
-import type { ChainVerification } from './hash-chain.js';
+import type { ChainVerification } from '@ewp/canonical';
 
 /** What a store can do; the shared suite switches checks on these flags. */
 export interface StoreCapabilities {
@@ -64,9 +64,6 @@ export interface ListPropositionsQuery {
   /** Default 50. */
   limit?: number;
 }
-
-/** Result of checking the hash-chained event log (and, for table stores, every row against its event). */
-export type { ChainVerification } from './hash-chain.js';
 
 /**
  * An append-only evidence ledger with immutable `(proposition_id, view_id)` snapshots.

@@ -14,18 +14,6 @@ export {
   type StoreUnavailableReason,
 } from './errors.js';
 export type * from './evidence-store.js';
-export {
-  buildChainEntries,
-  type ChainAnchor,
-  type ChainEntry,
-  type ChainFailureReason,
-  ChainVerifier,
-  chainHash,
-  EMPTY_ANCHOR,
-  GENESIS_HASH,
-  type StoredChainEntry,
-  verifyChain,
-} from './hash-chain.js';
 export type {
   BindingRequest,
   LedgerBackend,

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { StoreUnavailableError } from './errors.js';
 import { withFileLock } from './file-lock.js';
-import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from './hash-chain.js';
+import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from '@ewp/canonical';
 import type {
   BindingRequest,
   LedgerBackend,

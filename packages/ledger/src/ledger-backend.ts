@@ -4,7 +4,7 @@
  * The engine ({@link LedgerEngineStore}) owns every rule; a backend only stores and fetches rows.
  */
 import type { PropositionSummary } from './evidence-store.js';
-import type { ChainAnchor, StoredChainEntry } from './hash-chain.js';
+import type { ChainAnchor, StoredChainEntry } from '@ewp/canonical';
 import type { Binding, BindingKind } from './snapshot-layout.js';
 
 export type MaybePromise<T> = T | Promise<T>;

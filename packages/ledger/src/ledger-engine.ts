@@ -10,7 +10,6 @@ import {
   type EvidenceView,
   type VerificationCheck,
 } from '@ewp/core';
-import { ebcj1String } from '@ewp/receipts';
 import { ImmutableRecordError, MissingViewError, StoreUnavailableError } from './errors.js';
 import { appendDelta, decodeDelta } from './extend-records.js';
 import type {
@@ -22,7 +21,7 @@ import type {
   SnapshotSummary,
   StoreCapabilities,
 } from './evidence-store.js';
-import { buildChainEntries, type ChainVerification, ChainVerifier } from './hash-chain.js';
+import { buildChainEntries, type ChainVerification, ChainVerifier, ebcj1String } from '@ewp/canonical';
 import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding, StoredBindingRow } from './ledger-backend.js';
 import {
   assembleView,

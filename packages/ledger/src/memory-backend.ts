@@ -4,7 +4,7 @@
  * so a refused write leaves no trace.
  */
 import { StoreUnavailableError } from './errors.js';
-import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from './hash-chain.js';
+import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from '@ewp/canonical';
 import type { LedgerBackend, LedgerReader, LedgerWriter, NewSnapshotRow, SnapshotRow, StoredBinding } from './ledger-backend.js';
 import { type Binding, type BindingKind, bindingKey } from './snapshot-layout.js';
 

@@ -6,7 +6,7 @@
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { EvidenceStore } from '../src/evidence-store.js';
-import type { ChainVerification } from '../src/hash-chain.js';
+import type { ChainVerification } from '@ewp/canonical';
 import { source } from './fault-views.js';
 
 /** A view of `records` evidence items over 50 shared sources. */

@@ -4,19 +4,18 @@
  * processes and machines serialize on it, and everything they read afterwards (READ COMMITTED) is
  * the latest committed state.
  */
+import type { ChainAnchor, StoredChainEntry } from '@ewp/canonical';
 import {
   type Binding,
   type BindingKind,
   type BindingRequest,
   bindingKey,
-  type ChainAnchor,
   type LedgerBackend,
   type LedgerReader,
   type LedgerWriter,
   type NewSnapshotRow,
   type SnapshotRow,
   type StoredBinding,
-  type StoredChainEntry,
   StoreUnavailableError,
 } from '@ewp/ledger';
 import type pg from 'pg';

@@ -4,7 +4,7 @@
 // Results: <repo>/bench/results/receipts-recovery.json
 import os from 'node:os';
 import { DependencyGraph, EvidenceBound, actionAfterRecovery, planRecovery, verifyCheckpoint } from '../dist/index.js';
-import { QUICK, fmt, machine, medianMs, table, timed, writeResults } from './machine.mjs';
+import { QUICK, fmt, machine, medianMs, table, timed, writeResults } from '../../../bench/machine.mjs';
 
 // Python reference medians for invalidate() (BENCHMARK.md, same machine kind).
 const PYTHON_INVALIDATE_MS = { 100: 10.6, 200: 30.1, 400: 102.9, 800: 379.4, 1600: 1552.8 };
@@ -216,7 +216,7 @@ console.log(
   ),
 );
 
-const path = writeResults('recovery', {
+const path = writeResults('receipts-recovery', {
   python_reference: { invalidate_median_ms: PYTHON_INVALIDATE_MS, plan_recovery_ms: PYTHON_PLAN_MS, source: 'BENCHMARK.md' },
   reference_workload: reference,
   planner,

@@ -1,59 +1,64 @@
 /**
- * Typed errors of @ewp/receipts. Each has a stable `code`; the message wording follows the Python
- * reference where it has one (informational, SPEC vectors README), the code is the contract.
+ * Typed errors of @ewp/receipts. Each is an `@ewp/core` {@link EwpError} with a stable `code` from
+ * the project's one code table; the message wording follows the Python reference where it has one
+ * (informational), the code is the contract. Map them with `X.isInstance(e)`, never `instanceof`.
  */
+import { EwpError, type EwpErrorCode } from '@ewp/core';
 
 /** Base class of every error this package throws on bad input or broken state. */
-export class ReceiptsError extends Error {
-  /** Stable, machine-readable code. */
-  readonly code: string;
-  /** JSON path (or field name) of the offending value, when there is one. */
-  readonly path: string | undefined;
-  constructor(code: string, message: string, path?: string) {
-    super(message);
+export class ReceiptsError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.ReceiptsError');
+  constructor(code: EwpErrorCode, message: string, options: { path?: string | undefined; cause?: unknown } = {}) {
+    super(code, message, options);
     this.name = 'ReceiptsError';
-    this.code = code;
-    this.path = path;
   }
 }
 
-/** A timestamp is naive, malformed or out of range (SPEC §3.2; the reference's ValueError). */
+/** A timestamp is naive, malformed or out of range (the reference's ValueError). */
 export class TimestampError extends ReceiptsError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.TimestampError');
+  declare readonly code: 'NAIVE_TIMESTAMP' | 'BAD_TIMESTAMP';
   constructor(code: 'NAIVE_TIMESTAMP' | 'BAD_TIMESTAMP', message: string, path?: string) {
-    super(code, message, path);
+    super(code, message, { path });
     this.name = 'TimestampError';
   }
 }
 
-/** The checkpoint facade refused to create a checkpoint (SPEC §2.5; the reference's ValueError). */
+/** The checkpoint facade refused to create a checkpoint (the reference's ValueError). */
 export class CheckpointError extends ReceiptsError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.CheckpointError');
+  declare readonly code: 'DUPLICATE_CHECKPOINT_ID' | 'DUPLICATE_EVIDENCE_IDS' | 'UNKNOWN_DEPENDENCIES';
   constructor(code: 'DUPLICATE_CHECKPOINT_ID' | 'DUPLICATE_EVIDENCE_IDS' | 'UNKNOWN_DEPENDENCIES', message: string) {
     super(code, message);
     this.name = 'CheckpointError';
   }
 }
 
-/** A dependency graph is malformed, or a query names an unknown node (SPEC §6). */
+/** A dependency graph is malformed, or a query names an unknown node. */
 export class GraphError extends ReceiptsError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.GraphError');
+  declare readonly code: 'DUPLICATE_ID' | 'MISSING_DEPENDENCY' | 'CYCLE' | 'UNKNOWN_CHECKPOINT';
   constructor(code: 'DUPLICATE_ID' | 'MISSING_DEPENDENCY' | 'CYCLE' | 'UNKNOWN_CHECKPOINT', message: string) {
     super(code, message);
     this.name = 'GraphError';
   }
 }
 
-/** A receipt could not be signed (SPEC §5.2). */
+type SigningCode = 'KEY_NOT_ACTIVE' | 'BLANK_ALGORITHM' | 'BLANK_KEY_ID' | 'RECEIPT_VERSION' | 'CANONICALIZATION_VERSION' | 'EMPTY_SIGNATURE';
+
+/** A receipt could not be signed. */
 export class SigningError extends ReceiptsError {
-  constructor(
-    code: 'KEY_NOT_ACTIVE' | 'BLANK_ALGORITHM' | 'BLANK_KEY_ID' | 'RECEIPT_VERSION' | 'CANONICALIZATION_VERSION' | 'EMPTY_SIGNATURE',
-    message: string,
-  ) {
+  static override readonly marker: symbol = Symbol.for('ewp.error.SigningError');
+  declare readonly code: SigningCode;
+  constructor(code: SigningCode, message: string) {
     super(code, message);
     this.name = 'SigningError';
   }
 }
 
-/** An operation id was reused with a different payload (SPEC §8). The first digest is kept. */
+/** An operation id was reused with a different payload. The first digest is kept. */
 export class ReplayConflict extends ReceiptsError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.ReplayConflict');
   readonly operationId: string;
   constructor(operationId: string) {
     super('REPLAY_CONFLICT', `operation id '${operationId}' was reused with a different payload`);
@@ -64,30 +69,35 @@ export class ReplayConflict extends ReceiptsError {
 
 /** A structured value (checkpoint, receipt, result, envelope) has a missing or mistyped field. */
 export class ReceiptFormatError extends ReceiptsError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.ReceiptFormatError');
+  declare readonly path: string;
   constructor(path: string, message: string) {
-    super('BAD_FORMAT', message, path);
+    super('BAD_FORMAT', message, { path });
     this.name = 'ReceiptFormatError';
   }
 }
 
-/** Persistence was used wrongly (SPEC §9.4): e.g. a payload without an operation id. */
+/** Persistence was used wrongly: e.g. a payload without an operation id. */
 export class PersistenceError extends ReceiptsError {
-  constructor(message: string, code = 'PERSISTENCE') {
-    super(code, message);
+  static override readonly marker: symbol = Symbol.for('ewp.error.PersistenceError');
+  constructor(message: string, code: 'PERSISTENCE' | 'PERSISTENCE_INTEGRITY' | 'UNSUPPORTED_SCHEMA' = 'PERSISTENCE', options: { cause?: unknown } = {}) {
+    super(code, message, options);
     this.name = 'PersistenceError';
   }
 }
 
-/** Stored state does not prove what it claims; loading fails closed (SPEC §9.4–9.5). */
+/** Stored state does not prove what it claims; loading fails closed. */
 export class PersistenceIntegrityError extends PersistenceError {
-  constructor(message: string) {
-    super(message, 'PERSISTENCE_INTEGRITY');
+  static override readonly marker: symbol = Symbol.for('ewp.error.PersistenceIntegrityError');
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, 'PERSISTENCE_INTEGRITY', options);
     this.name = 'PersistenceIntegrityError';
   }
 }
 
-/** The persisted schema or a record version is not one this package reads (SPEC §9.3). */
+/** The persisted schema or a record version is not one this package reads. */
 export class UnsupportedPersistenceSchema extends PersistenceError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.UnsupportedPersistenceSchema');
   constructor(message: string) {
     super(message, 'UNSUPPORTED_SCHEMA');
     this.name = 'UnsupportedPersistenceSchema';

@@ -1,33 +1,13 @@
 /**
  * @ewp/receipts — make a warrant judgement checkable later and invalidate it exactly when its
- * evidence changes: EBCJ-1 canonical bytes and domain digests (byte-exact with the EvidenceBound
- * reference), RFC 8785 for float-carrying EWP JSON, checkpoints and verification, proof and
- * Ed25519-signed receipts, warrant receipts, dependency graph and linear-time recovery planning,
- * replay guard (in memory and durable on SQLite), and the hash-chained audit log.
+ * evidence changes: EvidenceBound checkpoints and verification, proof and Ed25519-signed receipts,
+ * warrant receipts, a dependency graph with linear-time recovery planning, lineage-driven
+ * re-evaluation, a replay guard and a durable SQLite receipt store. Canonical bytes, digests and the
+ * hash-chained audit log are `@ewp/canonical`'s.
  * @packageDocumentation
  */
 
-// Canonical bytes and digests (SPEC §1)
-export { CanonicalizationError, type CanonicalizationCode } from './canonical/canonicalization-error.js';
-export { compareCodePoints, sortByCodePoint } from './canonical/code-point-order.js';
-export { EBCJ1_MAX_DEPTH, EBCJ1_MAX_INTEGER_DIGITS, EBCJ1_VERSION, ebcj1Bytes, ebcj1String } from './canonical/ebcj1.js';
-export { jcsBytes, jcsString } from './canonical/jcs.js';
-export { JsonFloat, type ReadJsonOptions, readJsonExact } from './canonical/read-json.js';
-export {
-  EWP_DOMAINS,
-  type EwpDomain,
-  REFERENCE_DOMAINS,
-  type ReferenceDomain,
-  digestCanonicalText,
-  domainDigest,
-  domainPrefix,
-  ebcj1Digest,
-  isDigestHex,
-  jcsDigest,
-  sha256Hex,
-} from './canonical/digest.js';
-
-// Errors
+// Errors (every one an @ewp/core EwpError: code, path, cause, isInstance)
 export {
   CheckpointError,
   GraphError,
@@ -41,7 +21,7 @@ export {
   UnsupportedPersistenceSchema,
 } from './errors.js';
 
-// Checkpoints, verification, proof receipts (SPEC §2–4)
+// Checkpoints, verification, proof receipts
 export {
   type Checkpoint,
   type CheckpointInput,
@@ -52,70 +32,43 @@ export {
   type ProvenanceInput,
   type ProvenanceRecord,
   checkpoint,
-  checkpointPayload,
-  evidencePayload,
   evidenceRecord,
-  isProvenanceComplete,
   policyBinding,
-  policyPayload,
-  provenancePayload,
   provenanceRecord,
 } from './checkpoint/model.js';
 export { checkpointDigest, evidenceDigest } from './checkpoint/digests.js';
-export { type Micros, parseInstantMicros } from './checkpoint/instant.js';
 export {
   type ApplicabilityStatus,
   type EvidenceAssessment,
   type EvidenceState,
   type IntegrityStatus,
   type ProofReceipt,
-  REASONS,
   type RecoveryAction,
   type VerificationResult,
   type VerifyCheckpointOptions,
-  verificationPayloadOf,
   verifyCheckpoint,
 } from './checkpoint/verification.js';
-export { receiptPayload, receiptsEqual, verifyReceipt, verifyVerificationReceipt } from './checkpoint/receipt-checks.js';
-export {
-  decodeCheckpoint,
-  decodeEvidenceRecord,
-  decodePolicyBinding,
-  decodeProofReceipt,
-  decodeProvenance,
-  decodeVerificationBody,
-  decodeVerificationResult,
-} from './checkpoint/decode.js';
+export { verifyReceipt, verifyVerificationReceipt } from './checkpoint/receipt-checks.js';
+export { decodeCheckpoint, decodeVerificationResult } from './checkpoint/decode.js';
 export { type CreateCheckpointInput, EvidenceBound, type EvidenceBoundEvent } from './checkpoint/evidence-bound.js';
 
-// Signatures (SPEC §5)
-export { decodeBase64UrlLenient, encodeBase64Url } from './signing/base64url.js';
-export { ed25519PrivateKey, ed25519PublicKey, ed25519RawPublicKey, ed25519Sign, ed25519Verify } from './signing/ed25519.js';
+// Signatures
 export {
   KEY_STATES,
   type KeyState,
   type ProviderVerdict,
   type ReceiptSigner,
-  SIGNATURE_ENCODING,
-  SIGNATURE_VERSION,
   type SignatureCheck,
   type SignatureStatus,
   type SignatureVerifier,
   type SignedEnvelope,
 } from './signing/envelope.js';
 export { Ed25519Signer, Ed25519Verifier, type RegisteredKey } from './signing/key-registry.js';
-export {
-  SIGNED_RECEIPT_LABEL,
-  type SignedProofReceipt,
-  signReceipt,
-  signedReceiptBytes,
-  verifySignedReceipt,
-} from './signing/signed-receipt.js';
+export { type SignedProofReceipt, signReceipt, verifySignedReceipt } from './signing/signed-receipt.js';
 
-// Graph and recovery (SPEC §6–7)
+// Dependency graph and recovery
 export { DependencyGraph, type GraphNode } from './graph/dependency-graph.js';
 export {
-  INVALIDATION_REASONS,
   type InvalidationReason,
   type PlanRecoveryOptions,
   RecoveryPlan,
@@ -123,51 +76,25 @@ export {
   planRecovery,
 } from './recovery/recovery-plan.js';
 
-// Replay guard and persistence (SPEC §8–9)
-export { ReplayGuard, type ReplayOutcome, operationDigest } from './replay/replay-guard.js';
+// Replay guard and the SQLite receipt store
+export { ReplayGuard, type ReplayOutcome } from './replay/replay-guard.js';
 export {
-  CRASH_POINTS,
   type CrashPoint,
   SqliteReceiptStore,
-  type SqliteDatabase,
   type SqliteReceiptStoreOptions,
   openSqliteReceiptStore,
 } from './persistence/sqlite-receipt-store.js';
 
-// Audit chain (SPEC §11)
-export {
-  type AuditAnchor,
-  AuditChain,
-  type AuditEntry,
-  type AuditFailureReason,
-  type AuditVerification,
-  EMPTY_ANCHOR,
-  GENESIS_HASH,
-  auditEntryHash,
-  nextAuditEntry,
-  verifyAuditChain,
-} from './audit/audit-chain.js';
-
-// Warrant layer (SPEC §12)
-export {
-  ewpViewDigest,
-  ewpViewProjection,
-  ewpWarrantDigest,
-  normativeWarrantView,
-  projectLineage,
-  projectRecords,
-  projectViewMeta,
-} from './warrant/view-projection.js';
+// Warrant layer
+export { ewpViewDigest, ewpWarrantDigest } from './warrant/view-projection.js';
 export {
   type IssuedWarrantReceipt,
-  SIGNED_WARRANT_RECEIPT_LABEL,
   type SignedWarrantReceipt,
   type WarrantReceipt,
   type WarrantReceiptVerification,
   issueWarrantReceipt,
   verifyWarrantReceipt,
   warrantReceiptDigest,
-  warrantReceiptPayload,
 } from './warrant/warrant-receipt.js';
 export {
   type GatedAction,

@@ -4,18 +4,17 @@
  * from several processes serialize instead of losing each other); an in-process queue keeps the
  * async engine from interleaving two transactions on the one connection.
  */
+import type { ChainAnchor, StoredChainEntry } from '@ewp/canonical';
 import {
   type Binding,
   type BindingKind,
   bindingKey,
-  type ChainAnchor,
   type LedgerBackend,
   type LedgerReader,
   type LedgerWriter,
   type NewSnapshotRow,
   type SnapshotRow,
   type StoredBinding,
-  type StoredChainEntry,
   StoreUnavailableError,
 } from '@ewp/ledger';
 import type Database from 'better-sqlite3';

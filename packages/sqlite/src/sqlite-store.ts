@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type ChainVerification, LedgerEngineStore, makeDirectories, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
+import type { ChainVerification } from '@ewp/canonical';
+import { LedgerEngineStore, makeDirectories, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
 import Database from 'better-sqlite3';
 import { SqliteLedgerBackend } from './sqlite-backend.js';
 import { ensureSchema } from './sqlite-schema.js';

@@ -9,7 +9,7 @@ async function run(args: string[], stdin: string | Buffer): Promise<{ code: numb
   return { code: r.code, stdout: r.stdoutBytes, stderr: r.stderr };
 }
 
-const extended = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../packages/receipts/vectors/ebcj1-extended.json', import.meta.url)), 'utf8'));
+const extended = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../packages/canonical/vectors/ebcj1-extended.json', import.meta.url)), 'utf8'));
 
 describe('ewp canonical', () => {
   it('writes EBCJ-1 bytes and evidence digests for every extended vector', async () => {

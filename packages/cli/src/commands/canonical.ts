@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CanonicalizationError, domainDigest, ebcj1Bytes, jcsBytes, jcsDigest, readJsonExact } from '@ewp/receipts';
+import { CanonicalizationError, domainDigest, ebcj1Bytes, jcsBytes, jcsDigest, readJsonExact } from '@ewp/canonical';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 
 const HELP = `usage: ewp canonical [--ebcj1 | --jcs] [--digest DOMAIN] < value.json
@@ -70,8 +70,9 @@ export const canonicalCommand: Command = async (args: string[], io: CliIO): Prom
     }
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof CanonicalizationError) {
-      io.stderr.write(`ewp canonical: refused (${error.code}) at ${error.path}: ${error.message}\n`);
+    if (CanonicalizationError.isInstance(error)) {
+      // The message of an EwpError with a path starts with that path: `$.a[2]: floats are not supported…`.
+      io.stderr.write(`ewp canonical: refused (${error.code}) at ${error.message}\n`);
       return EXIT_SOME_FAILED;
     }
     throw error;

@@ -2,14 +2,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EwpError, parseJson } from '@ewp/core';
+import { CanonicalizationError, readJsonExact } from '@ewp/canonical';
 import {
-  CanonicalizationError,
   Ed25519Signer,
   Ed25519Verifier,
   KEY_STATES,
   type KeyState,
   type ProofReceipt,
-  ReceiptsError,
   type RegisteredKey,
   type SignedProofReceipt,
   type SignedWarrantReceipt,
@@ -17,7 +16,6 @@ import {
   decodeCheckpoint,
   decodeVerificationResult,
   issueWarrantReceipt,
-  readJsonExact,
   verifySignedReceipt,
   verifyWarrantReceipt,
 } from '@ewp/receipts';
@@ -40,7 +38,14 @@ verify  Re-evaluate the view at the receipt's own policy and T and re-derive bot
 Exit codes: 0 issued / verified; 1 refused view or failed verification; 2 bad arguments or files.
 `;
 
-class UsageError extends Error {}
+/** A command line or input file `ewp receipt` cannot use; the message says which. */
+class UsageError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.ReceiptUsageError');
+  constructor(message: string) {
+    super('USAGE', message);
+    this.name = 'UsageError';
+  }
+}
 
 async function readText(path: string, io: CliIO): Promise<string> {
   if (path === '-') {
@@ -115,7 +120,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   try {
     doc = JSON.parse(await readText(receiptPath, io));
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (UsageError.isInstance(error)) throw error;
     throw new UsageError(`${receiptPath} is not JSON: ${(error as Error).message}`);
   }
   // Accept the output of `ewp receipt issue` ({receipt, signed?}), an envelope, or a bare receipt.
@@ -150,7 +155,7 @@ async function readExact(path: string, io: CliIO): Promise<unknown> {
   try {
     return readJsonExact(await readText(path, io), { duplicateKeys: 'refuse' });
   } catch (error) {
-    if (error instanceof CanonicalizationError) throw new UsageError(`${path}: ${error.message}`);
+    if (CanonicalizationError.isInstance(error)) throw new UsageError(`${path}: ${error.message}`);
     throw error;
   }
 }
@@ -184,13 +189,13 @@ export const receiptCommand: Command = async (args: string[], io: CliIO): Promis
     if (sub === 'verify') return await verify(rest, io);
     throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}`);
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (UsageError.isInstance(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.stderr.write(`ewp receipt: ${(error as Error).message}\n\n${HELP}`);
       return EXIT_USAGE;
     }
-    if (error instanceof EwpError || error instanceof ReceiptsError) {
-      const path = error.path === undefined ? '' : ` at ${error.path}`;
-      io.stderr.write(`ewp receipt: refused (${error.code})${path}: ${error.message}\n`);
+    // Every refusal of @ewp/receipts, @ewp/canonical and @ewp/core; the message starts with the JSON path when there is one.
+    if (EwpError.isInstance(error)) {
+      io.stderr.write(`ewp receipt: refused (${error.code}): ${error.message}\n`);
       return EXIT_SOME_FAILED;
     }
     throw error;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareCodePoints, sortedByCodePoint } from './codepoint-order.js';
 
@@ -43,5 +44,17 @@ describe('code point order (SPEC §11.3)', () => {
       const b = word();
       expect(Math.sign(compareCodePoints(a, b)), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBe(Math.sign(reference(a, b)));
     }
+  });
+  it('sorts a list exactly as the comparator does, with or without high units (native-sort fast path)', () => {
+    const text = fc.oneof(fc.string({ unit: 'binary' }), fc.string(), fc.constantFrom('\ue000', '\u{10000}', '\ud800', 'a', ''));
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 30 }), (list) => {
+        expect(sortedByCodePoint(list)).toEqual([...list].sort(compareCodePoints));
+      }),
+      { numRuns: 2000 },
+    );
+    const input = ['b', 'a'];
+    expect(sortedByCodePoint(input)).toEqual(['a', 'b']);
+    expect(input).toEqual(['b', 'a']); // a copy: the input is untouched
   });
 });

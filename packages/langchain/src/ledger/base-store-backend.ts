@@ -16,20 +16,18 @@
  * a refused write leaves nothing behind. The batch is as atomic as the inner store makes it:
  * InMemoryStore applies it at once; PostgresStore runs the puts one by one.
  */
+import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from '@ewp/canonical';
 import {
   type Binding,
   type BindingKind,
   type BindingRequest,
   bindingKey,
-  type ChainAnchor,
-  EMPTY_ANCHOR,
   type LedgerBackend,
   type LedgerReader,
   type LedgerWriter,
   type NewSnapshotRow,
   type SnapshotRow,
   type StoredBinding,
-  type StoredChainEntry,
 } from '@ewp/ledger';
 import type { BaseStore, PutOperation } from '@langchain/langgraph';
 import { ledgerWriteLock } from './write-lock.js';

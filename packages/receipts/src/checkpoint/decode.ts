@@ -19,29 +19,29 @@ import type {
 type Obj = Record<string, unknown>;
 
 function object(v: unknown, path: string): Obj {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ReceiptFormatError(path, `${path} must be an object`);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ReceiptFormatError(path, 'must be an object');
   return v as Obj;
 }
 function str(o: Obj, key: string, path: string): string {
   const v = o[key];
-  if (typeof v !== 'string') throw new ReceiptFormatError(`${path}.${key}`, `${path}.${key} must be a string`);
+  if (typeof v !== 'string') throw new ReceiptFormatError(`${path}.${key}`, 'must be a string');
   return v;
 }
 function strOrNull(o: Obj, key: string, path: string): string | null {
   const v = o[key];
   if (v === null || v === undefined) return null;
-  if (typeof v !== 'string') throw new ReceiptFormatError(`${path}.${key}`, `${path}.${key} must be a string or null`);
+  if (typeof v !== 'string') throw new ReceiptFormatError(`${path}.${key}`, 'must be a string or null');
   return v;
 }
 function bool(o: Obj, key: string, path: string): boolean {
   const v = o[key];
-  if (typeof v !== 'boolean') throw new ReceiptFormatError(`${path}.${key}`, `${path}.${key} must be a boolean`);
+  if (typeof v !== 'boolean') throw new ReceiptFormatError(`${path}.${key}`, 'must be a boolean');
   return v;
 }
 function strList(o: Obj, key: string, path: string): string[] {
   const v = o[key];
   if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) {
-    throw new ReceiptFormatError(`${path}.${key}`, `${path}.${key} must be a list of strings`);
+    throw new ReceiptFormatError(`${path}.${key}`, 'must be a list of strings');
   }
   return [...v];
 }
@@ -53,7 +53,7 @@ function oneOf<T extends string>(o: Obj, key: string, path: string, allowed: rea
   return v as T;
 }
 function has(o: Obj, key: string, path: string): unknown {
-  if (!Object.hasOwn(o, key)) throw new ReceiptFormatError(`${path}.${key}`, `${path}.${key} is missing`);
+  if (!Object.hasOwn(o, key)) throw new ReceiptFormatError(`${path}.${key}`, 'is missing');
   return o[key];
 }
 
@@ -99,7 +99,7 @@ export function decodePolicyBinding(value: unknown, path = 'policy'): PolicyBind
 export function decodeCheckpoint(value: unknown, path = 'checkpoint'): Checkpoint {
   const o = object(value, path);
   const evidence = has(o, 'evidence', path);
-  if (!Array.isArray(evidence)) throw new ReceiptFormatError(`${path}.evidence`, `${path}.evidence must be a list`);
+  if (!Array.isArray(evidence)) throw new ReceiptFormatError(`${path}.evidence`, 'must be a list');
   return {
     checkpoint_id: str(o, 'checkpoint_id', path),
     agent: str(o, 'agent', path),
@@ -146,7 +146,7 @@ function decodeAssessment(value: unknown, path: string): EvidenceAssessment {
 export function decodeVerificationBody(value: unknown, path = 'verification'): Omit<VerificationResult, 'receipt'> {
   const o = object(value, path);
   const evidence = o.evidence;
-  if (!Array.isArray(evidence)) throw new ReceiptFormatError(`${path}.evidence`, `${path}.evidence must be a list`);
+  if (!Array.isArray(evidence)) throw new ReceiptFormatError(`${path}.evidence`, 'must be a list');
   return {
     checkpoint_id: str(o, 'checkpoint_id', path),
     integrity: oneOf(o, 'integrity', path, INTEGRITY, 'integrity status'),

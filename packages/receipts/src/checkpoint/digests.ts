@@ -1,12 +1,12 @@
-import { ebcj1Digest } from '../canonical/digest.js';
+import { domainDigest } from '@ewp/canonical';
 import { type Checkpoint, type EvidenceRecord, checkpointPayload } from './model.js';
 
 /** `digest(payload, "evidence")`, or null when the payload is null (SPEC §2.2). */
 export function evidenceDigest(record: EvidenceRecord): string | null {
-  return record.payload === null ? null : ebcj1Digest(record.payload, 'evidence');
+  return record.payload === null ? null : domainDigest('evidence', record.payload);
 }
 
 /** `digest(protected payload, "checkpoint")`: every byte of the checkpoint is bound (SPEC §2.4). */
 export function checkpointDigest(cp: Checkpoint): string {
-  return ebcj1Digest(checkpointPayload(cp), 'checkpoint');
+  return domainDigest('checkpoint', checkpointPayload(cp));
 }

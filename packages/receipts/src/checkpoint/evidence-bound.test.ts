@@ -1,8 +1,7 @@
+import { domainDigest, ebcj1String } from '@ewp/canonical';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { domainDigest } from '../canonical/digest.js';
-import { ebcj1String } from '../canonical/ebcj1.js';
 import { CheckpointError, GraphError, ReplayConflict } from '../errors.js';
 import { ReplayGuard } from '../replay/replay-guard.js';
 import { type EvidenceBoundEvent, EvidenceBound } from './evidence-bound.js';

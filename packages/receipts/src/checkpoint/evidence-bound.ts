@@ -1,5 +1,5 @@
-import { sortByCodePoint } from '../canonical/code-point-order.js';
-import { ebcj1Digest } from '../canonical/digest.js';
+import { domainDigest } from '@ewp/canonical';
+import { sortedByCodePoint } from '@ewp/core';
 import { CheckpointError } from '../errors.js';
 import { DependencyGraph } from '../graph/dependency-graph.js';
 import { type InvalidationReason, type RecoveryPlan, planRecovery } from '../recovery/recovery-plan.js';
@@ -86,7 +86,8 @@ export class EvidenceBound {
     const operationId = input.operation_id ?? null;
     const id =
       input.checkpoint_id ??
-      ebcj1Digest(
+      domainDigest(
+        'checkpoint-id',
         {
           agent: input.agent,
           evidence: evidence.map(evidencePayload),
@@ -95,13 +96,12 @@ export class EvidenceBound {
           policy: policyPayload(this.policy),
           operation_id: operationId,
         },
-        'checkpoint-id',
       ).slice(0, 24);
     if (this.#checkpoints.has(id)) throw new CheckpointError('DUPLICATE_CHECKPOINT_ID', `duplicate checkpoint id: ${id}`);
     if (new Set(evidence.map((e) => e.evidence_id)).size !== evidence.length) {
       throw new CheckpointError('DUPLICATE_EVIDENCE_IDS', 'duplicate evidence ids are not allowed');
     }
-    const unknown = sortByCodePoint([...new Set(dependsOn.filter((d) => !this.#checkpoints.has(d)))]);
+    const unknown = sortedByCodePoint([...new Set(dependsOn.filter((d) => !this.#checkpoints.has(d)))]);
     if (unknown.length > 0) {
       throw new CheckpointError('UNKNOWN_DEPENDENCIES', `unknown dependencies: [${unknown.map((u) => `'${u}'`).join(', ')}]`);
     }

@@ -1,5 +1,4 @@
-import { ebcj1Digest, isDigestHex } from '../canonical/digest.js';
-import { EBCJ1_VERSION } from '../canonical/ebcj1.js';
+import { domainDigest, EBCJ1_VERSION, isDigestHex } from '@ewp/canonical';
 import { checkpointDigest } from './digests.js';
 import type { Checkpoint } from './model.js';
 import { type ProofReceipt, type VerificationResult, verificationPayloadOf } from './verification.js';
@@ -34,7 +33,7 @@ export function verifyVerificationReceipt(result: VerificationResult, cp: Checkp
   if (!verifyReceipt(result.receipt, cp)) return false;
   try {
     const payload = verificationPayloadOf(result, result.receipt.checkpoint_digest);
-    return ebcj1Digest(payload, 'verification') === result.receipt.verification_digest;
+    return domainDigest('verification', payload) === result.receipt.verification_digest;
   } catch {
     return false;
   }

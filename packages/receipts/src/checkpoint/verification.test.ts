@@ -1,7 +1,7 @@
+import { ebcj1String } from '@ewp/canonical';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ebcj1String } from '../canonical/ebcj1.js';
 import { TimestampError } from '../errors.js';
 import { checkpointDigest, evidenceDigest } from './digests.js';
 import { parseInstantMicros } from './instant.js';

@@ -1,6 +1,5 @@
-import { sortByCodePoint } from '../canonical/code-point-order.js';
-import { ebcj1Digest } from '../canonical/digest.js';
-import { EBCJ1_VERSION } from '../canonical/ebcj1.js';
+import { domainDigest, EBCJ1_VERSION } from '@ewp/canonical';
+import { sortedByCodePoint } from '@ewp/core';
 import { checkpointDigest, evidenceDigest } from './digests.js';
 import { parseInstantMicros } from './instant.js';
 import { type Checkpoint, type EvidenceRecord, type PolicyBinding, isProvenanceComplete } from './model.js';
@@ -125,7 +124,7 @@ export function verifyCheckpoint(cp: Checkpoint, options: VerifyCheckpointOption
   const assessments: EvidenceAssessment[] = [];
   for (const snap of cp.evidence) assessments.push(assess(snap, current.get(snap.evidence_id), now));
   if (given) {
-    const fresh = sortByCodePoint([...current.keys()].filter((k) => !ids.has(k)));
+    const fresh = sortedByCodePoint([...current.keys()].filter((k) => !ids.has(k)));
     for (const key of fresh) {
       const rec = current.get(key) as EvidenceRecord;
       assessments.push({
@@ -175,9 +174,9 @@ export function verifyCheckpoint(cp: Checkpoint, options: VerifyCheckpointOption
     provenance_complete: provenanceComplete,
     policy_compatible: policyCompatible,
     evidence: assessments,
-    reasons: sortByCodePoint([...new Set(reasons)]),
+    reasons: sortedByCodePoint([...new Set(reasons)]),
   };
-  const verificationDigest = ebcj1Digest(verificationPayloadOf(body, digest), 'verification');
+  const verificationDigest = domainDigest('verification', verificationPayloadOf(body, digest));
   return {
     ...body,
     receipt: {

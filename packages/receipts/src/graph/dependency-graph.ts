@@ -1,4 +1,4 @@
-import { sortByCodePoint } from '../canonical/code-point-order.js';
+import { sortedByCodePoint } from '@ewp/core';
 import { GraphError } from '../errors.js';
 
 /** What the graph reads from a node: its id and the ids it depends on (checkpoints fit). */
@@ -112,7 +112,7 @@ export class DependencyGraph<T extends GraphNode = GraphNode> {
     const n = this.#ids.length;
     const byRank = new Int32Array(n);
     const rank = new Int32Array(n);
-    const sorted = sortByCodePoint([...this.#ids]);
+    const sorted = sortedByCodePoint([...this.#ids]);
     for (let r = 0; r < n; r++) {
       const i = this.#index.get(sorted[r] as string) as number;
       byRank[r] = i;
@@ -142,7 +142,7 @@ export class DependencyGraph<T extends GraphNode = GraphNode> {
 
   /** All ids sorted by code point. */
   checkpointIds(): string[] {
-    return sortByCodePoint([...this.#ids]);
+    return sortedByCodePoint([...this.#ids]);
   }
 
   /** The lexicographically smallest topological order (by code point). */

@@ -23,7 +23,9 @@ describe('SQLite receipt store survives SIGKILL mid-commit', () => {
       '--format=esm',
       '--platform=node',
       '--external:better-sqlite3',
-      '--external:@ewp/core',
+      // Workspace packages (@ewp/canonical, @ewp/core) from their TypeScript sources: the child
+      // runs from a temporary directory, where no node_modules would resolve them.
+      '--conditions=@ewp/source',
       `--outfile=${bundle}`,
       '--log-level=warning',
     ]);

@@ -1,6 +1,4 @@
-import { CanonicalizationError } from '../canonical/canonicalization-error.js';
-import { ebcj1String } from '../canonical/ebcj1.js';
-import { readJsonExact } from '../canonical/read-json.js';
+import { CanonicalizationError, ebcj1String, readJsonExact } from '@ewp/canonical';
 import {
   decodeCheckpoint,
   decodeProofReceipt,
@@ -92,10 +90,7 @@ export async function openSqliteReceiptStore(
   try {
     Driver = (await import('better-sqlite3')).default as unknown as new (filename: string) => SqliteDatabase;
   } catch (error) {
-    throw new PersistenceError(
-      `better-sqlite3 is not installed; add it to use the SQLite receipt store (${(error as Error).message})`,
-      'DRIVER_MISSING',
-    );
+    throw new PersistenceError('better-sqlite3 is not installed; add it to use the SQLite receipt store', 'PERSISTENCE', { cause: error });
   }
   const db = new Driver(filename);
   try {
@@ -334,8 +329,8 @@ export class SqliteReceiptStore {
     try {
       return new DependencyGraph(nodes);
     } catch (error) {
-      if (error instanceof GraphError) {
-        throw new PersistenceIntegrityError(`persisted dependency graph is invalid: ${error.message}`);
+      if (GraphError.isInstance(error)) {
+        throw new PersistenceIntegrityError(`persisted dependency graph is invalid: ${error.message}`, { cause: error });
       }
       throw error;
     }
@@ -393,14 +388,14 @@ function decodeRow<T>(what: string, text: string, decode: (value: unknown) => T)
     // Stricter than the reference (SPEC §9.5): the stored bytes must be exactly the canonical form.
     if (ebcj1String(value) !== text) throw new PersistenceIntegrityError(`non-canonical stored text for ${what}`);
   } catch (error) {
-    if (error instanceof PersistenceIntegrityError) throw error;
-    if (error instanceof CanonicalizationError) throw new PersistenceIntegrityError(`malformed canonical JSON for ${what}`);
+    if (PersistenceIntegrityError.isInstance(error)) throw error;
+    if (CanonicalizationError.isInstance(error)) throw new PersistenceIntegrityError(`malformed canonical JSON for ${what}`, { cause: error });
     throw error;
   }
   try {
     return decode(value);
   } catch (error) {
-    if (error instanceof ReceiptFormatError) throw new PersistenceIntegrityError(error.message);
+    if (ReceiptFormatError.isInstance(error)) throw new PersistenceIntegrityError(error.message, { cause: error });
     throw error;
   }
 }

@@ -1,6 +1,6 @@
+import { compareCodePoints } from '@ewp/core';
 import { verifyVerificationReceipt } from '../checkpoint/receipt-checks.js';
 import type { RecoveryAction, VerificationResult } from '../checkpoint/verification.js';
-import { compareCodePoints } from '../canonical/code-point-order.js';
 import type { Checkpoint } from '../checkpoint/model.js';
 import type { DependencyGraph, GraphNode } from '../graph/dependency-graph.js';
 

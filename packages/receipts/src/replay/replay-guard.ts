@@ -1,4 +1,4 @@
-import { ebcj1Digest } from '../canonical/digest.js';
+import { domainDigest } from '@ewp/canonical';
 import { ReplayConflict } from '../errors.js';
 
 /** Outcome of applying an operation id. */
@@ -6,7 +6,7 @@ export type ReplayOutcome = 'APPLIED' | 'ALREADY_APPLIED';
 
 /** The `operation`-domain digest of an operation payload (SPEC §8); key order is irrelevant. */
 export function operationDigest(payload: unknown): string {
-  return ebcj1Digest(payload, 'operation');
+  return domainDigest('operation', payload);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ebcj1String } from '../canonical/ebcj1.js';
+import { ebcj1String } from '@ewp/canonical';
 import { SigningError } from '../errors.js';
 import { decodeBase64UrlLenient, encodeBase64Url } from './base64url.js';
 

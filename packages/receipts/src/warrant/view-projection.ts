@@ -1,6 +1,5 @@
-import { type EvidenceView, normativeWarrant, type SourceRef, type WarrantView } from '@ewp/core';
-import { compareCodePoints } from '../canonical/code-point-order.js';
-import { ebcj1Digest } from '../canonical/digest.js';
+import { domainDigest } from '@ewp/canonical';
+import { compareCodePoints, type EvidenceView, normativeWarrant, type SourceRef, type WarrantView } from '@ewp/core';
 
 /*
  * The order-independent projection of an EvidenceView that warrant receipts hash (SPEC §12.3).
@@ -142,7 +141,7 @@ export function ewpViewProjection(view: EvidenceView): { [k: string]: Json } {
 
 /** `digest(view projection, "ewp-view")`. */
 export function ewpViewDigest(view: EvidenceView): string {
-  return ebcj1Digest(ewpViewProjection(view), 'ewp-view');
+  return domainDigest('ewp-view', ewpViewProjection(view));
 }
 
 /** The normative WarrantView of SPEC §12.2: identity, T and the five axes; nothing else. */
@@ -152,5 +151,5 @@ export function normativeWarrantView(w: WarrantView): { [k: string]: Json } {
 
 /** `digest(normative WarrantView, "ewp-warrant")`; strength and diagnostics never enter it. */
 export function ewpWarrantDigest(w: WarrantView): string {
-  return ebcj1Digest(normativeWarrantView(w), 'ewp-warrant');
+  return domainDigest('ewp-warrant', normativeWarrantView(w));
 }

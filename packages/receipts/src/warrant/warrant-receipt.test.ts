@@ -1,8 +1,7 @@
+import { domainDigest, ebcj1String } from '@ewp/canonical';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { domainDigest } from '../canonical/digest.js';
-import { ebcj1String } from '../canonical/ebcj1.js';
 import { Ed25519Signer, Ed25519Verifier } from '../signing/key-registry.js';
 import { ewpViewDigest, ewpViewProjection, normativeWarrantView } from './view-projection.js';
 import { issueWarrantReceipt, verifyWarrantReceipt, warrantReceiptDigest } from './warrant-receipt.js';

@@ -1,3 +1,4 @@
+import { domainDigest } from '@ewp/canonical';
 import {
   type EvidenceView,
   POLICY_ID,
@@ -10,7 +11,6 @@ import {
   normalizeWarrantView,
   warrantNow,
 } from '@ewp/core';
-import { ebcj1Digest } from '../canonical/digest.js';
 import {
   type ReceiptSigner,
   type SignatureCheck,
@@ -63,7 +63,7 @@ export function warrantReceiptPayload(r: WarrantReceipt): Record<string, unknown
 
 /** `digest(WarrantReceipt, "ewp-warrant-receipt")`: the receipt's identifier. */
 export function warrantReceiptDigest(r: WarrantReceipt): string {
-  return ebcj1Digest(warrantReceiptPayload(r), 'ewp-warrant-receipt');
+  return domainDigest('ewp-warrant-receipt', warrantReceiptPayload(r));
 }
 
 /** What {@link issueWarrantReceipt} returns. */

@@ -2,12 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CanonicalizationError } from './canonicalization-error.js';
-import { compareCodePoints, sortByCodePoint } from './code-point-order.js';
-import { domainDigest, domainPrefix, ebcj1Digest } from './digest.js';
+import { compareCodePoints, sortedByCodePoint } from '@ewp/core';
+import { domainDigest, domainPrefix } from './digest.js';
 import { ebcj1Bytes, ebcj1String } from './ebcj1.js';
 import { readJsonExact } from './read-json.js';
 
-const dir = fileURLToPath(new URL('../../../../packages/receipts/vectors/', import.meta.url));
+const dir = fileURLToPath(new URL('../vectors/', import.meta.url));
 const load = (name: string) => JSON.parse(readFileSync(dir + name, 'utf8'));
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -26,7 +26,7 @@ describe('ebcj1-vectors.json (10 vectors)', () => {
   }
   it('domain prefix for evidence', () => {
     expect(domainPrefix('evidence').toString('hex')).toBe('65766964656e6365626f756e643a65766964656e63653a4542434a2d3100');
-    expect(ebcj1Digest(null, 'evidence')).toBe('11573a0b523dc1f31ca076375000583e434fbc6ddc3c527935b469859f21d118');
+    expect(domainDigest('evidence', null)).toBe('11573a0b523dc1f31ca076375000583e434fbc6ddc3c527935b469859f21d118');
   });
 });
 
@@ -49,7 +49,7 @@ describe('ebcj1-extended.json key_order_cases (6)', () => {
   it('has 6 cases', () => expect(extended.key_order_cases).toHaveLength(6));
   for (const c of extended.key_order_cases) {
     it(c.id, () => {
-      expect(sortByCodePoint([...c.keys_in_input_order])).toEqual(c.code_point_order);
+      expect(sortedByCodePoint(c.keys_in_input_order)).toEqual(c.code_point_order);
       expect([...c.keys_in_input_order].sort(compareCodePoints)).toEqual(c.code_point_order);
       expect([...c.keys_in_input_order].sort()).toEqual(c.utf16_code_unit_order);
       const obj = Object.fromEntries(c.keys_in_input_order.map((k: string, i: number) => [k, i]));
@@ -74,7 +74,7 @@ describe('ebcj1-extended.json invalid_text (15)', () => {
       } catch (e) {
         error = e;
       }
-      expect(error).toBeInstanceOf(CanonicalizationError);
+      expect(CanonicalizationError.isInstance(error)).toBe(true);
       const code = (error as CanonicalizationError).code;
       if (/float|nan|infinity/i.test(c.id)) expect(code).toBe('FLOAT');
       if (/surrogate/i.test(c.id)) expect(code).toBe('LONE_SURROGATE');
@@ -145,7 +145,7 @@ describe('ebcj1-invalid-python.json (4)', () => {
       } catch (e) {
         error = e;
       }
-      expect(error).toBeInstanceOf(CanonicalizationError);
+      expect(CanonicalizationError.isInstance(error)).toBe(true);
       const expectedCode = { float: 'FLOAT', 'nested-float': 'FLOAT', bytes: 'UNSUPPORTED_TYPE', 'non-string-key': 'NON_STRING_KEY' }[
         c.id as string
       ];

@@ -1,3 +1,4 @@
+import { JsonFloat } from '@ewp/core';
 import { CanonicalizationError, indexPath, memberPath } from './canonicalization-error.js';
 import { EBCJ1_MAX_DEPTH } from './ebcj1.js';
 
@@ -6,7 +7,7 @@ export interface ReadJsonOptions {
   /**
    * `refuse` (default, EBCJ-1, SPEC §1.3): any number token with `.`, `e` or `E` is refused, even `1.0`.
    * `number`: such tokens become JS numbers (for RFC 8785 / JCS input).
-   * `keep`: such tokens become {@link JsonFloat} instances, which EBCJ-1 refuses where they are used
+   * `keep`: such tokens become `@ewp/core`'s `JsonFloat` instances, which EBCJ-1 refuses where they are used
    * (for stored data that must be reported, not rejected wholesale, like an audit log).
    */
   floats?: 'refuse' | 'number' | 'keep';
@@ -15,14 +16,6 @@ export interface ReadJsonOptions {
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** A number token written with a fraction or exponent, kept as such (EBCJ-1 refuses it). */
-export class JsonFloat {
-  constructor(
-    readonly value: number,
-    readonly text: string,
-  ) {}
-}
 
 /**
  * A trust-bearing JSON reader (SPEC §1.3): integers stay exact (`number` when safe, else `bigint`),
@@ -134,7 +127,7 @@ class Reader {
       if (this.floats === 'refuse') {
         throw new CanonicalizationError('FLOAT', path, 'floats are not supported by EBCJ-1');
       }
-      return this.floats === 'keep' ? new JsonFloat(Number(token), token) : Number(token);
+      return this.floats === 'keep' ? new JsonFloat(Number(token)) : Number(token);
     }
     if (p - start <= 15) {
       const n = Number(token);

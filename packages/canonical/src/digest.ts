@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { ebcj1String } from './ebcj1.js';
 import { jcsString } from './jcs.js';
 
-/** The five domains the reference hashes under (SPEC §1.4). */
+/** The five domains the EvidenceBound reference hashes under. */
 export const REFERENCE_DOMAINS = ['evidence', 'checkpoint', 'verification', 'operation', 'checkpoint-id'] as const;
 export type ReferenceDomain = (typeof REFERENCE_DOMAINS)[number];
 
-/** Domains of the warrant layer (SPEC §12); never reuse a reference domain for a new use. */
+/** Domains of the warrant layer (warrant receipts of `@ewp/receipts`); never reuse a reference domain for a new use. */
 export const EWP_DOMAINS = ['ewp-view', 'ewp-warrant', 'ewp-warrant-receipt'] as const;
 export type EwpDomain = (typeof EWP_DOMAINS)[number];
 
@@ -28,20 +28,15 @@ export function sha256Hex(bytes: Uint8Array): string {
 }
 
 /**
- * The EBCJ-1 domain digest of SPEC §1.4:
+ * The EBCJ-1 domain digest:
  * `hex(SHA-256(UTF8("evidencebound:" + domain + ":EBCJ-1") || 0x00 || EBCJ-1(value)))`.
  * @throws {CanonicalizationError} when the value is not EBCJ-1 canonicalizable.
  */
-export function ebcj1Digest(value: unknown, domain: string): string {
-  return digestCanonicalText(ebcj1String(value), domain);
-}
-
-/** Same as {@link ebcj1Digest}, argument order `(domain, value)`. */
 export function domainDigest(domain: string, value: unknown): string {
   return digestCanonicalText(ebcj1String(value), domain);
 }
 
-/** Domain digest of text that already is the EBCJ-1 form of some value. */
+/** Domain digest of text that already is the EBCJ-1 form of some value (the bytes are not re-checked). */
 export function digestCanonicalText(canonical: string, domain: string): string {
   return createHash('sha256').update(domainPrefix(domain)).update(canonical, 'utf8').digest('hex');
 }

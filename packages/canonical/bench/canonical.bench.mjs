@@ -1,19 +1,18 @@
-// Canonicalization and digest throughput (MB/s) against JSON.stringify on the same data, and
-// Ed25519 sign/verify rates. Results: <repo>/bench/results/receipts-canonical.json
+// Canonicalization and digest throughput (MB/s) against JSON.stringify on the same data, and the
+// hash-chained log (build and verify) against bare SHA-256 over the same bytes.
+// Results: <repo>/bench/results/canonical.json
 import { createHash } from 'node:crypto';
 import {
-  Ed25519Signer,
-  Ed25519Verifier,
+  EMPTY_ANCHOR,
+  buildChainEntries,
   domainDigest,
   ebcj1Bytes,
   ebcj1String,
   jcsString,
   sha256Hex,
-  signReceipt,
-  verifyCheckpoint,
-  verifySignedReceipt,
+  verifyChain,
 } from '../dist/index.js';
-import { QUICK, fmt, machine, pairedRatio, rate, rates, table, writeResults } from './machine.mjs';
+import { QUICK, fmt, machine, pairedRatio, rates, table, timed, writeResults } from '../../../bench/machine.mjs';
 
 
 /** Datasets shaped like what the package hashes, each about 1 MB of JSON. */
@@ -90,44 +89,50 @@ function canonicalRows() {
   return rows;
 }
 
-function signingRows() {
-  const seed = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
-  const signer = new Ed25519Signer('key-1', seed);
-  const verifier = new Ed25519Verifier({ 'key-1': { public_hex: signer.publicKeyHex(), state: 'ACTIVE' } });
-  const cp = {
-    checkpoint_id: 'A', agent: 'A',
-    evidence: [{ evidence_id: 'e1', payload: { value: 1 }, provenance: { source: 'tool', locator: 'urn:x', retrieved_at: null, content_type: null, metadata: {} }, observed_at: null, valid_until: null, explicitly_refuted: false }],
-    output: { step: 'A' }, policy: { policy_id: 'safety', version: '1', require_provenance: true, consequential: true },
-    depends_on: [], operation_id: null, schema_version: '1',
-  };
-  const result = verifyCheckpoint(cp);
-  const envelope = signReceipt(result.receipt, signer);
-  const bytes = createHash('sha256').update('x').digest();
-  const rawSig = signer.sign(bytes);
-  const verifyCheckpointRate = rate(() => verifyCheckpoint(cp));
-  const sign = rate(() => signReceipt(result.receipt, signer));
-  const verify = rate(() => verifySignedReceipt(envelope, cp, verifier));
-  const verifyWithResult = rate(() => verifySignedReceipt(envelope, cp, verifier, result));
-  const rawSign = rate(() => signer.sign(bytes));
-  const rawVerify = rate(() => verifier.verify({ algorithm: 'Ed25519', key_id: 'key-1', signed_bytes: bytes, signature: rawSig }));
-  return [
-    { operation: 'verifyCheckpoint (1 record)', 'per second': fmt(verifyCheckpointRate, 0) },
-    { operation: 'signReceipt (canonicalize + Ed25519 sign)', 'per second': fmt(sign, 0) },
-    { operation: 'verifySignedReceipt (envelope + binding)', 'per second': fmt(verify, 0) },
-    { operation: 'verifySignedReceipt with result', 'per second': fmt(verifyWithResult, 0) },
-    { operation: 'raw Ed25519 sign (baseline)', 'per second': fmt(rawSign, 0) },
-    { operation: 'raw Ed25519 verify (baseline)', 'per second': fmt(rawVerify, 0) },
-  ];
+/**
+ * The hash-chained log: building and verifying N ledger-shaped events, against the floor of the
+ * same work, one SHA-256 per entry over bytes already in hand (no canonicalization, no checks).
+ */
+function chainRows() {
+  const rows = [];
+  for (const n of QUICK ? [10_000] : [10_000, 100_000]) {
+    const events = Array.from({ length: n }, (_, i) => ({
+      type: i % 2 ? 'snapshot_committed' : 'record_appended',
+      proposition_id: `p:${i % 97}`,
+      view_id: `v-${i}`,
+      digest: createHash('sha256').update(String(i)).digest('hex'),
+      records: i % 5,
+    }));
+    const built = buildChainEntries(EMPTY_ANCHOR, events);
+    const texts = built.entries.map((e) => Buffer.from(e.event, 'utf8'));
+    const runs = QUICK ? 3 : 7;
+    const build = timed(() => buildChainEntries(EMPTY_ANCHOR, events), runs);
+    const verify = timed(() => verifyChain(built.entries, built.anchor), runs);
+    const floor = timed(() => {
+      let prev = Buffer.alloc(32);
+      for (const t of texts) prev = createHash('sha256').update(prev).update(t).digest();
+    }, runs);
+    rows.push({
+      entries: n,
+      'build ms': fmt(build.median_ms),
+      'verify ms': fmt(verify.median_ms),
+      'bare SHA-256 chain ms': fmt(floor.median_ms),
+      'build / bare': fmt(build.median_ms / floor.median_ms, 2),
+      'verify / bare': fmt(verify.median_ms / floor.median_ms, 2),
+      raw: { entries: n, build, verify, bare_sha256: floor, build_vs_bare: build.median_ms / floor.median_ms, verify_vs_bare: verify.median_ms / floor.median_ms },
+    });
+  }
+  return rows;
 }
 
 const canonical = canonicalRows();
-const signing = signingRows();
+const chain = chainRows();
 const path = writeResults('canonical', {
   canonicalization: canonical.map(({ raw, dataset }) => ({ dataset, ...raw })),
-  signing: signing.map((r) => ({ operation: r.operation, per_second: Number(r['per second']) })),
+  hash_chain: chain.map(({ raw }) => raw),
 });
 const m = machine();
-console.log(`receipts canonical bench — ${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${m.load_average_1_5_15.join(' ')}${QUICK ? ' (quick)' : ''}\n`);
+console.log(`canonical bench — ${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${m.load_average_1_5_15.join(' ')}${QUICK ? ' (quick)' : ''}\n`);
 console.log(table(canonical, ['dataset', 'json_mb', 'JSON.stringify MB/s', 'ebcj1String MB/s', 'ratio vs stringify (paired median)', 'paired min–max', 'ebcj1Bytes MB/s', 'bytes ratio (vs stringify+Buffer.from)', 'jcsString MB/s', 'domainDigest MB/s', 'sha256 only MB/s']));
-console.log(`\n${table(signing, ['operation', 'per second'])}`);
+console.log(`\n${table(chain, ['entries', 'build ms', 'verify ms', 'bare SHA-256 chain ms', 'build / bare', 'verify / bare'])}`);
 console.log(`\nwrote ${path}`);

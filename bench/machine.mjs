@@ -1,9 +1,10 @@
-// The machine a benchmark ran on, and where results go.
+// Shared by the benchmarks of @ewp/canonical and @ewp/receipts: the machine a benchmark ran on,
+// where results go, and the timing helpers.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+export const REPO = fileURLToPath(new URL('../', import.meta.url));
 export const QUICK = process.env.EWP_BENCH_QUICK === '1';
 
 export function machine() {
@@ -19,11 +20,12 @@ export function machine() {
   };
 }
 
+/** Writes `<repo>/bench/results/<name>.json` (e.g. `canonical`, `receipts-recovery`). */
 export function writeResults(name, data) {
   const dir = `${REPO}bench/results/`;
   mkdirSync(dir, { recursive: true });
-  const path = `${dir}receipts-${name}.json`;
-  writeFileSync(path, `${JSON.stringify({ benchmark: `receipts-${name}`, date: new Date().toISOString(), machine: machine(), quick: QUICK, ...data }, null, 2)}\n`);
+  const path = `${dir}${name}.json`;
+  writeFileSync(path, `${JSON.stringify({ benchmark: name, date: new Date().toISOString(), machine: machine(), quick: QUICK, ...data }, null, 2)}\n`);
   return path;
 }
 

@@ -1,16 +1,19 @@
 /**
- * The hash-chained event log of receipts SPEC §11: `hash_i = SHA-256(raw(prev_hash_i) || EBCJ-1(event_i))`,
- * genesis `prev_hash` = 64 zeros, an anchor `{length, head_hash}` kept beside the log and updated in the
- * same transaction. Verification walks entries in stored order; the first failure wins; nothing is
- * repaired, skipped or restarted.
+ * The one hash-chained event log, shared by the receipts audit log and every ledger store:
+ * `hash_i = hex(SHA-256(raw32(prev_hash_i) || EBCJ-1(event_i)))` (the 32 raw bytes the previous hash
+ * spells, no domain prefix), `event_i.seq = i`, genesis `prev_hash` = 64 zeros (a zero `prev_hash`
+ * anywhere else is a reset and fails), and an anchor `{length, head_hash}` kept beside the log and
+ * updated in the same transaction as the append. Verification walks entries in stored order; the first
+ * failure wins; nothing is repaired, skipped or restarted. Vectors: `vectors/audit-chain.json`.
  */
 import { createHash } from 'node:crypto';
-import { ebcj1String } from '@ewp/receipts';
+import { EwpError } from '@ewp/core';
+import { ebcj1String } from './ebcj1.js';
 
 /** `prev_hash` of entry 0. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** The anchor of SPEC §11: commits to the prefix of `length` entries. */
+/** Commits to the prefix of `length` entries; stored outside the log (a metadata row, a receipt). */
 export interface ChainAnchor {
   length: number;
   head_hash: string;
@@ -27,14 +30,14 @@ export interface StoredChainEntry {
   hash: string;
 }
 
-/** One log entry as the SPEC's vectors spell it: the event as a JSON value. */
+/** One log entry as the vectors spell it: the event as a JSON value. */
 export interface ChainEntry {
   prev_hash: unknown;
   event: unknown;
   hash: unknown;
 }
 
-/** Why verification stopped (SPEC §11). */
+/** Why verification of the chain itself stopped (stores add their own reasons, such as `row_mismatch`). */
 export type ChainFailureReason =
   | 'malformed_entry'
   | 'seq_mismatch'
@@ -43,7 +46,11 @@ export type ChainFailureReason =
   | 'truncated'
   | 'head_mismatch';
 
-/** Result of verifying a log. */
+/**
+ * Result of verifying a log: the one result shape of every chain check (stores, the CLI's
+ * `ewp audit verify`, the vectors). `length` counts the entries that verified; on failure
+ * `firstBadIndex` is the index of the first failing entry (or the entry count, for `truncated`).
+ */
 export type ChainVerification =
   | { ok: true; length: number; head: string }
   | { ok: false; length: number; firstBadIndex: number; reason: ChainFailureReason | string; detail?: string };
@@ -57,8 +64,9 @@ export function chainHash(prevHash: string, eventText: string): string {
 
 /**
  * Build the entries that append `events` after `anchor`. Each event gets `seq` = its position;
- * the caller stores the entries and the returned anchor in one transaction.
- * @throws {import('@ewp/receipts').CanonicalizationError} when an event is not EBCJ-1 (a float, a lone surrogate…).
+ * the caller reads the anchor and stores the entries and the returned anchor in one transaction.
+ * @throws {CanonicalizationError} when an event is not EBCJ-1 (a float, a lone surrogate…).
+ * @throws {EwpError} code `SEQ_MISMATCH` when an event already carries another `seq` than its position.
  */
 export function buildChainEntries(
   anchor: ChainAnchor,
@@ -68,6 +76,9 @@ export function buildChainEntries(
   let seq = anchor.length;
   const entries: StoredChainEntry[] = [];
   for (const event of events) {
+    if (Object.hasOwn(event, 'seq') && event.seq !== seq && event.seq !== BigInt(seq)) {
+      throw new EwpError('SEQ_MISMATCH', `event.seq is ${String(event.seq)}, its position in the log is ${seq}`, { path: `$[${seq - anchor.length}].seq` });
+    }
     const text = ebcj1String({ ...event, seq });
     const hash = chainHash(prev, text);
     entries.push({ prev_hash: prev, event: text, hash });
@@ -121,7 +132,7 @@ export class ChainVerifier {
       typeof entry.prev_hash !== 'string' ||
       typeof entry.hash !== 'string' ||
       !isPlainObject(entry.event) ||
-      !Number.isInteger(entry.event.seq)
+      !(Number.isInteger(entry.event.seq) || typeof entry.event.seq === 'bigint')
     ) {
       this.fail(i, 'malformed_entry', 'entry is not {prev_hash, event: {seq, ...}, hash}');
       return;
@@ -133,13 +144,14 @@ export class ChainVerifier {
       return;
     }
     const prevHash = entry.prev_hash;
-    this.checkLinks(i, entry.event.seq, prevHash, entry.hash, () =>
+    const seq = entry.event.seq;
+    this.checkLinks(i, typeof seq === 'bigint' ? Number(seq) : seq, prevHash, entry.hash, () =>
       HEX64.test(prevHash) ? chainHash(prevHash, text) : '',
     );
   }
 
   /** Apply the anchor checks and return the verdict. */
-  finish(anchor?: ChainAnchor): ChainVerification {
+  finish(anchor?: ChainAnchor | null): ChainVerification {
     if (this.failure) return this.failure;
     const length = this.index;
     if (anchor && anchor.length > 0) {
@@ -158,7 +170,7 @@ export class ChainVerifier {
   private anchorWatch: { index: number; hash: string | undefined } | undefined;
 
   /** Tell the verifier which index the anchor points at, so it can remember that hash while streaming. */
-  watchAnchor(anchor: ChainAnchor | undefined): this {
+  watchAnchor(anchor: ChainAnchor | null | undefined): this {
     if (anchor && anchor.length > 0) this.anchorWatch = { index: anchor.length - 1, hash: undefined };
     return this;
   }
@@ -193,16 +205,17 @@ export class ChainVerifier {
 }
 
 /**
- * Verify a whole log given as values (SPEC §11 vector form) or as stored entries.
+ * Verify a whole log given as values (the vector form) or as stored entries. Without an anchor, a
+ * dropped tail or a consistently rewritten suffix cannot be detected.
  * `length` in the result is the number of entries that verified before the first failure.
  */
 export function verifyChain(
   entries: Iterable<ChainEntry | StoredChainEntry>,
-  anchor?: ChainAnchor,
+  anchor?: ChainAnchor | null,
 ): ChainVerification {
   const verifier = new ChainVerifier().watchAnchor(anchor);
   for (const entry of entries) {
-    if (typeof (entry as StoredChainEntry).event === 'string') verifier.pushStored(entry as StoredChainEntry);
+    if (isPlainObject(entry) && typeof entry.event === 'string') verifier.pushStored(entry as StoredChainEntry);
     else verifier.push(entry);
     if (verifier.failed) break;
   }

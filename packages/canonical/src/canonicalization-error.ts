@@ -1,6 +1,6 @@
-import { ReceiptsError } from '../errors.js';
+import { EwpError } from '@ewp/core';
 
-/** Stable codes for values a canonical scheme refuses (SPEC §1.1, plus the text reader's codes of §1.3). */
+/** Stable codes for values a canonical scheme refuses (EBCJ-1 value domain, plus the text reader's codes). */
 export type CanonicalizationCode =
   | 'FLOAT'
   | 'UNSAFE_NUMBER'
@@ -17,14 +17,16 @@ export type CanonicalizationCode =
 /**
  * A value (or JSON text) that a canonical scheme refuses. Nothing was written or hashed.
  * `path` is a JSON path (`$`, `$.key`, `$[3]`); it is a diagnostic, not part of any digest.
+ * Test with `CanonicalizationError.isInstance(e)`.
  */
-export class CanonicalizationError extends ReceiptsError {
+export class CanonicalizationError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.CanonicalizationError');
   /** Stable, machine-readable reason. */
   declare readonly code: CanonicalizationCode;
   /** JSON path of the offending value (for text, the message also gives the character offset). */
   declare readonly path: string;
-  constructor(code: CanonicalizationCode, path: string, message: string) {
-    super(code, `${message} at ${path}`, path);
+  constructor(code: CanonicalizationCode, path: string, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, { path, cause: options.cause });
     this.name = 'CanonicalizationError';
   }
 }

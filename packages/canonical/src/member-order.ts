@@ -1,4 +1,4 @@
-import { sortByCodePoint } from './code-point-order.js';
+import { sortedByCodePoint } from '@ewp/core';
 import { isWellFormed } from './well-formed.js';
 
 /**
@@ -68,9 +68,7 @@ export class MemberOrderCache {
   }
 
   #build(keys: string[]): MemberOrder {
-    const sorted = keys.slice();
-    if (this.order === 'code-point') sortByCodePoint(sorted);
-    else sorted.sort();
+    const sorted = this.order === 'code-point' ? sortedByCodePoint(keys) : keys.slice().sort();
     let unusual = false;
     const prefixes = sorted.map((key, i) => {
       if (!isWellFormed(key)) unusual = true;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareCodePoints } from './code-point-order.js';
+import { compareCodePoints } from '@ewp/core';
 import { ebcj1String } from './ebcj1.js';
 import { jcsString } from './jcs.js';
 import { readJsonExact } from './read-json.js';

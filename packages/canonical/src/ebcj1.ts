@@ -1,5 +1,5 @@
+import { sortedByCodePoint } from '@ewp/core';
 import { type CanonicalizationCode, CanonicalizationError, indexPath, memberPath } from './canonicalization-error.js';
-import { sortByCodePoint } from './code-point-order.js';
 import { SLOW_PATH, createFastWriter } from './fast-writer.js';
 import { isWellFormed } from './well-formed.js';
 
@@ -29,7 +29,7 @@ export const encodeUtf8: (s: string) => Uint8Array =
     : (s) => utf8.encode(s);
 
 /**
- * The EBCJ-1 canonical text of a value (SPEC §1.2): no whitespace, members sorted by code point,
+ * The EBCJ-1 canonical text of a value: no whitespace, members sorted by code point,
  * integers in plain decimal, strings with exactly JSON's short escapes and lowercase `\u00xx`.
  *
  * Accepted values: `null`, booleans, safe-integer numbers (`-0` is `0`), bigints, well-formed strings,
@@ -126,7 +126,7 @@ function writeContainer(value: object, path: string, depth: number, stack: objec
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
       const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
-      // Readers mark `1.0`-style tokens as JsonFloat: still a float to EBCJ-1.
+      // @ewp/core's JsonFloat (`1.0`-style tokens; matched by name so any installed copy counts): still a float.
       if (name === 'JsonFloat') refuse('FLOAT', path, 'floats are not supported by EBCJ-1');
       if (value instanceof Map && [...value.keys()].some((k) => typeof k !== 'string')) {
         refuse('NON_STRING_KEY', path, 'mapping key is not a string');
@@ -158,7 +158,7 @@ function writeArray(array: unknown[], path: string, depth: number, stack: object
 
 function writeObject(obj: Record<string, unknown>, path: string, depth: number, stack: object[]): string {
   if (Object.getOwnPropertySymbols(obj).length > 0) refuse('NON_STRING_KEY', path, 'mapping key is not a string');
-  const keys = sortByCodePoint(Object.keys(obj));
+  const keys = sortedByCodePoint(Object.keys(obj));
   const n = keys.length;
   if (n === 0) return '{}';
   let out = '{';

@@ -1,0 +1,36 @@
+/**
+ * @ewp/canonical — the bytes everything else hashes: EBCJ-1 canonical JSON (byte-exact with the
+ * EvidenceBound reference), RFC 8785 (JCS) for float-carrying EWP JSON, a lossless JSON reader,
+ * domain-separated SHA-256 digests, and the one hash-chained event log (append, anchor, verify) that
+ * the receipts audit log and every ledger store share. String order and number types come from
+ * `@ewp/core` (`compareCodePoints`, `sortedByCodePoint`, `JsonFloat`).
+ * @packageDocumentation
+ */
+
+export { type CanonicalizationCode, CanonicalizationError } from './canonicalization-error.js';
+export { EBCJ1_MAX_DEPTH, EBCJ1_MAX_INTEGER_DIGITS, EBCJ1_VERSION, ebcj1Bytes, ebcj1String } from './ebcj1.js';
+export { jcsBytes, jcsString } from './jcs.js';
+export { type ReadJsonOptions, readJsonExact } from './read-json.js';
+export {
+  domainDigest,
+  EWP_DOMAINS,
+  type EwpDomain,
+  isDigestHex,
+  jcsDigest,
+  REFERENCE_DOMAINS,
+  type ReferenceDomain,
+  sha256Hex,
+} from './digest.js';
+export {
+  buildChainEntries,
+  type ChainAnchor,
+  type ChainEntry,
+  type ChainFailureReason,
+  type ChainVerification,
+  ChainVerifier,
+  chainHash,
+  EMPTY_ANCHOR,
+  GENESIS_HASH,
+  type StoredChainEntry,
+  verifyChain,
+} from './hash-chain.js';
