@@ -3,8 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REFERENCE_V2, warrantNow } from '@ewp/core';
-import { Mem0AdapterError, mem0Adapter, offlineMemory } from '@ewp/mem0';
+import { mayAct, REFERENCE_V2, warrantNow } from '@ewp/core';
+import { StoreUnavailableError } from '@ewp/ledger';
+import { mem0Adapter, offlineMemory } from '@ewp/mem0';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-example-mem0-'));
 const T = '2026-09-23T12:00:00Z';
@@ -57,23 +58,30 @@ const view = {
 
 try {
   const memory = await offlineMemory(dir);
-  const adapter = mem0Adapter(memory, { userId: 'example-agent' });
-  await adapter.write(view);
-  const back = await adapter.read('P-deploys-from-main');
+  const store = mem0Adapter(memory, { userId: 'example-agent' });
+  await store.put(view);
+  const back = await store.get('P-deploys-from-main');
   console.log('read back from Mem0:', back.assertions.length, 'assertion(s),', back.evidence.length, 'evidence item(s),', back.checks.length, 'check(s)');
-  console.log('warrant:', warrantNow(back, REFERENCE_V2, T).warrant);
+  const warrant = warrantNow(back, REFERENCE_V2, T);
+  console.log('warrant:', warrant.warrant);
+  console.log('may deploy:', mayAct(warrant, { action_id: 'deploy', kind: 'deploy', risk: 'high', reversible: false }));
 
-  // Something edits a memory behind the adapter's back: the next read is refused, not silently used.
-  const [member] = (await adapter.rawRecords('P-deploys-from-main')).filter((m) => m.metadata.ewp_kind === 'evidence');
-  await memory.update(member.id, { text: 'CI config: deploy job runs on any branch' });
+  // A second client on the same Mem0 entity extends the snapshot: the same engine, the same rules.
+  const other = mem0Adapter(memory, { userId: 'example-agent' });
+  await other.extend('P-deploys-from-main', [{ kind: 'evidence', record: { ...view.evidence[0], evidence_id: 'e2', content: 'Branch protection: main requires review' } }]);
+  console.log('snapshots:', (await store.listSnapshots('P-deploys-from-main')).map((s) => s.view_id));
+  const chain = await store.verifyChain();
+  console.log('chain:', chain.ok, chain.length, 'entries; not guaranteed on Mem0:', chain.not_guaranteed);
+
+  // Something deletes a memory behind the store's back: the next read is refused, not silently partial.
+  const [member] = (await store.rawRecords('P-deploys-from-main')).filter((m) => m.metadata.ewp_searchable === true);
+  await memory.delete(member.id);
   try {
-    await adapter.read('P-deploys-from-main');
+    await store.get('P-deploys-from-main');
   } catch (error) {
-    if (!(error instanceof Mem0AdapterError)) throw error;
-    console.log('refused:', error.code, error.details);
+    if (!StoreUnavailableError.isInstance(error)) throw error;
+    console.log('refused:', error.code, error.reason, '-', error.message);
   }
-  const partial = await adapter.read('P-deploys-from-main', { allowPartial: true });
-  console.log('explicitly partial view:', partial.retrieval_scope, 'omitted', partial.omitted_sources, '->', warrantNow(partial, REFERENCE_V2, T).warrant.sufficiency);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 // Offline Zep walkthrough: the official @getzep/zep-cloud client against the local server that speaks
 // Zep's v2 graph API (set ZEP_API_KEY to use Zep Cloud instead). Run: pnpm --filter @ewp/example-zep start
-import { REFERENCE_V2, warrantNow } from '@ewp/core';
+import { mayAct, REFERENCE_V2, warrantNow } from '@ewp/core';
 import { ZepClient } from '@getzep/zep-cloud';
 import { ZepAdapter } from '@ewp/zep';
 import { startZepGraphServer } from '@ewp/zep/testing';
@@ -10,7 +10,7 @@ const local = process.env.ZEP_API_KEY ? undefined : await startZepGraphServer();
 const client = local ? new ZepClient({ apiKey: local.apiKey, baseUrl: local.baseUrl }) : new ZepClient({ apiKey: process.env.ZEP_API_KEY });
 const graphId = `ewp-example-${Date.now()}`;
 await client.graph.create({ graphId });
-const adapter = new ZepAdapter({ client, graphId });
+const store = new ZepAdapter({ client, graphId }); // an EvidenceStore
 
 const source = {
   source_id: 'runbook',
@@ -33,9 +33,14 @@ const view = {
 };
 
 try {
-  await adapter.write(view);
-  const back = await adapter.read('P-prod-db-version');
-  console.log('snapshot read back from Zep:', back.view_id, warrantNow(back, REFERENCE_V2, T).warrant);
+  await store.put(view);
+  const back = await store.get('P-prod-db-version');
+  const warrant = warrantNow(back, REFERENCE_V2, T);
+  console.log('snapshot read back from Zep:', back.view_id, warrant.warrant);
+  console.log('may run the migration:', mayAct(warrant, { action_id: 'migrate', kind: 'db', risk: 'high' }));
+  const found = await store.search('P-prod-db-version', 'PostgreSQL 16', { limit: 1 });
+  console.log('Zep search over the claims:', found.view_id, found.retrieval_scope, 'omitted', found.omitted_sources);
+  console.log('chain verifies:', (await store.verifyChain()).ok);
 
   // A fact Zep holds on its own, already invalidated by Zep: read as untrusted, never SUPERSEDED.
   await client.graph.addFactTriple({
@@ -46,7 +51,7 @@ try {
     targetNodeName: 'PostgreSQL 14',
     invalidAt: '2026-06-01T00:00:00Z',
   });
-  const facts = await adapter.readNative('P-prod-db-version');
+  const facts = await store.readNative('P-prod-db-version');
   console.log("Zep's own facts:", facts.assertions.map((a) => `${a.text} (${a.source.origin_type})`));
   console.log('store notes:', facts.adapter_meta['@ewp/zep'].store_notes);
   console.log('warrant of the facts view:', warrantNow(facts, REFERENCE_V2, new Date().toISOString()).warrant);

@@ -32,10 +32,11 @@ function mapSubject(options: {
     async create(): Promise<MemoryAdapter> {
       const stored = new Map<string, EvidenceView>();
       return {
-        async write(view) {
-          stored.set(view.proposition_id, structuredClone((options.ingest ?? ((v) => v))(view)));
+        async put(view) {
+          const v = view as EvidenceView;
+          stored.set(v.proposition_id, structuredClone((options.ingest ?? ((x) => x))(v)));
         },
-        async read(pid) {
+        async get(pid) {
           return (options.mapBack ?? ((v) => v))(structuredClone(stored.get(pid)!));
         },
         async search(pid) {
@@ -108,8 +109,8 @@ describe('runAdapterConformanceReport', () => {
       capabilities: { search: false, nativeRecords: false, metaNamespace: 'kept' },
       expectedLoss: { adapter: 'kept', losses: [] },
       create: async () => ({
-        write: async (v) => void stored.set(v.proposition_id, structuredClone(v)),
-        read: async (pid) => structuredClone(stored.get(pid)!),
+        put: async (v) => void stored.set((v as EvidenceView).proposition_id, structuredClone(v as EvidenceView)),
+        get: async (pid) => structuredClone(stored.get(pid)!),
       }),
       maintain: async (_adapter, v) => void stored.set(v.proposition_id, maintain(stored.get(v.proposition_id)!)),
     });
@@ -139,8 +140,8 @@ describe('runSnapshotContract', () => {
   it('catches a store that overwrites snapshots and never refuses', async () => {
     const stored = new Map<string, EvidenceView>();
     const naive: MemoryAdapter = {
-      write: async (v) => void stored.set(v.proposition_id, v),
-      read: async (pid) => stored.get(pid)!,
+      put: async (v) => void stored.set((v as EvidenceView).proposition_id, v as EvidenceView),
+      get: async (pid) => stored.get(pid)!,
     };
     const failures = await runSnapshotContract(naive);
     expect(failures).toContain('v2 check k1 reused with result opposes: stored, expected a refusal');

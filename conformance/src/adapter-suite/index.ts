@@ -16,7 +16,7 @@ export {
   parseExpectedLossFile,
 } from './loss.js';
 export { type LossReportJson, lossReportJson, renderLossReportMarkdown } from './loss-report.js';
-export type { AdapterCapabilities, AdapterSubject, MemoryAdapter, NativeRecordPlanter, ReadOptions, SearchOptions } from './memory-adapter.js';
+export type { AdapterCapabilities, AdapterSubject, MemoryAdapter, NativeRecordPlanter } from './memory-adapter.js';
 export { type AdapterFixture, adapterFixtures } from './pack-fixtures.js';
 export { type AdapterConformanceReport, adapterFixtureNames, runAdapterConformanceReport } from './run-adapter-conformance.js';
 export { runAdapterConformance } from './vitest-suite.js';

@@ -3,18 +3,9 @@
  * loss that is not listed and on a listed loss that no longer happens, so the list only shrinks.
  */
 
-/** Why a round trip differs from what was written. */
-export type LossClass =
-  /** The store did not keep something it was given. */
-  | 'INGEST_LOSS'
-  /** The store has it; the mapping back to a view lost it. */
-  | 'ADAPTER_MAP_LOSS'
-  /** The view read back gives different normative axes. */
-  | 'WARRANT_MISMATCH'
-  /** A search returned less and the view did not say DEGRADED. */
-  | 'RETRIEVAL_LOSS'
-  /** The store's own "current" fact differs from the warrant: an observation, never a failure. */
-  | 'EXPECTED_DIVERGENCE';
+import type { ExpectedLoss, ExpectedLossFile, LossClass } from '@ewp/core';
+
+export type { ExpectedLoss, ExpectedLossFile, LossClass };
 
 export const LOSS_CLASSES: readonly LossClass[] = [
   'INGEST_LOSS',
@@ -31,21 +22,6 @@ export interface ObservedLoss {
   field: string;
   /** Specific record ids and values, for humans. */
   detail: string;
-}
-
-/** One entry of an expected-loss file. `fixture` may be `*` (every fixture). */
-export interface ExpectedLoss {
-  class: LossClass;
-  fixture: string;
-  field: string;
-  /** Why the store or the mapping cannot keep it. */
-  reason: string;
-}
-
-/** The per-adapter expected-loss file (`expected-loss.json` beside the adapter). */
-export interface ExpectedLossFile {
-  adapter: string;
-  losses: ExpectedLoss[];
 }
 
 /** Does the expected entry cover the observed loss? */

@@ -22,8 +22,8 @@ const baseline: BenchedSubject = {
   async create() {
     const m = new Map<string, EvidenceView>();
     return {
-      write: async (v) => void m.set(v.proposition_id, structuredClone(decodeView(v))),
-      read: async (p) => decodeView(m.get(p)),
+      put: async (v) => void m.set(decodeView(v).proposition_id, structuredClone(decodeView(v))),
+      get: async (p) => decodeView(m.get(p)),
     };
   },
 };
@@ -45,8 +45,8 @@ export async function runRoundTripBench(adapter: string, subjects: BenchedSubjec
       const start = performance.now();
       for (const view of fixtures) {
         const memory = await subject.create();
-        await memory.write(view);
-        await memory.read(view.proposition_id, { viewId: view.view_id });
+        await memory.put(view);
+        await memory.get(view.proposition_id, view.view_id);
       }
       times.push(performance.now() - start);
     }

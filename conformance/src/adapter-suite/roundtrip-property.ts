@@ -1,7 +1,14 @@
 import { canonicalViewText, decodeView } from '@ewp/core';
 import fc from 'fast-check';
 import { arbitraryView } from '../generators/view-arbitrary.js';
-import type { AdapterSubject } from './memory-adapter.js';
+import { type AdapterSubject, readBack } from './memory-adapter.js';
+
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return /\p{Surrogate}/u.test(value);
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([k, v]) => hasLoneSurrogate(k) || hasLoneSurrogate(v));
+  return false;
+}
 
 /**
  * Registers, per subject, the property that any random valid view written through the adapter reads
@@ -20,8 +27,18 @@ export async function runRoundTripProperty(subjects: [name: string, makeSubject:
           fc.asyncProperty(arbitraryView({ maxRecords: 4 }), async (raw) => {
             const view = decodeView(raw);
             const adapter = await subject.create();
-            await adapter.write(view);
-            const back = await adapter.read(view.proposition_id, { viewId: view.view_id });
+            const refused = await adapter.put(view).then(
+              () => undefined,
+              (error: unknown) => error,
+            );
+            if (refused !== undefined) {
+              // A ledger-backed adapter logs ids as EBCJ-1 text, which has no lone surrogates: the
+              // one refusal allowed, and only for a view that has one.
+              expect((refused as { code?: unknown }).code).toBe('LONE_SURROGATE');
+              expect(hasLoneSurrogate(view)).toBe(true);
+              return;
+            }
+            const back = await readBack(adapter, view.proposition_id, view.view_id);
             expect(canonicalViewText(back)).toBe(canonicalViewText(view));
             expect(back.view_id).toBe(view.view_id);
             const { [metaNamespace]: _ours, ...meta } = back.adapter_meta;

@@ -8,7 +8,7 @@ import {
 } from '@ewp/core';
 import { diffViews, type FieldDifference } from './diff-views.js';
 import { type ExpectedLoss, isObservation, lossMatches, type ObservedLoss } from './loss.js';
-import type { AdapterSubject, MemoryAdapter } from './memory-adapter.js';
+import { type AdapterSubject, type MemoryAdapter, readBack } from './memory-adapter.js';
 import { type AdapterFixture, adapterFixtures } from './pack-fixtures.js';
 import { runSnapshotContract } from './snapshot-contract.js';
 
@@ -79,8 +79,8 @@ async function checkFixture(
   const losses: ObservedLoss[] = [];
   const ns = subject.capabilities.metaNamespace;
   await withAdapter(subject, async (adapter) => {
-    await adapter.write(written);
-    const read = await adapter.read(written.proposition_id, { viewId: written.view_id });
+    await adapter.put(written);
+    const read = await readBack(adapter, written.proposition_id, written.view_id);
     report.checks.roundTrip++;
     const diffs = diffViews(written, read, ns);
     let raw: string | undefined;
@@ -122,7 +122,7 @@ async function checkFixture(
     }
     if (subject.maintain) {
       await subject.maintain(adapter, written);
-      const after = await adapter.read(written.proposition_id, { viewId: written.view_id });
+      const after = await readBack(adapter, written.proposition_id, written.view_id);
       report.checks.maintenance++;
       for (const diff of diffViews(written, after, ns)) {
         losses.push({

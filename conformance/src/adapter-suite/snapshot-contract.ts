@@ -1,5 +1,5 @@
 import { canonicalViewText, decodeView, type EvidenceView, type SourceRef } from '@ewp/core';
-import type { MemoryAdapter } from './memory-adapter.js';
+import { type MemoryAdapter, readBack } from './memory-adapter.js';
 
 const source = (id: string, lineage: string, origin = 'tool'): SourceRef => ({
   source_id: id,
@@ -94,7 +94,7 @@ export async function runSnapshotContract(adapter: MemoryAdapter): Promise<strin
   for (const step of steps()) {
     let refused: unknown;
     try {
-      await adapter.write(step.view);
+      await adapter.put(step.view);
     } catch (error) {
       refused = error;
     }
@@ -102,7 +102,7 @@ export async function runSnapshotContract(adapter: MemoryAdapter): Promise<strin
     if (step.outcome !== 'refused' && refused !== undefined) failures.push(`${step.name}: refused (${(refused as Error).message}), expected ${step.outcome}`);
     if (step.outcome === 'stored' && refused === undefined) latest = step.view;
     try {
-      const now = await adapter.read('P-win');
+      const now = await readBack(adapter, 'P-win');
       if (latest && (now.view_id !== latest.view_id || canonicalViewText(now) !== canonicalViewText(latest))) {
         failures.push(`${step.name}: latest is ${now.view_id}, expected ${latest.view_id}`);
       }
@@ -111,7 +111,7 @@ export async function runSnapshotContract(adapter: MemoryAdapter): Promise<strin
     }
   }
   try {
-    const v1 = await adapter.read('P-win', { viewId: 'v1' });
+    const v1 = await readBack(adapter, 'P-win', 'v1');
     if (canonicalViewText(v1) !== canonicalViewText(base())) failures.push('v1 read by id differs from what was written');
   } catch (error) {
     failures.push(`reading v1 by id failed (${(error as Error).message})`);

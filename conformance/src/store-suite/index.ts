@@ -190,6 +190,16 @@ export function runStoreConformance<S extends StoreUnderTest>(options: StoreConf
         expect((await store.get('P-win', 'v9'))?.subjects).toEqual(['srv-1', 'server01']);
       });
 
+      it('refuses a check re-put with a duplicate subject dropped: its subject list is part of its identity', async () => {
+        const store = await fresh();
+        const k1 = (baseView('v1').checks as Record<string, unknown>[])[0];
+        await store.put(baseView('v1', { subjects: ['srv-1', 'server01'], checks: [{ ...k1, subjects: ['srv-1', 'server01', 'srv-1'] }] }));
+        const error = await refusal(store.put(baseView('v2', { subjects: ['srv-1', 'server01'], checks: [{ ...k1, subjects: ['srv-1', 'server01'] }] })));
+        expect(error.code).toBe(STORE_ERROR_CODES.immutable);
+        expect(await store.listSnapshots('P-win')).toEqual([{ view_id: 'v1', seq: 0 }]);
+        expect((await store.get('P-win'))?.checks[0]?.subjects).toEqual(['srv-1', 'server01', 'srv-1']);
+      });
+
       if (capabilities.keepsAdapterMeta) {
         it('keeps adapter_meta, nested, exactly', async () => {
           const store = await fresh();

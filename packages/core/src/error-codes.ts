@@ -50,6 +50,8 @@ export const EWP_ERROR_CODES = {
   // HTTP servers (MCP, inspect).
   UNSAFE_BIND: 'a server bound beyond loopback without the host names it must check, or with a weak ingest token',
   USAGE: 'a command line a CLI command cannot run (unknown or conflicting options, a bad value)',
+  INSPECT_BAD_REQUEST: 'an inspector API request with a missing or malformed parameter, or naming nothing stored',
+  INSPECTOR_ASSETS_MISSING: 'the inspector page is not built into the package',
   // Canonical JSON (EBCJ-1, JCS).
   FLOAT: 'a non-integral number where canonical JSON allows integers only',
   UNSAFE_NUMBER: 'an integer beyond the exactly representable range',

@@ -17,5 +17,6 @@ export { normalizeWarrantView, normativeWarrant } from './evaluate/normalize.js'
 export { bindsToView, classifyCheck, lowerSubjects } from './evaluate/classify-check.js';
 export { ENDOGENOUS_ORIGINS, EXTERNAL_METHODS, HUMAN_METHODS, INDIRECT_METHODS, TRUSTED_ORIGINS, isTrustedOrigin } from './evaluate/policy-tables.js';
 export { pythonLower } from './evaluate/python-lower.js';
-export { mayAct } from './may-act.js';
+export { type GateRule, type GateSituation, gateRuleFor, MAY_ACT_RULES, mayAct } from './may-act.js';
+export type * from './adapter-contract.js';
 export { compareInstants, epochMicros, type Instant, isStale, type ParsedTime, parseInstant } from './time/parse-instant.js';

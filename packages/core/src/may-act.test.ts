@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidAction } from './errors.js';
-import { mayAct } from './may-act.js';
+import { gateRuleFor, MAY_ACT_RULES, mayAct } from './may-act.js';
 import type { Warrant } from './types.js';
 
 const accepted: Warrant = { acceptance: 'ACCEPTED', conflict: 'NONE', verification: 'EXTERNAL', currency: 'CURRENT', sufficiency: 'SUFFICIENT', strength: 0.85, rationale_codes: [] };
@@ -28,5 +28,32 @@ describe('mayAct', () => {
 describe('mayAct fails closed on a malformed warrant', () => {
   it.each([null, {}, { warrant: null }, { ...accepted, acceptance: 'MAYBE' }, { ...accepted, sufficiency: undefined }])('refuses %j', (w) => {
     expect(() => mayAct(w as Warrant, { action_id: 'a', kind: 'k', risk: 'high' })).toThrow(expect.objectContaining({ code: 'INVALID_WARRANT' }));
+  });
+});
+
+describe('gateRuleFor', () => {
+  it('names the rule that decided, and mayAct returns its decision', () => {
+    const w: Warrant = { ...accepted, acceptance: 'TENTATIVE', conflict: 'OPEN' };
+    expect(gateRuleFor(w, { action_id: 'a', kind: 'k', risk: 'high' }).id).toBe('high.requires_accepted');
+    expect(gateRuleFor(w, { action_id: 'a', kind: 'k', risk: 'high' }, { high_requires_accepted: false }).id).toBe('high.open_conflict');
+    expect(gateRuleFor(w, { action_id: 'a', kind: 'k', risk: 'low' }).id).toBe('doubt');
+    expect(gateRuleFor(accepted, { action_id: 'a', kind: 'k', risk: 'medium', reversible: false }).id).toBe('warranted');
+    const axes = { acceptance: ['UNACCEPTED', 'TENTATIVE', 'ACCEPTED'], conflict: ['NONE', 'OPEN', 'RESOLVED'], currency: ['CURRENT', 'STALE', 'SUPERSEDED'], sufficiency: ['SUFFICIENT', 'INSUFFICIENT', 'DEGRADED'] } as const;
+    const seen = new Set<string>();
+    for (const acceptance of axes.acceptance)
+      for (const conflict of axes.conflict)
+        for (const currency of axes.currency)
+          for (const sufficiency of axes.sufficiency)
+            for (const risk of ['low', 'medium', 'high'] as const)
+              for (const reversible of [true, false])
+                for (const high_requires_accepted of [true, false]) {
+                  const cell: Warrant = { ...accepted, acceptance, conflict, currency, sufficiency };
+                  const action = { action_id: 'a', kind: 'k', risk, reversible };
+                  const rule = gateRuleFor(cell, action, { high_requires_accepted });
+                  expect(mayAct(cell, action, { high_requires_accepted })).toBe(rule.decision);
+                  seen.add(rule.id);
+                }
+    // Every row of the table decides some situation.
+    expect([...seen].sort()).toEqual(MAY_ACT_RULES.map((r) => r.id).sort());
   });
 });

@@ -1,14 +1,13 @@
 /**
- * WarrantedStore as a subject of the shared adapter suite (`@ewp/conformance/adapter-suite`),
+ * WarrantedStore as a subject of the shared adapter suite (`@ewp/conformance/adapter-suite`; the
+ * contract types come from @ewp/core),
  * used by this package's tests and by `ewp conformance --module @ewp/langchain/conformance`.
  * The inner store is LangGraph's InMemoryStore, and also the official PostgresStore when
  * `EWP_LANGGRAPH_PG_URL` names a PostgreSQL database (each run in its own schema).
  * @packageDocumentation
  */
 import { readFileSync } from 'node:fs';
-import type { AdapterSubject, ExpectedLossFile, MemoryAdapter } from '@ewp/conformance/adapter-suite';
-import type { EvidenceView } from '@ewp/core';
-import { MissingViewError } from '@ewp/ledger';
+import type { AdapterSubject, EvidenceView, ExpectedLossFile, MemoryAdapter } from '@ewp/core';
 import { type BaseStore, InMemoryStore } from '@langchain/langgraph';
 import { WarrantedStore } from './store/warranted-store.js';
 
@@ -77,13 +76,11 @@ class WarrantedStoreAdapter implements MemoryAdapter {
     readonly store: WarrantedStore,
     private readonly dispose: () => Promise<void>,
   ) {}
-  async write(view: EvidenceView): Promise<void> {
-    await this.store.ledger.put(view);
+  put(view: unknown): Promise<unknown> {
+    return this.store.ledger.put(view);
   }
-  async read(propositionId: string, options: { viewId?: string } = {}): Promise<EvidenceView> {
-    const view = await this.store.ledger.get(propositionId, options.viewId);
-    if (view === undefined) throw new MissingViewError(propositionId, options.viewId);
-    return view;
+  get(propositionId: string, viewId?: string): Promise<EvidenceView | undefined> {
+    return this.store.ledger.get(propositionId, viewId);
   }
   search(propositionId: string, query: string, options: { limit?: number; viewId?: string } = {}): Promise<EvidenceView> {
     return this.store.searchView(propositionId, query, options);

@@ -14,7 +14,7 @@ export {
   type InheritedStatus,
 } from './consolidate/consolidate.js';
 export { BaseStoreLedger, type BaseStoreLedgerOptions, DEFAULT_EWP_NAMESPACE } from './ledger/base-store-ledger.js';
-export { BaseStoreLedgerBackend } from './ledger/base-store-backend.js';
+export { BaseStoreRecordStore } from './ledger/base-store-record-store.js';
 export { ReservedNamespaceError } from './ledger/reserved-namespace-error.js';
 export {
   type DocumentWarrant,

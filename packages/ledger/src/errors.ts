@@ -76,9 +76,12 @@ export class MissingViewError extends LedgerError {
  * - `damaged`: stored data fails its digest, or the event log/anchor disagree;
  * - `busy`: the lock could not be taken within the timeout;
  * - `closed`: the store was closed;
- * - `connection`: the database server could not be reached or failed.
+ * - `connection`: the database server could not be reached or failed;
+ * - `lagging`: a store without transactions did not list the writer's own records in time (nothing
+ *   committed, unless what lagged was the commit record itself: the message says which);
+ * - `truncated`: a store could not list everything asked for (a read limit, short pages); nothing partial was used.
  */
-export type StoreUnavailableReason = 'not_found' | 'read_only' | 'schema' | 'damaged' | 'busy' | 'closed' | 'connection';
+export type StoreUnavailableReason = 'not_found' | 'read_only' | 'schema' | 'damaged' | 'busy' | 'closed' | 'connection' | 'lagging' | 'truncated';
 
 /** The ledger could not be read or written. Nothing was written. */
 export class StoreUnavailableError extends LedgerError {

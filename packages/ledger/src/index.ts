@@ -31,7 +31,24 @@ export { MemoryEvidenceStore, type MemoryEvidenceStoreOptions } from './memory-s
 export { type Binding, type BindingKind, bindingKey, type MemberRef } from './snapshot-layout.js';
 export { fileKey, JsonFileEvidenceStore, type JsonFileStoreOptions } from './json-file-store.js';
 export { withFileLock } from './file-lock.js';
-export { identityClash, type SnapshotBody, snapshotBody, snapshotDigest } from './snapshot-identity.js';
-export type { CommitRecord, CommitRecordFamily, CommitRecordQuery, CommitRecordStore } from './commit-record-store.js';
+export {
+  COMMIT_RECORD_META,
+  type CommitRecord,
+  type CommitRecordFamily,
+  type CommitRecordHit,
+  type CommitRecordQuery,
+  type CommitRecordStore,
+  commitQueryMetadata,
+  commitRecordFromMetadata,
+  commitRecordMetadata,
+} from './commit-record-store.js';
+export { COMMIT_RECORD_LIMITS, CommitRecordBackend, type CommitRecordBackendOptions } from './commit-record-backend.js';
+export {
+  type CommitRecordChainVerification,
+  CommitRecordEvidenceStore,
+  type CommitRecordEvidenceStoreOptions,
+  DEFAULT_SEARCH_LIMIT,
+  type StoreSearchOptions,
+} from './commit-record-evidence-store.js';
 export { MemoryCommitRecordStore, matchesCommitQuery } from './commit-record-memory-store.js';
 export { makeDirectories } from './make-directories.js';

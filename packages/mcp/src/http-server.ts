@@ -10,7 +10,7 @@ import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { createHostGuard, isLoopbackHost, UnsafeBindError } from './http-guard.js';
+import { createHostGuard, isLoopbackHost, UnsafeBindError } from '@ewp/http-guard';
 import { holdsIngestRole } from './ingest-token.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
 import { createEwpMcpServer } from './server.js';

@@ -5,7 +5,7 @@
  */
 
 export { type EwpHttpServer, type EwpHttpServerOptions, MAX_HTTP_BODY_BYTES, MIN_REMOTE_TOKEN_BYTES, startEwpHttpServer } from './http-server.js';
-export { createHostGuard, type HostGuard, type HostGuardOptions, hostNameOfHeader, isLoopbackHost, UnsafeBindError } from './http-guard.js';
+export { createHostGuard, type HostGuard, type HostGuardOptions, hostNameOfHeader, isLoopbackHost, UnsafeBindError } from '@ewp/http-guard';
 export { holdsIngestRole, presentedToken } from './ingest-token.js';
 export { RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES } from './resources.js';
 export { AGENT_PROMPT_NAME } from './agent-prompt.js';

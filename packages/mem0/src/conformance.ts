@@ -1,5 +1,5 @@
 /**
- * The Mem0 adapters as subjects of the shared conformance suite (`@ewp/conformance/adapter-suite`),
+ * The Mem0 stores as subjects of the shared loss-report suite (`@ewp/conformance/adapter-suite`),
  * used by this package's tests and by `ewp conformance`. Both run offline: the open-source `Memory`
  * on a temp dir, the hosted `MemoryClient` against the local REST server.
  * @packageDocumentation
@@ -7,10 +7,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EvidenceView } from '@ewp/core';
-import type { AdapterSubject, ExpectedLossFile, MemoryAdapter } from '@ewp/conformance/adapter-suite';
+import type { AdapterSubject, EvidenceView, ExpectedLossFile, MemoryAdapter } from '@ewp/core';
 import { mem0Adapter, mem0HostedAdapter } from './index.js';
-import type { Mem0Adapter } from './mem0-adapter.js';
+import type { Mem0EvidenceStore } from './mem0-adapter.js';
+import { isLedgerMemory } from './mem0-record-store.js';
 import type { OssMemoryLike } from './oss-backend.js';
 import { type Mem0RestServer, startMem0RestServer } from './testing/mem0-rest-server.js';
 
@@ -19,19 +19,19 @@ function expectedLoss(name: string): ExpectedLossFile {
 }
 
 async function plantNative(adapter: MemoryAdapter): Promise<void> {
-  const backend = (adapter as Mem0Adapter).backend;
+  const backend = (adapter as Mem0EvidenceStore).mem0;
   // What Mem0's own pipeline leaves behind: plain memories, no EWP metadata; one already expired.
   await backend.add('The deploy pipeline uses blue-green releases', {});
   await backend.add('The staging database was migrated', {}, { expirationDate: '2020-01-01' });
   // Hosted adds are processed in the background: wait until both are listed.
-  for (let i = 0; i < 200 && (await backend.listAll()).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 200 && (await backend.list({})).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 /** Mem0's own expiry on one member (what a TTL policy or a dashboard edit does), outside the adapter. */
-function expireOneMember(update: (adapter: Mem0Adapter, id: string) => Promise<unknown>) {
+function expireOneMember(update: (adapter: Mem0EvidenceStore, id: string) => Promise<unknown>) {
   return async (adapter: MemoryAdapter, view: EvidenceView): Promise<void> => {
-    const mem0 = adapter as Mem0Adapter;
-    const member = (await mem0.rawRecords(view.proposition_id)).find((m) => m.metadata.ewp_kind !== 'snapshot');
+    const mem0 = adapter as Mem0EvidenceStore;
+    const member = (await mem0.rawRecords(view.proposition_id)).find((m) => isLedgerMemory(m) && m.metadata.ewp_searchable === true);
     if (member) await update(mem0, member.id);
   };
 }
@@ -68,7 +68,7 @@ export function mem0OssSubject(): AdapterSubject {
 export function mem0HostedSubject(): AdapterSubject {
   let server: Promise<Mem0RestServer> | undefined;
   let n = 0;
-  const clients = new WeakMap<Mem0Adapter, { update(id: string, c: { expirationDate: string }): Promise<unknown> }>();
+  const clients = new WeakMap<Mem0EvidenceStore, { update(id: string, c: { expirationDate: string }): Promise<unknown> }>();
   return {
     name: 'mem0-hosted',
     capabilities,

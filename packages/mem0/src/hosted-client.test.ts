@@ -1,7 +1,8 @@
 import { canonicalViewText, decodeView } from '@ewp/core';
 import { adapterFixtures } from '@ewp/conformance/adapter-suite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Mem0AdapterError, mem0HostedAdapter } from './index.js';
+import { StoreUnavailableError } from '@ewp/ledger';
+import { mem0HostedAdapter } from './index.js';
 import { type Mem0RestServer, startMem0RestServer } from './testing/index.js';
 
 process.env.MEM0_TELEMETRY = 'false';
@@ -20,73 +21,67 @@ describe('Mem0 hosted MemoryClient (real client, local REST server)', () => {
   it('round-trips through async adds and paged reads', async () => {
     const adapter = mem0HostedAdapter(client, { userId: 'u-rt', pageSize: 3 });
     const view = fixture('01-reinforcement');
-    await adapter.write(view);
-    const back = await adapter.read(view.proposition_id);
+    await adapter.put(view);
+    const back = (await adapter.get(view.proposition_id))!;
     expect(canonicalViewText(back)).toBe(canonicalViewText(view));
-    // 100 assertions + 1 snapshot memory over pages of 3: the adapter paged through everything.
+    // 100 assertion rows (among others) over pages of 3: the store paged through everything.
     expect(server.requests.filter((r) => r.path.startsWith('/v3/memories/?page=')).length).toBeGreaterThan(30);
+    expect((await adapter.verifyChain()).ok).toBe(true);
   });
 
-  it('refuses a read whose pages hold fewer memories than the reported count', async () => {
+  it('refuses a listing whose pages hold fewer memories than the reported count, and commits nothing', async () => {
     const lossy = await startMem0RestServer({ dropOneFromEachPage: true });
     try {
       const c = new MemoryClient({ apiKey: lossy.apiKey, host: lossy.url });
-      const adapter = mem0HostedAdapter(c, { userId: 'u-lossy', settleTimeoutMs: 300 });
+      const adapter = mem0HostedAdapter(c, { userId: 'u-lossy', pageSize: 2 });
       const view = fixture('02-fork-x');
-      // The write never sees its snapshot whole, so it does not report success...
-      const error = await adapter.write(view).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(Mem0AdapterError);
-      expect(error).toMatchObject({ code: 'SETTLE_TIMEOUT', details: { cause: expect.stringMatching(/reported \d+ memories but pages held \d+/) } });
-      // ...and a read refuses rather than use the short pages.
-      await expect(adapter.read(view.proposition_id)).rejects.toMatchObject({ code: 'SNAPSHOT_INTEGRITY' });
+      const error = await adapter.put(view).catch((e: unknown) => e);
+      expect(StoreUnavailableError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ reason: 'truncated', message: expect.stringMatching(/reported \d+ memories but pages held \d+/) });
     } finally {
       await lossy.close();
     }
   });
 
-  it('refuses a read after a memory was updated outside the adapter, and names it', async () => {
-    const adapter = mem0HostedAdapter(client, { userId: 'u-upd' });
-    const view = fixture('08-verified-now');
-    await adapter.write(view);
-    const raw = await adapter.rawRecords(view.proposition_id);
-    const member = raw.find((m) => m.metadata.ewp_kind === 'evidence')!;
-    await client.update(member.id, { text: 'something else' });
-    const error = await adapter.read(view.proposition_id).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(Mem0AdapterError);
-    expect(error).toMatchObject({ code: 'SNAPSHOT_INTEGRITY', details: { altered: [member.id] } });
-    const report = await adapter.inspect(view.proposition_id);
-    expect(report[0]).toMatchObject({ status: 'altered', altered: [member.id] });
-    const partial = await adapter.read(view.proposition_id, { allowPartial: true });
-    expect(partial.degraded).toBe(true);
-    expect(partial.omitted_sources).toContain(`mem0:memory:${member.id}`);
+  it('waits for adds the server processes in the background, and fails typed when they never show', async () => {
+    const slow = await startMem0RestServer({ processingDelayMs: 40 });
+    try {
+      const c = new MemoryClient({ apiKey: slow.apiKey, host: slow.url });
+      const view = fixture('08-verified-now');
+      const adapter = mem0HostedAdapter(c, { userId: 'u-slow' });
+      await adapter.put(view);
+      expect((await adapter.get(view.proposition_id))?.view_id).toBe(view.view_id);
+      const impatient = mem0HostedAdapter(c, { userId: 'u-impatient', visibilityTimeoutMs: 5 });
+      await expect(impatient.put(view)).rejects.toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE', reason: 'lagging' });
+      expect(await impatient.get(view.proposition_id)).toBeUndefined();
+    } finally {
+      await slow.close();
+    }
   });
 
-  it('refuses a read after a delete outside the adapter', async () => {
+  it('refuses a read after a delete outside the store', async () => {
     const adapter = mem0HostedAdapter(client, { userId: 'u-del' });
     const view = fixture('02-fork-x');
-    await adapter.write(view);
+    await adapter.put(view);
     const raw = await adapter.rawRecords(view.proposition_id);
-    await client.delete(raw.find((m) => m.metadata.ewp_kind === 'assertion')!.id);
-    await expect(adapter.read(view.proposition_id)).rejects.toMatchObject({ code: 'SNAPSHOT_INTEGRITY', details: { missing: 1 } });
+    await client.delete(raw.find((m) => m.metadata.ewp_searchable === true)!.id);
+    await expect(adapter.get(view.proposition_id)).rejects.toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE', reason: 'damaged' });
   });
 
-  it('reads an expiry set outside the adapter as a store note, not a loss', async () => {
+  it('reads through an expiry set outside the store (expiry is store-local)', async () => {
     const adapter = mem0HostedAdapter(client, { userId: 'u-exp' });
     const view = fixture('08-verified-now');
-    await adapter.write(view);
+    await adapter.put(view);
     const raw = await adapter.rawRecords(view.proposition_id);
-    const member = raw.find((m) => m.metadata.ewp_kind === 'assertion')!;
+    const member = raw.find((m) => m.metadata.ewp_searchable === true)!;
     await client.update(member.id, { expirationDate: '2020-01-01' });
-    const back = await adapter.read(view.proposition_id);
-    expect(canonicalViewText(back)).toBe(canonicalViewText(view));
-    const notes = (back.adapter_meta['@ewp/mem0'] as { store_notes: { memory_id: string; note: string }[] }).store_notes;
-    expect(notes).toContainEqual({ memory_id: member.id, note: 'mem0 expiration_date 2020-01-01' });
+    expect(canonicalViewText((await adapter.get(view.proposition_id))!)).toBe(canonicalViewText(view));
   });
 
   it('marks a search that returns a subset DEGRADED, scores in adapter_meta only', async () => {
     const adapter = mem0HostedAdapter(client, { userId: 'u-search' });
     const view = fixture('02-fork-x');
-    await adapter.write(view);
+    await adapter.put(view);
     const found = await adapter.search(view.proposition_id, view.assertions[0]!.text, { limit: 1 });
     expect(found.assertions.length + found.evidence.length).toBe(1);
     expect(found.degraded).toBe(true);

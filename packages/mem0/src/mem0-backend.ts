@@ -19,17 +19,21 @@ export interface Mem0Entity {
   runId?: string;
 }
 
+/** A metadata value a filter can compare for equality. */
+export type MetadataValue = string | number | boolean;
+
 /** The few Mem0 operations the adapter needs, over either client. */
 export interface Mem0Backend {
   readonly kind: 'oss' | 'hosted';
   /** Adds one memory verbatim (`infer: false`). */
   add(text: string, metadata: Record<string, unknown>, options?: { expirationDate?: string }): Promise<void>;
-  /** Every memory of the entity whose metadata has `key = value` (expired ones included). */
-  listByMetadata(key: string, value: string): Promise<StoredMemory[]>;
-  /** Every memory of the entity (expired ones included). */
-  listAll(): Promise<StoredMemory[]>;
+  /**
+   * Every memory of the entity whose metadata equals `metadata` (`{}`: every memory), expired ones
+   * included, all pages. A listing that may be truncated throws `StoreUnavailableError` (`truncated`).
+   */
+  list(metadata: Record<string, MetadataValue>): Promise<StoredMemory[]>;
   /** Similarity search within the entity, filtered by metadata equality. */
-  search(query: string, metadata: Record<string, string>, limit: number): Promise<StoredMemory[]>;
+  search(query: string, metadata: Record<string, MetadataValue>, limit: number): Promise<StoredMemory[]>;
 }
 
 export function entityFilters(entity: Mem0Entity): Record<string, string> {

@@ -1,20 +1,15 @@
-import { type Assertion, decodeView, type EvidenceItem, type EvidenceView, type SourceRef } from '@ewp/core';
+import { type Assertion, decodeView, type EvidenceItem, type EvidenceView, type SourceRef, type StoreNote } from '@ewp/core';
 import type { StoredMemory } from './mem0-backend.js';
 
 /** The `adapter_meta` key the Mem0 adapter writes its read annotations under. */
 export const META_NAMESPACE = '@ewp/mem0';
 
-/** A note about something Mem0 did on its own (expiry, an update); never part of warrant. */
-export interface StoreNote {
-  memory_id: string;
-  note: string;
-}
-
+/** Mem0's own expiry dates and updates of `memories`, as store notes. */
 export function storeNotes(memories: StoredMemory[]): StoreNote[] {
   const notes: StoreNote[] = [];
   for (const m of memories) {
-    if (m.expirationDate) notes.push({ memory_id: m.id, note: `mem0 expiration_date ${m.expirationDate}` });
-    if (m.updatedAt && m.createdAt && m.updatedAt !== m.createdAt) notes.push({ memory_id: m.id, note: `mem0 updated_at ${m.updatedAt}` });
+    if (m.expirationDate) notes.push({ id: m.id, note: `mem0 expiration_date ${m.expirationDate}` });
+    if (m.updatedAt && m.createdAt && m.updatedAt !== m.createdAt) notes.push({ id: m.id, note: `mem0 updated_at ${m.updatedAt}` });
   }
   return notes;
 }

@@ -1,4 +1,4 @@
-import { Mem0AdapterError } from './mem0-adapter-error.js';
+import { StoreUnavailableError } from '@ewp/ledger';
 import { entityFilters, type Mem0Backend, type Mem0Entity, type StoredMemory } from './mem0-backend.js';
 
 /** The subset of `mem0ai/oss` `Memory` the adapter calls. */
@@ -33,9 +33,7 @@ export function ossBackend(memory: OssMemoryLike, entity: Mem0Entity, readLimit 
   const list = async (extra: Record<string, unknown>): Promise<StoredMemory[]> => {
     const { results } = await memory.getAll({ filters: { ...scope, ...extra }, topK: readLimit, showExpired: true });
     if (results.length >= readLimit) {
-      throw new Mem0AdapterError('READ_LIMIT', `mem0 getAll returned ${results.length} memories, the read limit; the read may be truncated`, {
-        readLimit,
-      });
+      throw new StoreUnavailableError('truncated', `mem0 getAll returned ${results.length} memories, the read limit (${readLimit}); the listing may be truncated`);
     }
     return results.map(toStored);
   };
@@ -49,8 +47,7 @@ export function ossBackend(memory: OssMemoryLike, entity: Mem0Entity, readLimit 
         ...(options?.expirationDate ? { expirationDate: options.expirationDate } : {}),
       });
     },
-    listByMetadata: (key, value) => list({ [key]: value }),
-    listAll: () => list({}),
+    list,
     async search(query, metadata, limit) {
       const { results } = await memory.search(query, { filters: { ...scope, ...metadata }, topK: limit, showExpired: true });
       return results.map(toStored);

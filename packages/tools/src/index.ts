@@ -43,7 +43,7 @@ export {
   toolContext,
 } from './toolset.js';
 export { DEFAULT_ACTION_ID, DEFAULT_ACTION_KIND, MAX_CLOCK_SKEW_SECONDS } from './tools/may-act.js';
-export { demoteInlineView, trustedOriginsIn } from './origin-trust.js';
+export { demoteInlineView, type OriginTrust, originTrust, sourcesOf, trustedOriginsIn } from './origin-trust.js';
 export {
   decideGate,
   denyReason,

@@ -4,7 +4,7 @@
  * declaration; anonymous inline views are demoted to untrusted `inline:<origin>`. This is the one
  * place those two rules live, for every binding.
  */
-import { type EvidenceView, isTrustedOrigin, type SourceRef } from '@ewp/core';
+import { ENDOGENOUS_ORIGINS, type EvidenceView, isTrustedOrigin, type SourceRef } from '@ewp/core';
 import { ToolRefusal } from './refusal.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -53,8 +53,26 @@ export function inlineOriginsTrusted(attested: boolean, context: Pick<ToolContex
   return context.ingest && context.trustedOrigins && attested;
 }
 
+/** The prefix a demoted trusted origin carries (`inline:tool`). */
+const INLINE_PREFIX = 'inline:';
+
 function demoteSource(source: SourceRef): SourceRef {
-  return isTrustedOrigin(source.origin_type) ? { ...source, origin_type: `inline:${source.origin_type}` } : source;
+  return isTrustedOrigin(source.origin_type) ? { ...source, origin_type: `${INLINE_PREFIX}${source.origin_type}` } : source;
+}
+
+/**
+ * How policy `reference-v2` and the ingest rules treat an origin: `trusted` (may confer EXTERNAL or
+ * HUMAN), `endogenous` (the agent's own memory pipeline), `inline-demoted` (a trusted origin an
+ * unattested inline view claimed, rewritten by {@link demoteInlineView}), or `untrusted`.
+ */
+export type OriginTrust = 'trusted' | 'endogenous' | 'inline-demoted' | 'untrusted';
+
+/** The {@link OriginTrust} of one `origin_type`. */
+export function originTrust(origin: string): OriginTrust {
+  if (isTrustedOrigin(origin)) return 'trusted';
+  if (ENDOGENOUS_ORIGINS.has(origin)) return 'endogenous';
+  if (origin.startsWith(INLINE_PREFIX) && isTrustedOrigin(origin.slice(INLINE_PREFIX.length))) return 'inline-demoted';
+  return 'untrusted';
 }
 
 /**

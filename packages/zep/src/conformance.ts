@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { readFileSync } from 'node:fs';
-import type { AdapterSubject, ExpectedLossFile, MemoryAdapter } from '@ewp/conformance/adapter-suite';
+import type { AdapterSubject, ExpectedLossFile, MemoryAdapter } from '@ewp/core';
 import { ZepAdapter } from './zep-adapter.js';
 import { startZepGraphServer, type ZepEpisodeRecord, type ZepGraphServer } from './testing/zep-graph-server.js';
 
@@ -35,10 +35,9 @@ export async function plantZepFacts(adapter: MemoryAdapter): Promise<void> {
   });
 }
 
+/** Zep's extraction, standing in for Graphiti's LLM: a fact from each claim's text episode. */
 function extractAssertionFacts(episode: ZepEpisodeRecord): { fact: string; name: string }[] {
-  if (episode.metadata.ewp_kind !== 'assertion' || episode.metadata.ewp_part !== 1) return [];
-  const body = JSON.parse(episode.content) as { record?: { text?: unknown } };
-  return typeof body.record?.text === 'string' ? [{ fact: body.record.text, name: 'ASSERTS' }] : [];
+  return episode.metadata.ewp_part === 0 ? [{ fact: episode.content, name: 'ASSERTS' }] : [];
 }
 
 /** Graphiti's maintenance, through the official client: every fact of the graph invalidated and expired. */
@@ -67,7 +66,7 @@ export function zepSubject(): AdapterSubject {
       const client = new ZepClient({ apiKey: s.apiKey, baseUrl: s.baseUrl });
       const graphId = `conformance-${++n}`;
       await client.graph.create({ graphId });
-      return new ZepAdapter({ client, graphId, factNotes: true });
+      return new ZepAdapter({ client, graphId });
     },
     async dispose() {
       if (server) await (await server).close();

@@ -1,4 +1,4 @@
-import { type Assertion, decodeView, type EvidenceItem, type EvidenceView, type SourceRef } from '@ewp/core';
+import { type Assertion, decodeView, type EvidenceItem, type EvidenceView, type SourceRef, type StoreNote } from '@ewp/core';
 
 /** The `adapter_meta` key the Zep adapter writes its read annotations under. */
 export const META_NAMESPACE = '@ewp/zep';
@@ -16,17 +16,12 @@ export interface ZepFact {
   score?: number;
 }
 
-/** A store-local note: Zep's own temporal judgement about a fact, never a supersession. */
-export interface StoreNote {
-  fact_uuid: string;
-  note: string;
-}
-
+/** Zep's own temporal judgements about `facts` (never a supersession), as store notes. */
 export function factNotes(facts: ZepFact[]): StoreNote[] {
   const notes: StoreNote[] = [];
   for (const f of facts) {
-    if (f.invalidAt) notes.push({ fact_uuid: f.uuid, note: `zep invalid_at ${f.invalidAt}` });
-    if (f.expiredAt) notes.push({ fact_uuid: f.uuid, note: `zep expired_at ${f.expiredAt}` });
+    if (f.invalidAt) notes.push({ id: f.uuid, note: `zep invalid_at ${f.invalidAt}` });
+    if (f.expiredAt) notes.push({ id: f.uuid, note: `zep expired_at ${f.expiredAt}` });
   }
   return notes;
 }

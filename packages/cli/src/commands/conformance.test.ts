@@ -20,8 +20,8 @@ function subject(name: string, lossy: boolean): AdapterSubject {
     async create(): Promise<MemoryAdapter> {
       const stored = new Map<string, EvidenceView>();
       return {
-        write: async (v) => void stored.set(v.proposition_id, structuredClone(v)),
-        read: async (pid) => {
+        put: async (v) => void stored.set((v as EvidenceView).proposition_id, structuredClone(v as EvidenceView)),
+        get: async (pid) => {
           const v = structuredClone(stored.get(pid)!);
           return lossy ? { ...v, assertions: v.assertions.map((a) => ({ ...a, asserted_by: 'x' })) } : v;
         },

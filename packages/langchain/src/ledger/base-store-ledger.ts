@@ -1,15 +1,13 @@
 /**
  * An EvidenceStore kept inside any LangGraph BaseStore (InMemoryStore, PostgresStore, …): the
  * shared ledger engine of @ewp/ledger (immutable snapshots, stable ids, atomic extend, the
- * hash-chained event log) over {@link BaseStoreLedgerBackend}. Snapshots keep every field,
- * `adapter_meta` included, so a round trip is lossless.
+ * hash-chained event log) on the commit-record protocol, one BaseStore item per record
+ * ({@link BaseStoreRecordStore}). Snapshots keep every field, `adapter_meta` included, so a round
+ * trip is lossless.
  */
-import type { EvidenceView } from '@ewp/core';
-import { LedgerEngineStore } from '@ewp/ledger';
+import { CommitRecordEvidenceStore, type CommitRecordEvidenceStoreOptions } from '@ewp/ledger';
 import type { BaseStore } from '@langchain/langgraph';
-import { BaseStoreLedgerBackend } from './base-store-backend.js';
-
-const LATEST_CACHE_SIZE = 1024;
+import { BaseStoreRecordStore } from './base-store-record-store.js';
 
 /** The default namespace root that holds EWP records. */
 export const DEFAULT_EWP_NAMESPACE = 'ewp';
@@ -19,52 +17,24 @@ export interface BaseStoreLedgerOptions {
   namespaceRoot?: string;
   /** Whether the inner store survives a restart (PostgresStore: true). Default false. */
   persistent?: boolean;
+  /** Tuning of the commit-record protocol. */
+  protocol?: Pick<CommitRecordEvidenceStoreOptions, 'maxAttempts' | 'visibilityTimeoutMs' | 'staleClaimMs' | 'readOnly'>;
 }
 
 /**
- * {@link EvidenceStore} over a LangGraph `BaseStore`. Writes from this process are serialized;
- * several processes writing through one PostgresStore are not (`multiProcess: false`).
+ * {@link EvidenceStore} over a LangGraph `BaseStore`. Writers in this process take turns; writers in
+ * other processes (one PostgresStore shared by several) are settled by the protocol's claims.
  */
-export class BaseStoreLedger extends LedgerEngineStore {
+export class BaseStoreLedger extends CommitRecordEvidenceStore {
   /** The namespace root holding EWP records. */
   readonly namespaceRoot: string;
-  readonly #backend: BaseStoreLedgerBackend;
-  /**
-   * Latest snapshots already resolved and verified, by proposition. A snapshot never changes once
-   * committed, so an entry is valid exactly while the head still names its view id; a commit from
-   * anywhere (another wrapper, another process) moves the head and misses the cache.
-   */
-  readonly #latest = new Map<string, { view_id: string; view: EvidenceView }>();
 
   constructor(inner: BaseStore, options: BaseStoreLedgerOptions = {}) {
     const root = options.namespaceRoot ?? DEFAULT_EWP_NAMESPACE;
     if (typeof root !== 'string' || root === '' || root.includes('.')) {
       throw new TypeError(`namespaceRoot: must be a non-empty namespace label without ".", got ${JSON.stringify(root)}`);
     }
-    const backend = new BaseStoreLedgerBackend(inner, root);
-    super(backend, {
-      persistent: options.persistent ?? false,
-      multiProcess: false,
-      keepsAdapterMeta: true,
-      transactional: false,
-    });
-    this.#backend = backend;
+    super(new BaseStoreRecordStore(inner, root), { ...options.protocol, persistent: options.persistent ?? false, label: 'langgraph', metaNamespace: '@ewp/langchain' });
     this.namespaceRoot = root;
-  }
-
-  /** As {@link LedgerEngineStore.get}; the latest snapshot is served from a cache keyed by the head. */
-  override async get(propositionId: string, viewId?: string): Promise<EvidenceView | undefined> {
-    if (viewId !== undefined) return super.get(propositionId, viewId);
-    this.ensureOpen();
-    const head = await this.#backend.latestHead(propositionId);
-    if (head === undefined) return undefined;
-    const hit = this.#latest.get(propositionId);
-    if (hit?.view_id === head.view_id) return structuredClone(hit.view);
-    const view = await super.get(propositionId);
-    if (view !== undefined && view.view_id === head.view_id) {
-      if (this.#latest.size >= LATEST_CACHE_SIZE) this.#latest.delete(this.#latest.keys().next().value as string);
-      this.#latest.set(propositionId, { view_id: view.view_id, view: structuredClone(view) });
-    }
-    return view;
   }
 }

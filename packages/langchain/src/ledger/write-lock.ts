@@ -1,7 +1,6 @@
 /**
- * In-process write queues. A BaseStore has no transactions, so read-check-write sequences are
- * serialized per inner store; writers in other processes are not covered (the capabilities say
- * so). Each family has its own queues, so a family may call into another without deadlock.
+ * In-process write queues for memory items (the ledger itself runs on the commit-record protocol).
+ * A BaseStore has no transactions, so an item and its evidence are written one inner store at a time.
  */
 export type WriteLock = <T>(owner: object, work: () => Promise<T>) => Promise<T>;
 
@@ -22,7 +21,5 @@ export function createWriteLock(): WriteLock {
   };
 }
 
-/** Ledger transactions on one inner store. */
-export const ledgerWriteLock: WriteLock = createWriteLock();
 /** Memory-item writes (item + its evidence) on one inner store. */
 export const itemWriteLock: WriteLock = createWriteLock();

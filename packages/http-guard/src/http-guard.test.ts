@@ -1,6 +1,6 @@
 import { EwpError } from '@ewp/core';
 import { describe, expect, it } from 'vitest';
-import { createHostGuard, hostNameOfHeader, isLoopbackHost, UnsafeBindError } from './http-guard.js';
+import { createHostGuard, hostNameOfHeader, isLoopbackHost, UnsafeBindError } from './index.js';
 
 describe('hostNameOfHeader', () => {
   it('reads names, ports and bracketed IPv6', () => {

@@ -1,0 +1,105 @@
+/**
+ * `ewp inspect`: the read-only inspector page (@ewp/inspect) over a ledger, on loopback, until
+ * SIGINT/SIGTERM. The ledger is opened read-only: the page can only look.
+ */
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import type { EvidenceStore } from '@ewp/ledger';
+import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
+import { LEDGER_OPTIONS, ledgerSpec, openStore } from '../open-store.js';
+import { parseVerbArguments } from '../verb-arguments.js';
+
+const HELP = `usage: ewp inspect (--db FILE | --pg URL | --json-dir DIR) [--port N] [--host HOST]
+                   [--allowed-host NAME ...] [--open]
+
+Serve a local, read-only web page that shows why the evidence warrants what it does: the five
+axes with their reasons, the records and their origins, time travel over T, the lineage graph,
+the action gate for every risk, and the audit chain.
+
+  --db FILE            SQLite ledger
+  --pg URL             PostgreSQL ledger (postgres://user@host:port/db?schema=name)
+  --json-dir DIR       JSON-file ledger
+  --port N             port (default 8766; 0 picks a free one)
+  --host HOST          bind address (default 127.0.0.1: loopback only)
+  --allowed-host NAME  repeatable: a host name the browser may use besides loopback
+                       (required when HOST is not loopback; every request is checked)
+  --open               open the page in the default browser
+
+The ledger is opened read-only and must exist. Stop with Ctrl-C.
+`;
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: false,
+    options: {
+      ...LEDGER_OPTIONS,
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
+      open: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function untilSignal(): Promise<string> {
+  return new Promise((resolveSignal) => {
+    const onSignal = (signal: string) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolveSignal(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** Open `url` in the desktop's browser; a failure only leaves the URL printed. */
+function openBrowser(url: string, io: CliIO): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const child = spawn(command as string, args as string[], { detached: true, stdio: 'ignore' });
+  child.on('error', () => io.stderr.write(`ewp inspect: could not open a browser; visit ${url}\n`));
+  child.unref();
+}
+
+export const inspectCommand: Command = async (args, io) => {
+  const parsed = parseVerbArguments('inspect', HELP, io, () => parse(args));
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!/^\d{1,5}$/.test(values.port as string) || (port as number) > 65535)) {
+    io.stderr.write(`ewp inspect: --port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}\n\n${HELP}`);
+    return EXIT_USAGE;
+  }
+  let store: EvidenceStore;
+  try {
+    store = await openStore({ ...ledgerSpec(values, io.cwd), readOnly: true });
+  } catch (error) {
+    io.stderr.write(`ewp inspect: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    const { serveInspector } = await import('@ewp/inspect');
+    const label = values.db ?? values['json-dir'] ?? 'PostgreSQL';
+    const inspector = await serveInspector({
+      store,
+      label: `${label} (read-only)`,
+      ...(port === undefined ? {} : { port }),
+      ...(values.host === undefined ? {} : { host: values.host }),
+      ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
+    });
+    io.stderr.write(`ewp inspect: ${inspector.url} (ledger: ${label}, read-only). Ctrl-C to stop.\n`);
+    if (values.open) openBrowser(inspector.url, io);
+    const signal = await untilSignal();
+    io.stderr.write(`ewp inspect: ${signal}, shutting down\n`);
+    await inspector.close();
+  } catch (error) {
+    io.stderr.write(`ewp inspect: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  } finally {
+    await store.close();
+  }
+  return EXIT_OK;
+};

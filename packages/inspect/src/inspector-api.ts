@@ -1,0 +1,226 @@
+/**
+ * The read-only JSON API behind the inspector page. Every answer is computed from the store on
+ * request; warrant comes from @ewp/core, origin trust from @ewp/tools. Nothing here writes.
+ */
+import { type Assertion, EwpError, type EvidenceItem, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type SourceRef, type VerificationCheck, type Warrant, warrantNow } from '@ewp/core';
+import type { EvidenceStore, SnapshotSummary } from '@ewp/ledger';
+import { type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
+
+/** Default and largest page of the proposition list. */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+/** How long one audit-chain verification is reused across requests. */
+export const CHAIN_REUSE_MS = 30_000;
+
+/** {@link EvidenceStore.verifyChain}'s result and when it was computed. */
+export type ChainStatus = Awaited<ReturnType<EvidenceStore['verifyChain']>> & { verified_at: string };
+
+/** One adapter's entry of the conformance loss report (`ewp conformance --report`). */
+export interface AdapterLossReport {
+  adapter: string;
+  fixtures: number;
+  ok: boolean;
+  losses: Record<string, Record<string, number>>;
+  unexpected: number;
+  stale: number;
+  [key: string]: unknown;
+}
+
+/** What the page shows about where the evidence came from. */
+export interface LossReportPanel {
+  /** The adapter in front of the store, when the caller named one. */
+  adapter: string | null;
+  /** Its measured report; `null` for a native ledger or an adapter the report does not cover. */
+  report: AdapterLossReport | null;
+  /** Every adapter the shipped report covers. */
+  covered: string[];
+}
+
+/** One row of the proposition list. */
+export interface PropositionRow {
+  proposition_id: string;
+  latest_view_id: string;
+  assertions: string[];
+  snapshots: number;
+  /** The latest snapshot's axes at T, or why they could not be computed. */
+  warrant: Omit<Warrant, 'rationale_codes' | 'strength'> | { error: string };
+}
+
+export interface PropositionPage {
+  evaluated_at: string;
+  query: string;
+  offset: number;
+  limit: number;
+  items: PropositionRow[];
+  /** Whether a further page exists. */
+  has_more: boolean;
+}
+
+/**
+ * A snapshot on the wire: each record's `source` is replaced by its `source_id`, and the SourceRefs
+ * are sent once in `sources`. A view never uses one source_id for two different SourceRefs (the
+ * decoder refuses it, docs/spec/protocol.md §4), so nothing is lost; a large proposition's answer
+ * shrinks by more than half.
+ */
+export type WireView = Omit<EvidenceView, 'assertions' | 'evidence' | 'checks'> & {
+  sources: Record<string, SourceRef>;
+  assertions: (Omit<Assertion, 'source'> & { source: string })[];
+  evidence: (Omit<EvidenceItem, 'source'> & { source: string })[];
+  checks: (Omit<VerificationCheck, 'source'> & { source: string })[];
+};
+
+/** {@link WireView} of a view. */
+export function toWireView(view: EvidenceView): WireView {
+  const sources: Record<string, SourceRef> = {};
+  const id = (s: SourceRef) => {
+    sources[s.source_id] ??= s;
+    return s.source_id;
+  };
+  return {
+    ...view,
+    sources,
+    assertions: view.assertions.map((a) => ({ ...a, source: id(a.source) })),
+    evidence: view.evidence.map((e) => ({ ...e, source: id(e.source) })),
+    checks: view.checks.map((c) => ({ ...c, source: id(c.source) })),
+  };
+}
+
+export interface PropositionDetail {
+  view: WireView;
+  /** Oldest first. */
+  snapshots: SnapshotSummary[];
+  /** `origin_type` → how the policy and the ingest rules treat it. */
+  origin_trust: Record<string, OriginTrust>;
+}
+
+export interface InspectorMeta {
+  protocol_version: string;
+  policy: { policy_id: string; version: string };
+  risk_policy: RiskPolicy;
+  /** Server clock at the request, so the page opens at "now". */
+  now: string;
+  label: string;
+  capabilities: EvidenceStore['capabilities'];
+  loss: LossReportPanel;
+}
+
+/** A request the API refuses: an HTTP status and a message naming the parameter. */
+export class InspectorRequestError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.InspectorRequestError');
+  constructor(
+    readonly status: 400 | 404,
+    message: string,
+    path?: string,
+  ) {
+    super('INSPECT_BAD_REQUEST', message, { path });
+    this.name = 'InspectorRequestError';
+  }
+}
+
+function intParam(params: URLSearchParams, name: string, fallback: number, max: number): number {
+  const raw = params.get(name);
+  if (raw === null || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) > max) throw new InspectorRequestError(400, `${name} must be an integer from 0 to ${max}, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+function instantParam(params: URLSearchParams, now: () => Date): string {
+  const at = params.get('at') ?? now().toISOString();
+  try {
+    parseEvaluatedAt(at);
+  } catch (error) {
+    throw new InspectorRequestError(400, `at: ${(error as Error).message}`);
+  }
+  return at;
+}
+
+function requiredParam(params: URLSearchParams, name: string): string {
+  const value = params.get(name);
+  if (value === null || value === '') throw new InspectorRequestError(400, `${name} is required`);
+  return value;
+}
+
+/** The data the page reads, over one store. */
+export class InspectorApi {
+  constructor(
+    private readonly store: EvidenceStore,
+    private readonly options: { riskPolicy: RiskPolicy; label: string; loss: LossReportPanel; now: () => Date },
+  ) {}
+
+  meta(): InspectorMeta {
+    return {
+      protocol_version: PROTOCOL_VERSION,
+      policy: { ...REFERENCE_V2 },
+      risk_policy: this.options.riskPolicy,
+      now: this.options.now().toISOString(),
+      label: this.options.label,
+      capabilities: this.store.capabilities,
+      loss: this.options.loss,
+    };
+  }
+
+  /**
+   * A page of propositions, newest commit first. The store lists from the newest, so page `offset`
+   * reads `offset + limit + 1` summaries (the extra one tells whether a next page exists) and
+   * loads only the page's latest snapshots to compute their axes.
+   */
+  async propositions(params: URLSearchParams): Promise<PropositionPage> {
+    const at = instantParam(params, this.options.now);
+    const query = params.get('q') ?? '';
+    const offset = intParam(params, 'offset', 0, 100_000_000);
+    const limit = intParam(params, 'limit', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const listed = await this.store.listPropositions({ query, limit: offset + limit + 1 });
+    const page = listed.slice(offset, offset + limit);
+    const items = await Promise.all(
+      page.map(async (p): Promise<PropositionRow> => {
+        const view = await this.store.get(p.proposition_id, p.latest_view_id);
+        let warrant: PropositionRow['warrant'];
+        if (view === undefined) warrant = { error: 'snapshot not found' };
+        else {
+          try {
+            const { rationale_codes: _codes, strength: _strength, ...axes } = warrantNow(view, REFERENCE_V2, at).warrant;
+            warrant = axes;
+          } catch (error) {
+            warrant = { error: (error as Error).message };
+          }
+        }
+        return { ...p, warrant };
+      }),
+    );
+    return { evaluated_at: at, query, offset, limit, items, has_more: listed.length > offset + limit };
+  }
+
+  /** The latest snapshot of a proposition (or the one named by `view`), its snapshots and its origins' trust. */
+  async proposition(params: URLSearchParams): Promise<PropositionDetail> {
+    const id = requiredParam(params, 'id');
+    const viewId = params.get('view') ?? undefined;
+    const view = await this.store.get(id, viewId);
+    if (view === undefined) throw new InspectorRequestError(404, viewId === undefined ? `no proposition ${JSON.stringify(id)}` : `no snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(id)}`);
+    const snapshots = await this.store.listSnapshots(id);
+    const origin_trust: Record<string, OriginTrust> = {};
+    for (const source of sourcesOf(view)) origin_trust[source.origin_type] ??= originTrust(source.origin_type);
+    return { view: toWireView(view), snapshots, origin_trust };
+  }
+
+  private chainCache: { at: number; result: Promise<ChainStatus> } | undefined;
+
+  /**
+   * The audit chain's status. Verifying reads every row of the ledger, so page loads share one
+   * verification: a request within {@link CHAIN_REUSE_MS} of the last one (or during it) gets its
+   * result, unless `fresh=1` asks for a new one.
+   */
+  chain(params: URLSearchParams): Promise<ChainStatus> {
+    const now = this.options.now().getTime();
+    const cached = this.chainCache;
+    if (cached !== undefined && params.get('fresh') !== '1' && now - cached.at < CHAIN_REUSE_MS) return cached.result;
+    const verifiedAt = this.options.now().toISOString();
+    const result = this.store.verifyChain().then((r) => ({ ...r, verified_at: verifiedAt }));
+    this.chainCache = { at: now, result };
+    // A failed verification (store closed, unreachable) is not reused.
+    result.catch(() => {
+      if (this.chainCache?.result === result) this.chainCache = undefined;
+    });
+    return result;
+  }
+}

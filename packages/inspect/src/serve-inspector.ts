@@ -1,0 +1,223 @@
+/**
+ * The inspector's HTTP server: the built page (dist/web) and the read-only JSON API, on loopback by
+ * default, behind the same Host/Origin guard as the MCP server. Only GET and HEAD exist: any other
+ * method is 405, so nothing can be written through it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EwpError, type RiskPolicy } from '@ewp/core';
+import { createHostGuard } from '@ewp/http-guard';
+import type { EvidenceStore } from '@ewp/ledger';
+import { type AdapterLossReport, InspectorApi, InspectorRequestError, type LossReportPanel } from './inspector-api.js';
+
+/** Default port of `ewp inspect` (the MCP server's is 8765). */
+export const DEFAULT_INSPECT_PORT = 8766;
+
+/**
+ * The page may load only its own files, and runs no inline script or style: a ledger's text is
+ * shown as text, never as markup, and nothing is fetched from elsewhere.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.ico': 'image/x-icon',
+};
+
+/** Options of {@link serveInspector}. */
+export interface InspectorOptions {
+  /** Any EvidenceStore: a ledger, or a Mem0, Zep or LangGraph store through its @ewp adapter. Only read. */
+  store: EvidenceStore;
+  /** Bind address. Default `127.0.0.1`: loopback only. */
+  host?: string;
+  /** Default {@link DEFAULT_INSPECT_PORT}; 0 picks a free port. */
+  port?: number;
+  /** Host names clients may use besides loopback; required when `host` is not loopback. */
+  allowedHosts?: readonly string[];
+  /** The action policy the gate table applies (SPEC §9). Default: both high-risk flags on. */
+  riskPolicy?: RiskPolicy;
+  /** A name for the ledger shown in the page header (a file name, "Mem0 (oss)"). */
+  label?: string;
+  /**
+   * The adapter in front of the store (`mem0-oss`, `mem0-hosted`, `zep`, …), whose measured loss
+   * report the trust panel shows. Leave it out for a native ledger (SQLite, PostgreSQL, JSON files).
+   */
+  adapter?: string;
+  /** Clock for "now" (the page's default T and the list's axes). */
+  clock?: () => Date;
+  /** Where the built page lives. Default: the package's `dist/web`. */
+  assetsDir?: string;
+}
+
+/** A running inspector. */
+export interface Inspector {
+  /** `http://host:port/` */
+  url: string;
+  host: string;
+  port: number;
+  http: HttpServer;
+  /** Stop listening. The store stays open: it belongs to the caller. */
+  close(): Promise<void>;
+}
+
+/** The page is not built (the package's `build` runs `vite build` into dist/web). */
+export class InspectorAssetsMissingError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.InspectorAssetsMissingError');
+  constructor(dir: string) {
+    super('INSPECTOR_ASSETS_MISSING', `the inspector page is not built: no index.html in ${dir} (run the package build)`);
+    this.name = 'InspectorAssetsMissingError';
+  }
+}
+
+/** dist/web beside the built module, or (running from src/ in tests) the package's dist/web. */
+function defaultAssetsDir(): string {
+  const beside = fileURLToPath(new URL('./web/', import.meta.url));
+  if (existsSync(join(beside, 'index.html'))) return beside;
+  return fileURLToPath(new URL('../dist/web/', import.meta.url));
+}
+
+/** The loss report of `ewp conformance`, shipped in dist/ by the build (copied from docs/loss-reports.json). */
+function lossPanel(assetsDir: string, adapter: string | undefined): LossReportPanel {
+  let adapters: AdapterLossReport[] = [];
+  const file = join(assetsDir, '..', 'loss-reports.json');
+  if (existsSync(file)) adapters = (JSON.parse(readFileSync(file, 'utf8')) as { adapters: AdapterLossReport[] }).adapters;
+  return {
+    adapter: adapter ?? null,
+    report: adapters.find((a) => a.adapter === adapter) ?? null,
+    covered: adapters.map((a) => a.adapter),
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, head: boolean, headers: Record<string, string> = {}): void {
+  // Encoded once: a large snapshot is tens of megabytes.
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': bytes.length,
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(head ? undefined : bytes);
+}
+
+/**
+ * Serve the inspector over `store`, read-only. Resolves once it listens.
+ * @throws UnsafeBindError when `host` is beyond loopback and no `allowedHosts` are given;
+ *   InspectorAssetsMissingError when the page is not built.
+ */
+export async function serveInspector(options: InspectorOptions): Promise<Inspector> {
+  const host = options.host ?? '127.0.0.1';
+  const guard = createHostGuard({ bindHost: host, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
+  const assetsDir = options.assetsDir ?? defaultAssetsDir();
+  if (!existsSync(join(assetsDir, 'index.html'))) throw new InspectorAssetsMissingError(assetsDir);
+  const now = options.clock ?? (() => new Date());
+  const api = new InspectorApi(options.store, {
+    riskPolicy: options.riskPolicy ?? {},
+    label: options.label ?? 'ledger',
+    loss: lossPanel(assetsDir, options.adapter),
+    now,
+  });
+  const root = normalize(assetsDir.endsWith(sep) ? assetsDir : assetsDir + sep);
+
+  async function sendAsset(res: ServerResponse, path: string, head: boolean): Promise<void> {
+    const relative = path === '/' ? 'index.html' : decodeURIComponent(path.slice(1));
+    const file = normalize(join(root, relative));
+    if (!file.startsWith(root)) return sendJson(res, 404, { error: 'not found' }, head);
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      return sendJson(res, 404, { error: 'not found' }, head);
+    }
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': body.length,
+      // Built file names carry a content hash; index.html does not.
+      'cache-control': relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+    res.end(head ? undefined : body);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const verdict = guard(req.headers);
+    if (!verdict.ok) return sendJson(res, 403, { error: verdict.reason }, false, { connection: 'close' });
+    const head = req.method === 'HEAD';
+    if (req.method !== 'GET' && !head) return sendJson(res, 405, { error: 'method not allowed: the inspector is read-only' }, false, { allow: 'GET, HEAD' });
+    const url = new URL(req.url ?? '/', 'http://inspector.invalid');
+    const path = url.pathname;
+    try {
+      if (path === '/api/meta') return sendJson(res, 200, api.meta(), head);
+      if (path === '/api/chain') return sendJson(res, 200, await api.chain(url.searchParams), head);
+      if (path === '/api/propositions') return sendJson(res, 200, await api.propositions(url.searchParams), head);
+      if (path === '/api/proposition') return sendJson(res, 200, await api.proposition(url.searchParams), head);
+      if (path.startsWith('/api/')) return sendJson(res, 404, { error: 'not found' }, head);
+    } catch (error) {
+      if (InspectorRequestError.isInstance(error)) return sendJson(res, error.status, { error: error.message }, head);
+      // A store failure (closed, damaged, unreachable) is reported, never hidden.
+      const code = EwpError.isInstance(error) ? error.code : 'INTERNAL';
+      return sendJson(res, 500, { error: (error as Error).message, code }, head);
+    }
+    return sendAsset(res, path, head);
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendJson(res, 500, { error: 'internal error' }, false);
+      else res.destroy();
+    });
+  });
+  http.on('clientError', (_error, socket) => socket.destroy());
+  http.maxConnections = 128;
+  http.headersTimeout = 10_000;
+  http.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? DEFAULT_INSPECT_PORT, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}/`,
+    host: address.address,
+    port: address.port,
+    http,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        http.closeAllConnections();
+        http.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

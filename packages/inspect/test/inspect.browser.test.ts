@@ -1,0 +1,234 @@
+/// <reference lib="dom" />
+/**
+ * The inspector in a real browser (headless Debian chromium): the quick-start ledger, search,
+ * keyboard, time travel, the gate, the lineage graph, a tampered ledger, accessibility.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { EvidenceView } from '@ewp/core';
+import type { SqliteEvidenceStore } from '@ewp/sqlite';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Inspector, serveInspector } from '../src/index.js';
+import { findChromium, launch, OUTPUT_DIR, watchErrors } from './browser.js';
+import { packFixture, quickstartViews, sqliteLedger } from './ledgers.js';
+
+const chromiumBinary = findChromium();
+if ('missing' in chromiumBinary) console.warn(`@ewp/inspect browser tests skipped: ${chromiumBinary.missing}`);
+const NOW = '2026-09-23T12:00:00Z';
+
+describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
+  let browser: Browser;
+  const opened: { inspector: Inspector; store: SqliteEvidenceStore }[] = [];
+  let page: Page;
+  let errors: string[];
+
+  async function serve(views: readonly unknown[], tamper?: (s: SqliteEvidenceStore) => void): Promise<Inspector> {
+    const { store } = await sqliteLedger(views, tamper);
+    const inspector = await serveInspector({ store, port: 0, clock: () => new Date(NOW), label: 'test ledger' });
+    opened.push({ inspector, store });
+    return inspector;
+  }
+
+  beforeAll(async () => {
+    browser = await launch((chromiumBinary as { path: string }).path);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    for (const { inspector, store } of opened) {
+      await inspector.close();
+      await store.close();
+    }
+  });
+  const newPage = async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    errors = watchErrors(page);
+    return page;
+  };
+  afterEach(async () => {
+    expect(errors, 'no console errors, page errors or outside requests').toEqual([]);
+    await page?.close();
+  });
+
+  it('opens the quick-start ledger: every proposition, newest first, with its five axes', async () => {
+    const inspector = await serve(quickstartViews());
+    await newPage();
+    await page.goto(inspector.url);
+    const rows = page.locator('a.row');
+    await expect.poll(() => rows.count()).toBe(3);
+    const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-proposition')));
+    expect(ids).toEqual(quickstartViews().map((v) => (v as { proposition_id: string }).proposition_id).reverse());
+    const deploys = page.locator('a.row[data-proposition="P-deploys-from-main"]');
+    for (const axis of ['acceptance', 'conflict', 'verification', 'currency', 'sufficiency']) {
+      await expect.poll(() => deploys.locator(`[data-axis="${axis}"]`).count()).toBe(1);
+    }
+    expect(await deploys.locator('[data-axis="acceptance"]').getAttribute('data-value')).toBe('ACCEPTED');
+    expect(await deploys.textContent()).toContain('1 snapshot');
+    await expect.poll(() => page.getByTestId('chain-status').textContent()).toContain('audit chain OK');
+    await page.screenshot({ path: `${OUTPUT_DIR}list.png`, fullPage: true });
+  });
+
+  it('finds a proposition by its assertion text', async () => {
+    const inspector = await serve(quickstartViews());
+    await newPage();
+    await page.goto(inspector.url);
+    await page.getByLabel('Search propositions (id or assertion text)').fill('postgresql');
+    await expect.poll(() => page.locator('a.row').evaluateAll((els) => els.map((e) => e.getAttribute('data-proposition')))).toEqual(['P-prod-db-version']);
+    await page.getByLabel('Search propositions (id or assertion text)').fill('no such thing');
+    await expect.poll(() => page.getByTestId('list-summary').textContent()).toBe('No proposition matches.');
+  });
+
+  it('moves through the list with the keyboard and opens a proposition with Enter', async () => {
+    const inspector = await serve(quickstartViews());
+    await newPage();
+    await page.goto(inspector.url);
+    await expect.poll(() => page.locator('a.row').count()).toBe(3);
+    await page.getByLabel('Search propositions (id or assertion text)').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-proposition'))).toBe('P-deploys-from-main');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('proposition-title').textContent()).toBe('P-deploys-from-main');
+    // Tabs follow the arrow keys too.
+    await page.locator('#tab-warrant').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-gate');
+    expect(await page.locator('#tab-gate').getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('time travel: after its freshness window P-deploys-from-main goes STALE, and the badge and the gate table change', async () => {
+    const inspector = await serve(quickstartViews());
+    await newPage();
+    await page.goto(`${inspector.url}#/p/P-deploys-from-main`);
+    const currency = page.getByTestId('axes').locator('[data-axis="currency"]');
+    await expect.poll(() => currency.getAttribute('data-value')).toBe('CURRENT');
+    await page.locator('#tab-gate').click();
+    const highIrreversible = page.locator('tr[data-risk="high"][data-reversible="false"] [data-decision]').first();
+    const mediumReversible = page.locator('tr[data-risk="medium"][data-reversible="true"] [data-decision]').first();
+    await expect.poll(() => highIrreversible.getAttribute('data-decision')).toBe('MAY_ACT');
+    await page.screenshot({ path: `${OUTPUT_DIR}gate-current.png`, fullPage: true });
+    // The slider, by keyboard: End is the far end of the time line, past every freshness window.
+    await page.locator('#t-slider').focus();
+    await page.keyboard.press('End');
+    await expect.poll(() => currency.getAttribute('data-value')).toBe('STALE');
+    await expect.poll(() => highIrreversible.getAttribute('data-decision')).toBe('DENY');
+    await expect.poll(() => mediumReversible.getAttribute('data-decision')).toBe('REQUIRE_CONFIRMATION');
+    // What would change it comes from the rules: a fresh external check lifts the medium-risk cell.
+    await expect
+      .poll(() => page.locator('tr[data-risk="medium"][data-reversible="true"]').textContent())
+      .toMatch(/MAY_ACT with a supporting EXTERNAL check .* within the freshness window/);
+    await page.screenshot({ path: `${OUTPUT_DIR}gate-stale.png`, fullPage: true });
+    // Arrow keys step back a day at a time; typing a T evaluates exactly there.
+    const before = await page.getByTestId('t-value').textContent();
+    await page.locator('#t-slider').focus();
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.getByTestId('t-value').textContent()).not.toBe(before);
+    await page.getByLabel('T (ISO 8601)').fill('2027-09-20T09:00:00Z');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await expect.poll(() => currency.getAttribute('data-value')).toBe('CURRENT');
+    await page.getByLabel('T (ISO 8601)').fill('2027-09-21T09:00:00Z');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await expect.poll(() => currency.getAttribute('data-value')).toBe('STALE');
+  });
+
+  it('explains the axes in words and lists records with their origins and freshness', async () => {
+    const inspector = await serve(quickstartViews());
+    await newPage();
+    await page.goto(`${inspector.url}#/p/P-prod-db-version`);
+    await expect.poll(() => page.locator('.why').textContent()).toContain('conflict.implied_polarity');
+    expect(await page.locator('.why').textContent()).toContain('both support and oppose');
+    await page.screenshot({ path: `${OUTPUT_DIR}why.png`, fullPage: true });
+    await page.locator('#tab-records').click();
+    await expect.poll(() => page.locator('[data-origin-trust="endogenous"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-origin-trust="trusted"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('#record-k-psql-version').textContent()).toContain('fresh');
+    await page.screenshot({ path: `${OUTPUT_DIR}records.png`, fullPage: true });
+  });
+
+  it('draws a node per record of a pack fixture, and a node opens its record', async () => {
+    const fixture = packFixture('07-lineage');
+    const inspector = await serve([fixture]);
+    await newPage();
+    await page.goto(`${inspector.url}#/p/${encodeURIComponent(fixture.proposition_id as string)}`);
+    await page.locator('#tab-graph').click();
+    const view = fixture as unknown as EvidenceView;
+    const records = [...view.assertions.map((a) => a.assertion_id), ...(view.evidence ?? []).map((e) => e.evidence_id), ...(view.checks ?? []).map((c) => c.check_id)];
+    expect(records.length).toBeGreaterThan(1);
+    const nodes = page.getByTestId('lineage-graph').locator('[data-record]');
+    await expect.poll(() => nodes.count()).toBe(records.length);
+    expect((await nodes.evaluateAll((els) => els.map((e) => e.getAttribute('data-record')))).sort()).toEqual(records.slice().sort());
+    // Every node sits inside the drawing.
+    const box = await page.getByTestId('lineage-graph').boundingBox();
+    for (const b of await nodes.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as { width: number; height: number }))) {
+      expect(b.width).toBeGreaterThan(0);
+      expect(b.height).toBeGreaterThan(0);
+    }
+    expect(box?.width).toBeGreaterThan(0);
+    await page.screenshot({ path: `${OUTPUT_DIR}graph.png`, fullPage: true });
+    await nodes.first().focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#tab-records').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.locator('tr.focused').getAttribute('id')).toBe(`record-${records[0]}`);
+  });
+
+  it('shows the snapshots, their axes at T and the difference of two', async () => {
+    const base = packFixture('01-reinforcement') as unknown as EvidenceView & Record<string, unknown>;
+    const { view_id: _v, ...withoutId } = base as unknown as Record<string, unknown>;
+    const second = { ...withoutId, view_id: 'second', omitted_sources: ['src-missing'] };
+    const inspector = await serve([base, second]);
+    await newPage();
+    await page.goto(`${inspector.url}#/p/${encodeURIComponent(base.proposition_id)}`);
+    await page.locator('#tab-timeline').click();
+    await expect.poll(() => page.getByTestId('timeline').locator('tbody tr').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('timeline').locator('tbody tr').last().locator('[data-axis="sufficiency"]').getAttribute('data-value')).toBe('DEGRADED');
+    await expect.poll(() => page.getByTestId('diff').textContent()).toContain('omitted_sources: added src-missing');
+    // The axes over T: at least the moment the first record becomes available; a click moves T there.
+    const moments = page.getByTestId('axes-over-time').locator('tbody tr');
+    await expect.poll(() => moments.count()).toBeGreaterThan(0);
+    const first = (await moments.first().locator('button').textContent()) ?? '';
+    await moments.first().locator('button').click();
+    await expect.poll(() => page.getByTestId('t-value').textContent()).toBe(`T = ${first}`);
+    await page.screenshot({ path: `${OUTPUT_DIR}snapshots.png`, fullPage: true });
+  });
+
+  it('shows the audit failure of a tampered ledger', async () => {
+    const inspector = await serve(quickstartViews(), (store) => {
+      const { event } = store.db.prepare('SELECT event FROM ewp_chain WHERE idx = 1').get() as { event: string };
+      store.db.prepare('UPDATE ewp_chain SET event = ? WHERE idx = 1').run(event.replace('quickstart', 'quickstarT'));
+    });
+    await newPage();
+    await page.goto(inspector.url);
+    const status = page.getByTestId('chain-status');
+    await expect.poll(() => status.textContent()).toContain('audit chain FAILED');
+    expect(await status.getAttribute('role')).toBe('alert');
+    expect(await status.textContent()).toContain('at entry 1');
+    await page.screenshot({ path: `${OUTPUT_DIR}tampered.png`, fullPage: true });
+  });
+
+  it('has no serious or critical accessibility violations (axe-core) on any page', async () => {
+    const inspector = await serve([...quickstartViews(), packFixture('07-lineage')]);
+    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    await newPage();
+    const audit = async (where: string) => {
+      // Injected through the DevTools protocol: the page's CSP forbids inline scripts, as it should.
+      await page.evaluate(axeSource);
+      const result = (await page.evaluate(() => (window as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }))) as {
+        violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+      };
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      expect(bad).toEqual([]);
+    };
+    await page.goto(inspector.url);
+    await expect.poll(() => page.locator('a.row').count()).toBe(4);
+    await audit('list');
+    await page.goto(`${inspector.url}#/p/P-deploys-from-main`);
+    for (const tab of ['warrant', 'gate', 'records', 'timeline', 'graph']) {
+      await page.locator(`#tab-${tab}`).click();
+      await expect.poll(() => page.locator(`#panel-${tab}`).count()).toBe(1);
+      await page.waitForTimeout(100);
+      await audit(tab);
+    }
+  });
+});

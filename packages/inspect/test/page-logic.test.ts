@@ -1,0 +1,130 @@
+/**
+ * The page's pure logic in Node: rationale words cover every code the kernel emits, the gate's
+ * "what would change it" is found through the real rules, the lineage graph, snapshot diffs.
+ */
+import { readFileSync } from 'node:fs';
+import { decodeView, type EvidenceView, gateRuleFor, mayAct, REFERENCE_V2, warrantNow } from '@ewp/core';
+import { describe, expect, it } from 'vitest';
+import { toWireView } from '../src/index.js';
+import { fromWireView } from '../web/src/api.js';
+import { diffSnapshots } from '../web/src/diff.js';
+import { explainCode, RATIONALE_MEANINGS } from '../web/src/explain.js';
+import { gateCells, interventionsFor, searchRoutes } from '../web/src/gate.js';
+import { lineageGraph } from '../web/src/graph.js';
+import { keyInstants } from '../web/src/time.js';
+import { packFixture, quickstartViews } from './ledgers.js';
+
+const quickstart = (id: string) => decodeView(quickstartViews().find((v) => (v as { proposition_id: string }).proposition_id === id));
+
+describe('rationale codes in words', () => {
+  it('explains every code warrantNow can emit', () => {
+    // The codes as written in the kernel: literal ones, and verification.<class> for each class.
+    const source = readFileSync(new URL('../../core/src/evaluate/warrant-now.ts', import.meta.url), 'utf8');
+    const literal = [...source.matchAll(/'((?:availability|conflict|verification|currency|sufficiency|acceptance)\.[a-z_]+)'/g)].map((m) => m[1] as string);
+    const classes = ['none', 'indirect', 'external', 'human'].map((c) => `verification.${c}`);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the kernel's source text, searched for
+    expect(source).toContain('`verification.${verification.toLowerCase()}`');
+    const emitted = new Set([...literal, ...classes]);
+    expect(emitted.size).toBeGreaterThan(15);
+    expect([...emitted].filter((code) => RATIONALE_MEANINGS[code] === undefined)).toEqual([]);
+  });
+
+  it('names the records behind a code', () => {
+    const view = quickstart('P-prod-db-version');
+    const w = warrantNow(view, REFERENCE_V2, '2026-09-23T12:00:00Z');
+    expect(w.warrant.rationale_codes).toContain('conflict.implied_polarity');
+    expect(explainCode('conflict.implied_polarity', w, view, w.evaluated_at)).toContain('k-psql-version opposes');
+  });
+});
+
+describe('the gate table', () => {
+  const at = '2027-10-01T00:00:00Z';
+  const view = quickstart('P-deploys-from-main');
+  const w = warrantNow(view, REFERENCE_V2, at);
+
+  it('decides each cell with mayAct and names the rule', () => {
+    expect(w.warrant.currency).toBe('STALE');
+    const cells = gateCells(w, {});
+    expect(cells).toHaveLength(6);
+    for (const c of cells) {
+      const action = { action_id: 'x', kind: 'x', risk: c.risk, reversible: c.reversible };
+      expect(c.decision).toBe(mayAct(w, action));
+      expect(c.rule).toBe(gateRuleFor(w, action));
+    }
+  });
+
+  it('finds what would lift each blocked cell by evaluating counterfactual evidence', () => {
+    const cells = searchRoutes(view, w, at, {}, gateCells(w, {}));
+    const high = cells.find((c) => c.risk === 'high' && !c.reversible);
+    expect(high?.decision).toBe('DENY');
+    // One fresh external check from a trusted origin is enough, and is the smallest route.
+    expect(high?.routes.some((r) => r.reaches === 'MAY_ACT' && r.steps.map((s) => s.id).join() === 'external-check')).toBe(true);
+    // Each route, applied, really reaches its decision.
+    const interventions = interventionsFor(view, w, at);
+    for (const cell of cells) {
+      for (const route of cell.routes) {
+        let changed: EvidenceView = view;
+        for (const step of route.steps) changed = (interventions.find((i) => i.id === step.id) ?? step).apply(changed);
+        expect(mayAct(warrantNow(changed, REFERENCE_V2, at), { action_id: 'x', kind: 'x', risk: cell.risk, reversible: cell.reversible })).toBe(route.reaches);
+      }
+    }
+  });
+
+  it('offers resolving an open conflict, and no route where the rules allow none', () => {
+    const fork = decodeView(packFixture('02-fork-x'));
+    const at2 = '2026-10-01T00:00:00Z';
+    const wf = warrantNow(fork, REFERENCE_V2, at2);
+    const cells = searchRoutes(fork, wf, at2, {}, gateCells(wf, {}));
+    const labels = cells.flatMap((c) => c.routes.flatMap((r) => r.steps.map((s) => s.label)));
+    if (wf.open_conflicts.length > 0) expect(labels.some((l) => l.startsWith('resolve conflict'))).toBe(true);
+    const superseded = decodeView(packFixture('08-superseded'));
+    const ws = warrantNow(superseded, REFERENCE_V2, at2);
+    expect(ws.warrant.currency).toBe('SUPERSEDED');
+    const highCell = searchRoutes(superseded, ws, at2, {}, gateCells(ws, {})).find((c) => c.risk === 'high');
+    expect(highCell?.decision).toBe('DENY');
+    // A supersession is permanent under the rules: nothing lifts a high-risk action on it.
+    expect(highCell?.routes).toEqual([]);
+  });
+});
+
+describe('lineage graph and snapshots', () => {
+  it('draws every record of a fixture, its sources and lineage edges', () => {
+    const view = decodeView(packFixture('07-lineage'));
+    const g = lineageGraph(view, {});
+    expect(g.nodes.filter((n) => n.record !== undefined)).toHaveLength(view.assertions.length + view.evidence.length + view.checks.length);
+    expect(g.edges.filter((e) => e.kind === 'lineage')).toHaveLength(view.lineage.length);
+    for (const n of g.nodes) expect(Number.isFinite(n.x) && Number.isFinite(n.y)).toBe(true);
+  });
+
+  it('diffs two snapshots by record id', () => {
+    const a = quickstart('P-deploys-from-main');
+    const b: EvidenceView = { ...a, view_id: 'b', checks: a.checks.slice(1), omitted_sources: ['s-9'] };
+    const diff = diffSnapshots(a, b);
+    expect(diff.find((d) => d.part === 'checks')?.removed).toEqual([a.checks[0]?.check_id]);
+    expect(diff.find((d) => d.part === 'omitted_sources')?.added).toEqual(['s-9']);
+    expect(diffSnapshots(a, a)).toEqual([]);
+  });
+
+  it('marks the moment each check leaves its freshness window', () => {
+    const view = quickstart('P-deploys-from-main');
+    const leaves = keyInstants(view).filter((k) => k.label.includes('leaves its freshness window'));
+    expect(leaves).toHaveLength(view.checks.length);
+    for (const k of leaves) {
+      const before = new Date((k.seconds - 1) * 1000).toISOString();
+      const after = new Date(k.seconds * 1000).toISOString();
+      expect(warrantNow(view, REFERENCE_V2, before).warrant.currency).toBe('CURRENT');
+      expect(warrantNow(view, REFERENCE_V2, after).warrant.currency).toBe('STALE');
+    }
+  });
+});
+
+describe('the wire form of a snapshot', () => {
+  it('sends each source once and gives back the same view', () => {
+    for (const name of ['07-lineage', '01-reinforcement', '08-superseded']) {
+      const view = decodeView(packFixture(name));
+      const wire = toWireView(view);
+      expect(Object.keys(wire.sources).length).toBeLessThanOrEqual(view.assertions.length + view.evidence.length + view.checks.length);
+      expect(JSON.parse(JSON.stringify(fromWireView(JSON.parse(JSON.stringify(wire)))))).toEqual(JSON.parse(JSON.stringify(view)));
+    }
+  });
+});
