@@ -137,13 +137,14 @@ export function runToolContract(binding: ToolBinding, store: ContractStore = MEM
   const now = ownClock ? () => new Date() : () => CONTRACT_NOW;
   const reference = inProcessBinding(now);
 
-  async function both<T>(work: (subject: OpenedBinding, ref: OpenedBinding) => Promise<T>): Promise<T> {
+  async function both<T>(work: (subject: OpenedBinding, ref: OpenedBinding, keepsAdapterMeta: boolean) => Promise<T>): Promise<T> {
     const ledger = await store.create();
     const subject = await binding.open({ now, store: ledger });
     const refStore = new MemoryEvidenceStore();
     const ref = await reference.open({ now, store: refStore });
     try {
-      return await work(subject, ref);
+      // The opened store's own flags decide (a factory declares them before any store exists).
+      return await work(subject, ref, ledger.capabilities.keepsAdapterMeta);
     } finally {
       await subject.close();
       await ref.close();
@@ -153,18 +154,17 @@ export function runToolContract(binding: ToolBinding, store: ContractStore = MEM
     }
   }
 
-  const keepsAdapterMeta = store.capabilities.keepsAdapterMeta;
   describe(`tool contract: ${binding.name}${store === MEMORY_CONTRACT_STORE ? '' : ` over ${store.name}`}`, () => {
     it('every tool × every argument × every malformed value: the same result or refusal code as in process', async () => {
       const calls = argumentCalls();
-      const count = await both(async (subject, ref) => compare(subject, ref, [...seedCalls(), ...calls], ownClock, keepsAdapterMeta));
+      const count = await both(async (subject, ref, keepsAdapterMeta) => compare(subject, ref, [...seedCalls(), ...calls], ownClock, keepsAdapterMeta));
       expect(count).toBe(calls.length + seedCalls().length);
     });
 
     it('the 52 pack fixtures, stored and evaluated: the same results as in process', async () => {
       const calls = fixtureCalls();
       expect(calls.length).toBe(52 * 3);
-      await both(async (subject, ref) => compare(subject, ref, calls, ownClock, keepsAdapterMeta));
+      await both(async (subject, ref, keepsAdapterMeta) => compare(subject, ref, calls, ownClock, keepsAdapterMeta));
     });
   });
 }
