@@ -119,6 +119,14 @@ export function runStoreConformance<S extends StoreUnderTest>(options: StoreConf
         expect((await store.verifyChain()).length).toBe(0);
       });
 
+      it('refuses an id holding an unpaired surrogate (beside a NUL) with LONE_SURROGATE, and writes nothing', async () => {
+        const store = await fresh();
+        const error = await refusal(store.put(baseView('\u0000\ud800')));
+        expect(error.code).toBe('LONE_SURROGATE');
+        expect(await store.listPropositions()).toEqual([]);
+        expect((await store.verifyChain()).length).toBe(0);
+      });
+
       it('names a view without view_id (missing, null or "") by its derived id', async () => {
         const store = await fresh();
         const { view_id: _drop, ...anonymous } = baseView('x');

@@ -9,8 +9,9 @@
  * by another host is never broken: it times out as "busy". Unlike `flock`, the OS does not release it
  * for us, which is why stale detection exists.
  */
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { StoreUnavailableError } from './errors.js';
 
 interface LockOwner {
@@ -109,6 +110,31 @@ function breakIfStale(path: string): void {
   unlinkSync(aside);
 }
 
+/**
+ * Remove owner files that writers killed between writing and linking them left behind (their pid,
+ * in the name, is dead). Called by the lock holder, so no live writer of this host is between those
+ * steps with a dead pid.
+ */
+function removeDeadOwnerFiles(path: string): void {
+  const prefix = `${basename(path)}.owner-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number.parseInt(name.slice(prefix.length), 10);
+    if (!Number.isSafeInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    try {
+      unlinkSync(join(dirname(path), name));
+    } catch {
+      // another holder removed it first
+    }
+  }
+}
+
 /** Hold the lock at `path` while `fn` runs. Waits up to `timeoutMs`, then `StoreUnavailableError('busy')`. */
 export async function withFileLock<T>(path: string, timeoutMs: number, fn: () => Promise<T> | T): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -127,6 +153,7 @@ export async function withFileLock<T>(path: string, timeoutMs: number, fn: () =>
     delay = Math.min(delay * 2, 20);
   }
   try {
+    removeDeadOwnerFiles(path);
     return await fn();
   } finally {
     try {

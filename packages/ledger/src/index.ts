@@ -19,6 +19,7 @@ export type {
   LedgerBackend,
   LedgerReader,
   LedgerWriter,
+  ListedSnapshotRow,
   MaybePromise,
   NewSnapshotRow,
   SnapshotRow,

@@ -1,5 +1,5 @@
 /**
- * What a table-shaped store (memory, SQLite, PostgreSQL) provides to the shared ledger engine:
+ * What a table-shaped store (memory, JSON files, SQLite, PostgreSQL, a LangGraph BaseStore) provides to the shared ledger engine:
  * snapshot rows, binding rows and the event log, behind one exclusive write transaction.
  * The engine ({@link LedgerEngineStore}) owns every rule; a backend only stores and fetches rows.
  */
@@ -34,6 +34,9 @@ export interface SnapshotRow {
 }
 
 export type NewSnapshotRow = Omit<SnapshotRow, 'seq'>;
+
+/** What a listing needs of a proposition's latest row (a full {@link SnapshotRow} will do). */
+export type ListedSnapshotRow = Pick<SnapshotRow, 'proposition_id' | 'view_id' | 'assertion_texts'>;
 
 /** A binding as stored: its body (the audit checks it against the event that appended it). */
 export interface StoredBinding {
@@ -70,7 +73,7 @@ export interface LedgerReader {
   /** `(view_id, seq)` of one proposition, oldest first. */
   snapshotIds(propositionId: string): MaybePromise<{ view_id: string; seq: number }[]>;
   /** Latest row of every proposition, newest first, with its snapshot count. */
-  latestRows(): MaybePromise<Iterable<{ row: SnapshotRow; snapshots: number }> | AsyncIterable<{ row: SnapshotRow; snapshots: number }>>;
+  latestRows(): MaybePromise<Iterable<{ row: ListedSnapshotRow; snapshots: number }> | AsyncIterable<{ row: ListedSnapshotRow; snapshots: number }>>;
   /** The stored anchor (`{0, zeros}` for a new ledger). */
   chainAnchor(): MaybePromise<ChainAnchor>;
   /** The last stored log entry and its index, if any. */

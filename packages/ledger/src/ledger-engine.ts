@@ -21,7 +21,7 @@ import type {
   SnapshotSummary,
   StoreCapabilities,
 } from './evidence-store.js';
-import { buildChainEntries, type ChainVerification, ChainVerifier } from '@ewp/canonical';
+import { buildChainEntries, type ChainVerification, ChainVerifier, ebcj1String } from '@ewp/canonical';
 import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding, StoredBindingRow } from './ledger-backend.js';
 import {
   assembleView,
@@ -351,6 +351,10 @@ export class LedgerEngineStore implements EvidenceStore {
   private async commit(w: LedgerWriter, view: EvidenceView, parent: ParentInfo | undefined): Promise<PutResult> {
     const pid = view.proposition_id;
     const vid = view.view_id;
+    // The ids go into the event log, whose events must be EBCJ-1 (no unpaired surrogate): refuse them
+    // before the backend sees them, so every store refuses the same way (PostgreSQL would otherwise
+    // fail first on a NUL beside the surrogate, as an unavailable ledger).
+    ebcj1String({ proposition_id: pid, view_id: vid });
     const existing = await w.findSnapshot(pid, vid);
     if (existing !== undefined) {
       // Same content (SPEC §8 canonical text, record order aside) under the same id is a no-op. The

@@ -1,6 +1,7 @@
 /**
- * The tamper suite on the JSON-file store: every value of every file, one edit at a time, and for each
- * edit either the audit (`verifyChain`) fails or every read still returns exactly what was committed.
+ * The tamper suite on the JSON-file store: one edit at a time, of every value, list and file of the
+ * ledger directory and of every log line, and for each edit either the audit (`verifyChain`) or a
+ * read refuses, or every read still returns exactly what was committed. A missed edit fails the test.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,81 +9,90 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileKey, JsonFileEvidenceStore } from '../src/json-file-store.js';
 import { evidenceRecord, seedView } from '../test-support/fault-views.js';
+import { judgeTamper, readAll, TamperTally } from '../test-support/tamper-judge.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-json-tamper-'));
 let n = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function readAll(store: JsonFileEvidenceStore): Promise<string> {
-  const props = await store.listPropositions({ limit: 1000 });
-  const out: unknown[] = [props];
-  for (const p of props) {
-    out.push(await store.get(p.proposition_id));
-    const snaps = await store.listSnapshots(p.proposition_id);
-    out.push(snaps);
-    for (const s of snaps) out.push(await store.get(p.proposition_id, s.view_id));
-  }
-  return JSON.stringify(out);
-}
-
+/**
+ * seq 1 = P-2 seed; seq 2 = P-1 seed; seq 3 = P-1 v2, adding the only opposing evidence; seq 4 =
+ * P-1 v3, a delta over v2 (the same shape as the SQLite and PostgreSQL suites).
+ */
 async function ledger(): Promise<{ root: string; reads: string }> {
   const root = join(dir, `l${++n}`);
   const store = new JsonFileEvidenceStore(root);
+  await store.put(seedView('P-2'));
   await store.put(seedView('P-1'));
   await store.extend('P-1', [{ kind: 'evidence', record: { ...evidenceRecord('e-opp'), polarity: 'opposes' } }], { newViewId: 'v2' });
-  await store.put(seedView('P-2'));
+  await store.extend('P-1', [{ kind: 'evidence', record: evidenceRecord('e3') }], { newViewId: 'v3' });
   const reads = await readAll(store);
   await store.close();
   return { root, reads };
 }
 
-type Outcome = 'caught' | 'harmless' | 'missed';
-
-async function judge(root: string, reads: string): Promise<Outcome> {
-  let store: JsonFileEvidenceStore;
-  try {
-    store = new JsonFileEvidenceStore(root, { readOnly: true });
-  } catch {
-    return 'caught';
-  }
-  try {
-    const audit = await store.verifyChain().catch(() => ({ ok: false }));
-    if (!audit.ok) return 'caught';
-    let now: string;
-    try {
-      now = await readAll(store);
-    } catch {
-      return 'caught';
-    }
-    return now === reads ? 'harmless' : 'missed';
-  } finally {
-    await store.close();
-  }
-}
-
-const history = (root: string, pid: string) => join(root, 'propositions', fileKey(pid), 'latest.json');
+const judge = (root: string, reads: string) => judgeTamper(() => new JsonFileEvidenceStore(root, { readOnly: true }), reads);
+const indexPath = (root: string, pid: string) => join(root, 'propositions', fileKey(pid), 'index.json');
+const snapshotPath = (root: string, pid: string, seq: number) => join(root, 'propositions', fileKey(pid), 'snapshots', `${seq}.json`);
+const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 describe('attacker cases', () => {
-  it("reordering a history's view ids (an older snapshot becomes latest) fails the audit", async () => {
+  it("reordering an index's view ids (an older snapshot becomes latest) fails the audit or a read", async () => {
     const { root, reads } = await ledger();
-    const h = JSON.parse(readFileSync(history(root, 'P-1'), 'utf8'));
-    h.view_ids.reverse();
-    writeFileSync(history(root, 'P-1'), JSON.stringify(h));
+    const index = readJson(indexPath(root, 'P-1'));
+    const ids = index.snapshots.map((e: { view_id: string }) => e.view_id).reverse();
+    index.snapshots.forEach((e: { view_id: string }, i: number) => {
+      e.view_id = ids[i];
+    });
+    writeFileSync(indexPath(root, 'P-1'), JSON.stringify(index));
     expect(await judge(root, reads)).toBe('caught');
   });
 
-  it('a forged snapshot file plus its digest appended to the history fails the audit', async () => {
+  it('a forged snapshot file plus its index entry and digest (and a raised anchor) fails the audit', async () => {
     const { root, reads } = await ledger();
-    const h = JSON.parse(readFileSync(history(root, 'P-1'), 'utf8'));
-    const views = join(root, 'propositions', fileKey('P-1'), 'views');
-    const seedFile = join(views, `${fileKey('seed')}.json`);
-    const forged = readFileSync(seedFile, 'utf8');
-    writeFileSync(join(views, `${fileKey('forged')}.json`), forged);
-    const { createHash } = await import('node:crypto');
-    h.view_ids.push('forged');
-    h.commits.forged = { ...h.commits.seed, content_digest: createHash('sha256').update(forged).digest('hex') };
-    writeFileSync(history(root, 'P-1'), JSON.stringify(h));
+    // The forger copies the seed's file under a new view id: its content digest is the seed's.
+    const file = readJson(snapshotPath(root, 'P-1', 2));
+    writeFileSync(snapshotPath(root, 'P-1', 5), JSON.stringify({ ...file, view_id: 'forged' }));
+    const index = readJson(indexPath(root, 'P-1'));
+    index.snapshots.push({ ...index.snapshots[0], seq: 5, view_id: 'forged' });
+    writeFileSync(indexPath(root, 'P-1'), JSON.stringify(index));
+    const anchor = readJson(join(root, 'anchor.json'));
+    writeFileSync(join(root, 'anchor.json'), JSON.stringify({ ...anchor, snapshots: 5 }));
+    // Reads do change: the forged snapshot is now the latest ...
+    const store = new JsonFileEvidenceStore(root, { readOnly: true });
+    expect((await store.get('P-1'))?.view_id).toBe('forged');
+    // ... and the audit says so.
+    expect(await store.verifyChain()).toMatchObject({ ok: false, reason: 'row_mismatch' });
+    await store.close();
     expect(await judge(root, reads)).toBe('caught');
+  });
+
+  it('a delta re-parented past the snapshot with the only opposing evidence fails the audit', async () => {
+    const { root, reads } = await ledger();
+    const index = readJson(indexPath(root, 'P-1'));
+    index.snapshots.find((e: { seq: number }) => e.seq === 4).parent_seq = 2;
+    writeFileSync(indexPath(root, 'P-1'), JSON.stringify(index));
+    const store = new JsonFileEvidenceStore(root, { readOnly: true });
+    expect((await store.get('P-1'))?.evidence.some((e) => e.evidence_id === 'e-opp')).toBe(false);
+    await store.close();
+    expect(await judge(root, reads)).toBe('caught');
+  });
+
+  it('listed assertion texts and commit times, edited, fail the audit', async () => {
+    for (const change of [
+      (e: Record<string, unknown>) => {
+        e.assertion_texts = ['forged claim'];
+      },
+      (e: Record<string, unknown>) => {
+        e.committed_at = '2020-01-01T00:00:00.000Z';
+      },
+    ]) {
+      const { root, reads } = await ledger();
+      const index = readJson(indexPath(root, 'P-2'));
+      change(index.snapshots[0]);
+      writeFileSync(indexPath(root, 'P-2'), JSON.stringify(index));
+      expect(await judge(root, reads)).toBe('caught');
+    }
   });
 });
 
@@ -92,77 +102,115 @@ function files(root: string): string[] {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else if (!name.startsWith('.lock')) out.push(p);
+      else out.push(p);
     }
   };
   walk(root);
   return out;
 }
 
+type Path = (string | number)[];
+
 /** Every leaf of a JSON value, as [path, value]. */
-function leaves(value: unknown, path: (string | number)[] = []): [(string | number)[], unknown][] {
+function leaves(value: unknown, path: Path = []): [Path, unknown][] {
   if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, [...path, i]));
   if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, [...path, k]));
   return [[path, value]];
 }
 
-function setAt(root: unknown, path: (string | number)[], value: unknown): void {
+/** Every array of a JSON value, as [path, array]. */
+function arrays(value: unknown, path: Path = []): [Path, unknown[]][] {
+  const own: [Path, unknown[]][] = Array.isArray(value) ? [[path, value]] : [];
+  if (Array.isArray(value)) return [...own, ...value.flatMap((v, i) => arrays(v, [...path, i]))];
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => arrays(v, [...path, k]));
+  return own;
+}
+
+function setAt(root: unknown, path: Path, value: unknown): unknown {
+  if (path.length === 0) return value;
   let cursor = root as Record<string | number, unknown>;
   for (const key of path.slice(0, -1)) cursor = cursor[key] as Record<string | number, unknown>;
   cursor[path.at(-1) as string | number] = value;
+  return root;
 }
 
-function mutate(v: unknown): unknown {
-  if (typeof v === 'number') return v + 1;
-  if (typeof v === 'string') return v.length > 0 ? `${v.slice(0, -1)}${v.at(-1) === 'x' ? 'y' : 'x'}` : 'x';
-  if (typeof v === 'boolean') return !v;
-  return 'x';
+/** Other values for one leaf: off by one, shortened, lengthened, a changed hex digit, another type. */
+function mutations(v: unknown): unknown[] {
+  if (typeof v === 'number') return [v + 1, v - 1, 0, null];
+  if (typeof v === 'string') {
+    const out = [v.length > 0 ? v.slice(0, -1) : 'x', `${v} `, `${v}x`];
+    const flipped = v.replace(/[0-9a-f]/, (c) => (c === '0' ? '1' : '0'));
+    if (flipped !== v) out.push(flipped);
+    return out;
+  }
+  if (typeof v === 'boolean') return [!v];
+  return ['x', 1];
+}
+
+/** Other orders and lengths for one list: each element dropped, neighbours swapped, reversed. */
+function listEdits(list: unknown[]): unknown[][] {
+  const out: unknown[][] = [];
+  for (let i = 0; i < list.length; i += 1) out.push(list.filter((_, j) => j !== i));
+  for (let i = 0; i + 1 < list.length; i += 1) {
+    const swapped = [...list];
+    [swapped[i], swapped[i + 1]] = [swapped[i + 1], swapped[i]];
+    out.push(swapped);
+  }
+  if (list.length > 2) out.push([...list].reverse());
+  return out;
+}
+
+/** Each edit of one JSON value: every leaf mutated, every list reordered or shortened. */
+function valueEdits(doc: unknown): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (const [path, value] of leaves(doc)) {
+    for (const next of mutations(value)) out.push([`${path.join('.')} = ${JSON.stringify(next)}`, setAt(structuredClone(doc), path, next)]);
+  }
+  for (const [path, list] of arrays(doc)) {
+    listEdits(list).forEach((next, k) => {
+      out.push([`${path.join('.')} list edit ${k}`, setAt(structuredClone(doc), path, next)]);
+    });
+  }
+  return out;
 }
 
 describe('tamper suite', () => {
-  it('every value of every file and every log line, one edit at a time: caught or harmless, never missed', async () => {
+  it('every value, list and file, and every log line: caught or harmless, never missed', async () => {
     const { root: base, reads } = await ledger();
-    const tally: Record<Outcome, number> = { caught: 0, harmless: 0, missed: 0 };
-    const missed: string[] = [];
+    const tally = new TamperTally();
     const attempt = async (name: string, change: (root: string) => void) => {
       const root = join(dir, `t${++n}`);
       cpSync(base, root, { recursive: true });
       change(root);
-      const outcome = await judge(root, reads);
-      tally[outcome] += 1;
-      if (outcome === 'missed') missed.push(name);
+      tally.add(name, await judge(root, reads));
       rmSync(root, { recursive: true, force: true });
     };
     for (const file of files(base)) {
       const rel = relative(base, file);
       const text = readFileSync(file, 'utf8');
+      await attempt(`${rel} deleted`, (root) => rmSync(join(root, rel)));
+      await attempt(`${rel} emptied`, (root) => writeFileSync(join(root, rel), ''));
       if (rel === 'events.jsonl') {
         const lines = text.split('\n');
         for (let i = 0; i < lines.length; i += 1) {
           if (lines[i] === '') continue;
+          const put = (root: string, line: string) => writeFileSync(join(root, rel), lines.map((l, j) => (j === i ? line : l)).join('\n'));
           await attempt(`${rel}:${i} dropped`, (root) => writeFileSync(join(root, rel), lines.filter((_, j) => j !== i).join('\n')));
           const entry = JSON.parse(lines[i] as string);
-          for (const [path, value] of leaves(entry)) {
-            await attempt(`${rel}:${i} ${path.join('.')}`, (root) => {
-              const copy = structuredClone(entry);
-              setAt(copy, path, mutate(value));
-              writeFileSync(join(root, rel), lines.map((l, j) => (j === i ? JSON.stringify(copy) : l)).join('\n'));
-            });
+          for (const [edit, changed] of valueEdits(entry)) await attempt(`${rel}:${i} ${edit}`, (root) => put(root, JSON.stringify(changed)));
+          // The event inside the entry, edited as JSON (its hash no longer matches).
+          for (const [edit, changed] of valueEdits(JSON.parse(entry.event))) {
+            await attempt(`${rel}:${i} event ${edit}`, (root) => put(root, JSON.stringify({ ...entry, event: JSON.stringify(changed) })));
           }
         }
         continue;
       }
-      const doc = JSON.parse(text);
-      for (const [path, value] of leaves(doc)) {
-        await attempt(`${rel} ${path.join('.')}`, (root) => {
-          const copy = structuredClone(doc);
-          setAt(copy, path, mutate(value));
-          writeFileSync(join(root, rel), JSON.stringify(copy));
-        });
+      for (const [edit, changed] of valueEdits(JSON.parse(text))) {
+        await attempt(`${rel} ${edit}`, (root) => writeFileSync(join(root, rel), JSON.stringify(changed)));
       }
-      await attempt(`${rel} deleted`, (root) => rmSync(join(root, rel)));
     }
-    console.log(`json-file tamper: tried ${tally.caught + tally.harmless + tally.missed}, caught ${tally.caught}, harmless ${tally.harmless}, missed ${tally.missed}`);
-    expect(missed).toEqual([]);
-  });
+    console.log(tally.summary('json-file tamper'));
+    expect(tally.missed).toEqual([]);
+    expect(tally.counts.caught).toBeGreaterThan(500);
+  }, 600_000);
 });

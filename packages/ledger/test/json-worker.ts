@@ -1,10 +1,11 @@
-/** Child process for the JSON-store tests: `append <root> <worker> <count> <props>`. */
+/**
+ * Child process for the JSON-store tests: `<root> append <worker> <count> <props>` or
+ * `<root> ingest <views> <records>` (see fault-worker-modes).
+ */
 import { JsonFileEvidenceStore } from '../src/json-file-store.js';
-import { evidenceRecord } from '../test-support/fault-views.js';
+import { runFaultWorkerMode } from '../test-support/fault-worker-modes.js';
 
-const [root, worker, count, props] = process.argv.slice(2);
+const [root, mode, ...rest] = process.argv.slice(2);
 const store = new JsonFileEvidenceStore(root as string);
-for (let i = 0; i < Number(count); i += 1) {
-  await store.extend(`P-${i % Number(props)}`, [{ kind: 'evidence', record: evidenceRecord(`w${worker}-${i}`) }]);
-}
+await runFaultWorkerMode(store, mode, rest);
 await store.close();

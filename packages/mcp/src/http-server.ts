@@ -1,7 +1,8 @@
 /**
- * MCP Streamable HTTP on `node:http` (path `/mcp`), stateless: every POST gets a fresh SDK server
- * and transport whose ingest role comes from that request's token, decided from the headers
- * before the body is read. Replies are JSON (no SSE stream is needed: no tool streams progress).
+ * MCP Streamable HTTP on `node:http` (path `/mcp`), stateless: one SDK server per role (read, ingest)
+ * for the life of the process, each on one {@link HttpExchangeTransport}; a POST's role comes from
+ * its token, decided from the headers before the body is read. Replies are JSON (no SSE stream is
+ * needed: no tool streams progress); connections are kept alive.
  * Plain JSON-RPC clients of the reference (`POST /mcp` with JSON and no `Accept`) are served too.
  */
 import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -9,11 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { createHostGuard, isLoopbackHost, UnsafeBindError } from '@ewp/http-guard';
 import { holdsIngestRole } from './ingest-token.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
-import { createEwpMcpServer } from './server.js';
+import { HttpExchangeTransport } from './http-exchange.js';
+import { createEwpMcpServer, directCallsOf } from './server.js';
 
 /** Largest accepted request body (1 MiB). */
 export const MAX_HTTP_BODY_BYTES = 1024 * 1024;
@@ -47,21 +49,6 @@ export interface EwpHttpServer {
   port: number;
   http: HttpServer;
   close(): Promise<void>;
-}
-
-/** Idle MCP servers of one role; each serves one request at a time. */
-class ServerPool {
-  private readonly idle: Server[] = [];
-  constructor(
-    private readonly create: () => Server,
-    private readonly max = 64,
-  ) {}
-  take(): Server {
-    return this.idle.pop() ?? this.create();
-  }
-  give(server: Server): void {
-    if (this.idle.length < this.max) this.idle.push(server);
-  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -101,13 +88,23 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     throw new UnsafeBindError(`an ingest token for a server bound beyond loopback must be at least ${MIN_REMOTE_TOKEN_BYTES} bytes`);
   }
   const guard = createHostGuard({ bindHost: host, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
-  // Building an SDK server costs milliseconds (it compiles validators); a stateless request only
-  // needs one for its duration, so idle servers are kept per role and reconnected.
-  const makePool = (ingest: boolean) =>
-    new ServerPool(() => createEwpMcpServer({ store: options.store, roles: { ingest }, ...(options.clock ? { clock: options.clock } : {}) }));
-  const pools = { ingest: makePool(true), read: makePool(false) };
+  // One server per role, made on first use and connected once: a request costs no server, transport or listener.
+  const roles = new Map<boolean, Promise<{ server: Server; transport: HttpExchangeTransport }>>();
+  const roleServer = (ingest: boolean) => {
+    let made = roles.get(ingest);
+    if (made === undefined) {
+      made = (async () => {
+        const server = createEwpMcpServer({ store: options.store, roles: { ingest }, ...(options.clock ? { clock: options.clock } : {}) });
+        const transport = new HttpExchangeTransport();
+        await server.connect(transport);
+        return { server, transport };
+      })();
+      roles.set(ingest, made);
+    }
+    return made;
+  };
 
-  async function handleMcpPost(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  async function handleMcpPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The role comes from the headers alone, before a byte of the body is read.
     const ingest = holdsIngestRole(req.headers, options.ingestToken);
     const declared = req.headers['content-length'];
@@ -131,30 +128,26 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
       }
       return sendJson(res, 400, guarded.reply);
     }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    }
-    // Replies are always JSON, so a plain JSON-RPC client that never asked for SSE is served as well.
-    headers.set('accept', 'application/json, text/event-stream');
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-    const server = pools[ingest ? 'ingest' : 'read'].take();
-    try {
-      await server.connect(transport);
-      const request = new Request(`http://127.0.0.1${path}`, { method: 'POST', headers });
-      const response = await transport.handleRequest(request, { parsedBody: guarded.message });
-      const text = response.body === null ? '' : await response.text();
-      const out: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        out[name] = value;
+    const message = guarded.message as JSONRPCMessage & { id?: unknown; method?: unknown };
+    const isRequest = typeof message.method === 'string' && Object.hasOwn(message, 'id');
+    const version = req.headers['mcp-protocol-version'];
+    // As the SDK's Streamable HTTP transport: a version the client names must be one the SDK speaks.
+    if (version !== undefined && message.method !== 'initialize' && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
+      return sendJson(res, 400, {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: `Bad Request: Unsupported protocol version: ${String(version)} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})` },
+        id: null,
       });
-      if (text !== '') out['content-length'] = String(Buffer.byteLength(text));
-      res.writeHead(response.status, out);
-      res.end(text);
-    } finally {
-      await server.close();
-      pools[ingest ? 'ingest' : 'read'].give(server);
     }
+    const { server, transport } = await roleServer(ingest);
+    const direct = isRequest ? directCallsOf(server)?.(message) : undefined;
+    if (direct !== undefined) return sendJson(res, 200, await direct);
+    if (!isRequest) {
+      transport.deliver(message);
+      res.writeHead(202).end();
+      return;
+    }
+    sendJson(res, 200, await transport.exchange(message as JSONRPCMessage & { id: string | number }));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -173,7 +166,7 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     }
     if (req.method === 'POST') {
       if (!MCP_PATHS.has(path)) return sendJson(res, 404, { error: 'not found' });
-      return handleMcpPost(req, res, path);
+      return handleMcpPost(req, res);
     }
     return sendJson(res, 405, { error: 'method not allowed' }, { allow: 'GET, POST' });
   }
@@ -216,10 +209,12 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     host: address.address,
     port: address.port,
     http,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         http.close((error) => (error ? reject(error) : resolve()));
         http.closeAllConnections();
-      }),
+      });
+      for (const made of roles.values()) await (await made).server.close();
+    },
   };
 }

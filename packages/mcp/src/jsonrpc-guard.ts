@@ -66,11 +66,27 @@ export function guardMessage(value: unknown): GuardResult {
       }
     }
   }
+  // The common shape (a request or notification with plain params) is settled by the checks above;
+  // only the rest (responses, `_meta`, extra keys) goes through the SDK's schema.
+  if (!isResponse && isPlainCall(message)) return { ok: true, message: message as JSONRPCMessage };
   const parsed = JSONRPCMessageSchema.safeParse(message);
   if (!parsed.success) {
     return { ok: false, reply: hasId ? errorReply(id, INVALID_REQUEST, 'invalid request: not a JSON-RPC 2.0 message') : undefined };
   }
   return { ok: true, message: parsed.data };
+}
+
+/**
+ * A request or notification the SDK's `JSONRPCMessageSchema` accepts as it is, given the checks of
+ * {@link guardMessage}: no key beyond `jsonrpc`, `id`, `method`, `params` (the schema is strict) and
+ * no `_meta` in params (whose inner shape the schema checks).
+ */
+function isPlainCall(message: Record<string, unknown>): boolean {
+  for (const key in message) {
+    if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return false;
+  }
+  const params = message.params as Record<string, unknown> | undefined;
+  return params === undefined || !Object.hasOwn(params, '_meta');
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });

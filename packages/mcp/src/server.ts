@@ -19,6 +19,7 @@ import {
   toolContext,
 } from '@ewp/tools';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -61,7 +62,9 @@ export interface EwpMcpServerOptions {
   name?: string;
 }
 
-const TOOL_LIST: Tool[] = EWP_TOOLS.map((tool) => ({
+/** The `tools/list` answer, built on first use: converting the schemas costs startup time a server may never need. */
+let toolList: Tool[] | undefined;
+const listTools = (): Tool[] => (toolList ??= EWP_TOOLS.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
@@ -74,7 +77,7 @@ const TOOL_LIST: Tool[] = EWP_TOOLS.map((tool) => ({
     idempotentHint: !tool.writes || tool.name === 'ewp_evidence_view_put',
     openWorldHint: false,
   },
-}));
+})));
 
 /**
  * A refused call: the code in the text (JSON) and, as in the reference, in a top-level `error`;
@@ -108,6 +111,47 @@ export async function callEwpTool(name: string, rawArguments: unknown, context: 
   return outcome.ok ? successResult(outcome.value as Record<string, unknown>) : refusalResult(outcome.refusal);
 }
 
+/** A JSON-RPC reply built without the SDK. */
+export type DirectReply = { jsonrpc: '2.0'; id: string | number; result: CallToolResult } | { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string } };
+
+/**
+ * Answers a plain `tools/call` request (params holding only a string `name` and an object
+ * `arguments`, which is all the SDK's `CallToolRequestSchema` would check) straight from the
+ * toolset; returns undefined for every other message, which goes through the SDK server. The SDK
+ * path costs three schema passes (two of them failing, which allocate their issues), a cancellation
+ * controller and a request context per call; the answer is the same.
+ */
+export type DirectCalls = (message: unknown) => Promise<DirectReply> | undefined;
+
+const DIRECT_CALLS = new WeakMap<Server, DirectCalls>();
+
+/** The direct `tools/call` path of a server made by {@link createEwpMcpServer} (for its transport). */
+export function directCallsOf(server: Server): DirectCalls | undefined {
+  return DIRECT_CALLS.get(server);
+}
+
+function directCalls(context: ToolContext): DirectCalls {
+  return (message) => {
+    const m = message as { id?: unknown; method?: unknown; params?: unknown };
+    if (m.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return undefined;
+    const params = m.params as Record<string, unknown> | undefined;
+    if (typeof params !== 'object' || params === null) return undefined;
+    for (const key in params) if (key !== 'name' && key !== 'arguments') return undefined;
+    const args = params.arguments;
+    if (typeof params.name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) return undefined;
+    const id = m.id;
+    return callEwpTool(params.name, args, context).then(
+      (result): DirectReply => ({ jsonrpc: '2.0', id, result }),
+      (error: unknown): DirectReply => {
+        // As the SDK replies to a handler that throws.
+        const e = error as { code?: unknown; message?: unknown };
+        const code = typeof e.code === 'number' && Number.isSafeInteger(e.code) ? e.code : ErrorCode.InternalError;
+        return { jsonrpc: '2.0', id, error: { code, message: typeof e.message === 'string' ? e.message : 'Internal error' } };
+      },
+    );
+  };
+}
+
 /**
  * Create an MCP server exposing EWP over `store`. Connect it to any SDK transport
  * (`server.connect(transport)`); one server serves one connection.
@@ -118,8 +162,13 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
     { name: options.name ?? 'ewp-mcp', title: 'EWP warrant for agent memory', version: PROTOCOL_VERSION },
     { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: SERVER_INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callEwpTool(request.params.name, request.params.arguments, context));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
+  // Registered on the protocol layer: `Server` would wrap it to parse the request a second time and
+  // re-validate (and copy) every result, which is built above by `successResult`/`refusalResult` and
+  // checked by the client against the advertised output schema.
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request) =>
+    callEwpTool(request.params.name, request.params.arguments, context),
+  );
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(options.store) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, context));
@@ -128,5 +177,6 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   );
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [AGENT_PROMPT] }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => getAgentPrompt(request.params.name));
+  DIRECT_CALLS.set(server, directCalls(context));
   return server;
 }

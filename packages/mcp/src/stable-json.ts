@@ -6,8 +6,12 @@ export function stableJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
+    // The default sort compares UTF-16 code units, as `<` does; one plain object, no entry arrays.
+    const record = value as Record<string, unknown>;
+    // No prototype: a `__proto__` key stays an ordinary key.
+    const out = Object.create(null) as Record<string, unknown>;
+    for (const key of Object.keys(record).sort()) out[key] = sortKeys(record[key]);
+    return out;
   }
   return value;
 }

@@ -5,6 +5,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { DirectCalls } from './server.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
 
 /** Longest accepted line (one message), in bytes. */
@@ -12,6 +13,8 @@ export const MAX_STDIO_MESSAGE_BYTES = 1024 * 1024;
 
 export interface LineTransportOptions {
   maxMessageBytes?: number;
+  /** Answers the messages it can without the SDK server (see `directCallsOf`). */
+  direct?: DirectCalls | undefined;
 }
 
 /** A server-side {@link Transport} over a readable and a writable byte stream. */
@@ -30,7 +33,11 @@ export class LineDelimitedServerTransport implements Transport {
   private readonly inFlight = new Set<string | number>();
   /** Resolves when the output drains; one for all writers, so no listener piles up per message. */
   private draining: Promise<void> | undefined;
+  /** Messages queued this turn, written together by `flush`. */
+  private outgoing = '';
+  private flushScheduled = false;
   private readonly maxBytes: number;
+  private readonly direct: DirectCalls | undefined;
   private readonly onData = (chunk: Buffer | string) => this.receive(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   private readonly onEnd = () => {
     this.ended = true;
@@ -49,6 +56,7 @@ export class LineDelimitedServerTransport implements Transport {
     options: LineTransportOptions = {},
   ) {
     this.maxBytes = options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
+    this.direct = options.direct;
   }
 
   async start(): Promise<void> {
@@ -107,6 +115,11 @@ export class LineDelimitedServerTransport implements Transport {
     }
     const message = guarded.message as { id?: unknown; method?: unknown };
     if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) this.inFlight.add(message.id);
+    const direct = this.direct?.(guarded.message);
+    if (direct !== undefined) {
+      void direct.then((reply) => this.send(reply as JSONRPCMessage));
+      return;
+    }
     this.onmessage?.(guarded.message);
   }
 
@@ -115,23 +128,35 @@ export class LineDelimitedServerTransport implements Transport {
   }
 
   /**
-   * Write one message. When the reader lags, stop reading requests until it catches up, so a
-   * client that never reads its replies cannot make the server buffer them without bound.
+   * Queue one message. Messages queued in the same turn of the event loop go out in one write (a
+   * pipelined client gets its replies in a few writes, not one system call each). When the reader
+   * lags, stop reading requests until it catches up, so a client that never reads its replies cannot
+   * make the server buffer them without bound.
    */
   private write(message: unknown): Promise<void> | undefined {
-    if (this.output.write(`${JSON.stringify(message)}\n`)) return this.draining;
-    if (this.draining === undefined) {
-      this.input.pause();
-      this.draining = new Promise<void>((resolve) => {
-        this.output.once('drain', () => {
-          this.draining = undefined;
-          if (!this.closed) this.input.resume();
-          resolve();
-        });
-      });
+    this.outgoing += `${JSON.stringify(message)}\n`;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(this.flush);
     }
     return this.draining;
   }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    if (this.outgoing === '') return;
+    const text = this.outgoing;
+    this.outgoing = '';
+    if (this.output.write(text) || this.draining !== undefined) return;
+    this.input.pause();
+    this.draining = new Promise<void>((resolve) => {
+      this.output.once('drain', () => {
+        this.draining = undefined;
+        if (!this.closed) this.input.resume();
+        resolve();
+      });
+    });
+  };
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
@@ -146,6 +171,8 @@ export class LineDelimitedServerTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // Replies queued this turn go out before the transport closes.
+    this.flush();
     this.closed = true;
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);

@@ -1,5 +1,5 @@
 import type { EvidenceStore } from '@ewp/ledger';
-import { createEwpMcpServer } from './server.js';
+import { createEwpMcpServer, directCallsOf } from './server.js';
 import { LineDelimitedServerTransport } from './stdio-transport.js';
 
 export interface EwpStdioOptions {
@@ -19,7 +19,7 @@ export async function serveStdio(options: EwpStdioOptions): Promise<void> {
     roles: { ingest: options.allowIngest },
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const transport = new LineDelimitedServerTransport(options.input ?? process.stdin, options.output ?? process.stdout);
+  const transport = new LineDelimitedServerTransport(options.input ?? process.stdin, options.output ?? process.stdout, { direct: directCallsOf(server) });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });

@@ -1,5 +1,4 @@
 /** The tool-contract suite through MCP Streamable HTTP: the HTTP server, the SDK client, a token for the ingest role. */
-import { MemoryEvidenceStore } from '@ewp/ledger';
 import { runToolContract } from '@ewp/tools/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -19,14 +18,12 @@ runToolContract({
   name: 'mcp streamable http',
   // The server decides on the system clock, as a deployed server does.
   ownClock: true,
-  open: async () => {
-    const store = new MemoryEvidenceStore();
+  open: async ({ store }) => {
     const server = await startEwpHttpServer({ store, port: 0, ingestToken: TOKEN });
     const writer = await httpClient(server.url, TOKEN);
     const reader = await httpClient(server.url, undefined);
     return mcpBinding(writer, reader, async () => {
       await server.close();
-      await store.close();
     });
   },
 });

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import {
   decodeView,
@@ -12,7 +11,7 @@ import {
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { parseVerbArguments } from '../verb-arguments.js';
 import { renderWarrantTable } from '../render/warrant-table.js';
-import { describeError, readViewFile } from '../view-file.js';
+import { describeError, readLines, readViews } from '../view-file.js';
 
 const HELP = `usage: ewp eval <view.json> [--at T] [--json]
        ewp eval --jsonl < in.jsonl > out.jsonl
@@ -78,14 +77,21 @@ export function evaluateLine(line: string): EvalLineResult {
   }
 }
 
+/**
+ * Stream stdin to stdout: lines are read a chunk at a time and each chunk's results are written in one
+ * write, waiting for the reader when it lags, so memory stays bounded by a chunk whatever the input size.
+ */
 async function runJsonl(io: CliIO): Promise<number> {
-  const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let failed = 0;
-  for await (const line of lines) {
-    if (line.trim() === '') continue;
-    const result = evaluateLine(line);
-    if (!result.ok) failed++;
-    if (!io.stdout.write(`${JSON.stringify(result)}\n`)) await new Promise((resolve) => io.stdout.once('drain', resolve));
+  for await (const lines of readLines(io.stdin)) {
+    let out = '';
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      const result = evaluateLine(line);
+      if (!result.ok) failed++;
+      out += `${JSON.stringify(result)}\n`;
+    }
+    if (out !== '' && !io.stdout.write(out)) await new Promise((resolve) => io.stdout.once('drain', resolve));
   }
   return failed > 0 ? EXIT_SOME_FAILED : EXIT_OK;
 }
@@ -109,9 +115,9 @@ export const evalCommand: Command = async (args, io) => {
   let failed = 0;
   const results: WarrantView[] = [];
   for (const file of positionals) {
-    const items = await readViewFile(file, io.cwd, io.stdin);
-    for (const item of items) {
-      const where = items.length > 1 ? item.label : file;
+    for await (const items of readViews(file, io.cwd, io.stdin)) for (const item of items) {
+      // A file of one view is named by its file alone.
+      const where = item.only ? file : item.label;
       if (item.error) {
         failed++;
         io.stderr.write(`ewp eval: ${where}: refused [${item.error.code}] ${item.error.message}\n`);
@@ -126,7 +132,7 @@ export const evalCommand: Command = async (args, io) => {
         results.push(warrant);
         if (!values.json) io.stdout.write(`${renderWarrantTable(warrant)}\n`);
       } catch (error) {
-        if (!(error instanceof EwpError)) throw error;
+        if (!EwpError.isInstance(error)) throw error;
         failed++;
         io.stderr.write(`ewp eval: ${where}: refused [${error.code}] ${error.message}\n`);
       }

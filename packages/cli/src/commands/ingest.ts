@@ -3,6 +3,8 @@
  * served read-only. Views are decoded and checked, then committed in batches through the store's
  * batched path; a batch with a refused view is stored view by view, so one bad view never stops the others.
  */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   decodeView,
@@ -17,7 +19,7 @@ import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { parseVerbArguments } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
-import { describeError, type Item, readViewFile } from '../view-file.js';
+import { describeError, readViews } from '../view-file.js';
 
 const HELP = `usage: ewp ingest <files...> (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>)
                   [--attest-trusted-origins] [--evaluated-at T]
@@ -72,10 +74,34 @@ export function renderSummary(rows: readonly Stored[], evaluatedAt: string): str
   return [`warrant at ${evaluatedAt} (EWP-0.2.0, reference-v2)`, line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line), ''].join('\n');
 }
 
-/** A one-line progress bar, redrawn in place on a terminal. */
-function progressLine(done: number, total: number, width = 30): string {
-  const filled = total === 0 ? width : Math.round((done / total) * width);
-  return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} views`;
+/** Rows of the closing summary table; beyond them the table says how many more (a 10M-view ingest keeps no 10M rows). */
+const SUMMARY_ROWS = 1000;
+/** Least time between two redraws of the progress line. */
+const PROGRESS_EVERY_MS = 200;
+
+/** The progress line, redrawn in place on a terminal: views so far and, for files, the share of bytes read. */
+function progressLine(views: number, refused: number, bytes: number, totalBytes: number | undefined, width = 30): string {
+  const counts = `${views.toLocaleString('en-US')} views${refused > 0 ? ` (${refused.toLocaleString('en-US')} refused)` : ''}`;
+  if (totalBytes === undefined || totalBytes === 0) return `\r\x1b[K${counts}`;
+  const share = Math.min(1, bytes / totalBytes);
+  const filled = Math.round(share * width);
+  return `\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${counts}, ${Math.floor(share * 100)}% of ${(totalBytes / 2 ** 20).toFixed(1)} MB`;
+}
+
+/** Sizes of the named files, when all are regular files (stdin has none). */
+async function totalSize(files: readonly string[], cwd: string): Promise<number | undefined> {
+  let total = 0;
+  for (const file of files) {
+    if (file === '-') return undefined;
+    try {
+      const s = await stat(resolve(cwd, file));
+      if (!s.isFile()) return undefined;
+      total += s.size;
+    } catch {
+      return undefined;
+    }
+  }
+  return total;
 }
 
 export const ingestCommand: Command = async (args: string[], io: CliIO) => {
@@ -101,11 +127,24 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
   }
   const attest = values['attest-trusted-origins'] ?? false;
   const tty = io.stderr.isTTY === true;
-  const items: Item[] = [];
-  // One push per item: spreading a file of 125,000+ views into push() overflows the call stack.
-  for (const file of positionals) for (const item of await readViewFile(file, io.cwd, io.stdin)) items.push(item);
-  const stored: Stored[] = [];
+  const totalBytes = tty ? await totalSize(positionals, io.cwd) : undefined;
+  /** The first SUMMARY_ROWS stored views, for the closing table; the rest are only counted. */
+  const summary: Stored[] = [];
+  let storedCount = 0;
+  let unchangedCount = 0;
   let failed = 0;
+  let seen = 0;
+  let bytesRead = 0;
+  let lastDraw = 0;
+  /** Per-view lines of the current batch, written in one write after it commits. */
+  let lines = '';
+  const drawProgress = (force = false) => {
+    if (!tty) return;
+    const now = Date.now();
+    if (!force && now - lastDraw < PROGRESS_EVERY_MS) return;
+    lastDraw = now;
+    io.stderr.write(progressLine(seen, failed, bytesRead, totalBytes));
+  };
   const fail = (label: string, e: { code: string; path: string | undefined; message: string }) => {
     failed += 1;
     if (tty) io.stderr.write('\r\x1b[K');
@@ -132,14 +171,23 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
     } catch (error) {
       warrant = describeError(error).message;
     }
-    stored.push({ view, status, warrant });
+    if (status === 'stored') storedCount += 1;
+    else unchangedCount += 1;
+    if (summary.length < SUMMARY_ROWS) summary.push({ view, status, warrant });
     if (!tty) {
       const axes =
         typeof warrant === 'string'
           ? ` (warrant not computed: ${warrant})`
           : ` acceptance=${warrant.acceptance} conflict=${warrant.conflict} verification=${warrant.verification} currency=${warrant.currency} sufficiency=${warrant.sufficiency}`;
-      io.stdout.write(`stored ${view.proposition_id} view=${view.view_id}${status === 'unchanged' ? ' (unchanged)' : ''} ${axes}\n`);
+      lines += `stored ${view.proposition_id} view=${view.view_id}${status === 'unchanged' ? ' (unchanged)' : ''} ${axes}\n`;
     }
+  };
+  /** Write the per-view lines of what was just committed, waiting for a lagging reader. */
+  const writeLines = async () => {
+    if (lines === '') return;
+    const text = lines;
+    lines = '';
+    if (!io.stdout.write(text)) await new Promise((done) => io.stdout.once('drain', done));
   };
   /** Store one view alone; false when the ledger itself failed (one error line, exit 2). */
   const putOne = async (s: EvidenceStore, label: string, view: EvidenceView): Promise<boolean> => {
@@ -170,7 +218,8 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
     if (typeof many === 'function' && batch.length > 1) {
       try {
         const results = await many.call(s, batch.map((b) => b.view));
-        results.forEach((r, i) => report((batch[i] as { view: EvidenceView }).view, r.status));
+        for (const [i, r] of results.entries()) report((batch[i] as { view: EvidenceView }).view, r.status);
+        await writeLines();
         return;
       } catch (error) {
         if (describeError(error).code === 'EWP_REFUSE_LEDGER_UNAVAILABLE') {
@@ -180,42 +229,55 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
         }
       }
     }
-    for (const b of batch) if (!(await putOne(s, b.label, b.view))) return;
+    for (const b of batch) if (!(await putOne(s, b.label, b.view))) break;
+    await writeLines();
   };
   let batch: { label: string; view: EvidenceView }[] = [];
-  for (const [n, item] of items.entries()) {
-    if (unusable) break;
-    if (tty && n % 256 === 0) io.stderr.write(progressLine(n, items.length));
-    if (item.error) {
-      fail(item.label, item.error);
-      continue;
-    }
-    let view: EvidenceView;
-    try {
-      view = decodeView(item.value);
-    } catch (error) {
-      fail(item.label, describeError(error));
-      continue;
-    }
-    const trusted = trustedOriginPath(view);
-    if (trusted !== undefined && !attest) {
-      fail(item.label, {
-        code: 'EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN',
-        path: trusted,
-        message: 'a trusted origin needs --attest-trusted-origins (the operator vouches that it is real)',
-      });
-      continue;
-    }
-    batch.push({ label: item.label, view });
-    if (batch.length >= batchSize) {
-      await flush(batch);
-      batch = [];
+  reading: for (const file of positionals) {
+    // Read as a stream: a batch is committed before more of the file is read, so memory stays bounded.
+    for await (const items of readViews(file, io.cwd, io.stdin, (n) => {
+      bytesRead += n;
+    })) {
+      for (const item of items) {
+        seen += 1;
+        if (item.error) {
+          fail(item.label, item.error);
+          continue;
+        }
+        let view: EvidenceView;
+        try {
+          view = decodeView(item.value);
+        } catch (error) {
+          fail(item.label, describeError(error));
+          continue;
+        }
+        const trusted = trustedOriginPath(view);
+        if (trusted !== undefined && !attest) {
+          fail(item.label, {
+            code: 'EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN',
+            path: trusted,
+            message: 'a trusted origin needs --attest-trusted-origins (the operator vouches that it is real)',
+          });
+          continue;
+        }
+        batch.push({ label: item.label, view });
+        if (batch.length >= batchSize) {
+          await flush(batch);
+          batch = [];
+          if (unusable) break reading;
+        }
+      }
+      drawProgress();
     }
   }
   await flush(batch);
-  if (tty) io.stderr.write(`${progressLine(items.length, items.length)}\n`);
+  if (tty) io.stderr.write(`${progressLine(seen, failed, bytesRead, totalBytes)}\n`);
   await store?.close();
-  if (stored.length > 0) io.stdout.write(`\n${renderSummary(stored, evaluatedAt)}`);
+  if (summary.length > 0) {
+    const more = storedCount + unchangedCount - summary.length;
+    io.stdout.write(`\n${renderSummary(summary, evaluatedAt)}${more > 0 ? `… and ${more.toLocaleString('en-US')} more view(s)\n` : ''}`);
+    if (more > 0) io.stdout.write(`${storedCount.toLocaleString('en-US')} stored, ${unchangedCount.toLocaleString('en-US')} unchanged\n`);
+  }
   if (unusable) return EXIT_USAGE;
   if (store === undefined && failed > 0) io.stderr.write('no view was valid: no ledger was opened or created\n');
   if (failed > 0) io.stderr.write(`${failed} view(s) not stored\n`);

@@ -76,6 +76,23 @@ describe('parseJson fast path', () => {
     expect(fast).toBeGreaterThan(1_000);
   });
 
+  it('agrees on plain decimals near the no-conversion shortcut (integer parts up to 11 digits, zeros and long fractions)', () => {
+    const digits = (min: number, max: number) => fc.array(fc.constantFrom('0', '0', '0', '1', '5', '9'), { minLength: min, maxLength: max }).map((d) => d.join(''));
+    const decimal = fc
+      .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.integer({ min: 1, max: 99_999_999_999 }).map(String)), digits(1, 20))
+      .map(([negative, int, frac]) => `${negative ? '-' : ''}${int}.${frac}`);
+    fc.assert(
+      fc.property(fc.array(decimal, { minLength: 1, maxLength: 4 }), (tokens) => {
+        const text = `[${tokens.join(',')}]`;
+        expect(outcome(parseJson, text)).toBe(outcome(parseJsonExact, text));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const text of ['999999999.0000001', '999999999999999.01', '0.0000001', '1.000000', '123456789.000001']) {
+      expect(outcome(parseJson, text), text).toBe(outcome(parseJsonExact, text));
+    }
+  });
+
   it('sends every Python-specific spelling to the exact reader', () => {
     for (const text of ['5.0', '[1e3]', '{"a": 1e400}', '-0', '[-0]', 'NaN', '[Infinity]', '-Infinity', '12345678901234567890', '{"x": [0, 1.0]}']) {
       expect(needsExactReader(text), text).toBe(true);

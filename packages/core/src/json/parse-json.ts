@@ -76,14 +76,26 @@ export function needsExactReader(t: string): boolean {
         const next = t.charCodeAt(j);
         if (next === 0x2e || next === 0x65 || next === 0x45) {
           // A float token: only a finite, non-integral value reads the same in both.
+          // Common case without converting: a plain decimal (no exponent) under 10^9 with a non-zero
+          // digit among its first six decimals is at least 10^-6 from any integer, far more than half
+          // the spacing of doubles there (< 6e-8), so its value is finite and not integral.
           let k = j + 1;
+          let plain = next === 0x2e && digits <= 9;
+          let nonZero = false;
           while (k < end) {
             const d = t.charCodeAt(k);
-            if (isDigit(d) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) k++;
-            else break;
+            if (isDigit(d)) {
+              if (d !== 0x30 && k - j <= 6) nonZero = true;
+              k++;
+            } else if (d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) {
+              plain = false;
+              k++;
+            } else break;
           }
-          const v = Number(t.slice(i, k));
-          if (!Number.isFinite(v) || Number.isInteger(v)) return true;
+          if (!(plain && nonZero)) {
+            const v = Number(t.slice(i, k));
+            if (!Number.isFinite(v) || Number.isInteger(v)) return true;
+          }
           j = k;
         } else if (c === 0x2d && digits === 1 && t.charCodeAt(intStart) === 0x30) {
           return true; // -0: Python reads the int 0

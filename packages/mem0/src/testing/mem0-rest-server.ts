@@ -286,6 +286,9 @@ export async function startMem0RestServer(
       },
     );
   });
+  // Node closes idle keep-alive sockets after 5 s; on a loaded machine a client can reuse one just as
+  // it closes and get ECONNRESET. Tests close every connection at the end, so keep them open.
+  server.keepAliveTimeout = 600_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -8,19 +8,23 @@
  * import { runToolContract } from '@ewp/tools/testing';
  * runToolContract({
  *   name: 'mcp-stdio',
- *   open: async ({ now }) => {
- *     // a fresh empty ledger; `ingest` holds the ingest role, `reader` does not
+ *   open: async ({ now, store }) => {
+ *     // serve `store` (a fresh, empty ledger); `ingest` holds the ingest role, `reader` does not
  *     return { ingest: callerWithRole, reader: callerWithoutRole, close: async () => {} };
  *   },
  *   ownClock: true, // the binding cannot use `now` (another process): clock-derived fields are not compared
  * });
  * ```
  *
+ * The ledger behind the binding is a {@link MemoryEvidenceStore} unless a {@link ContractStore} is
+ * given as the second argument: the same contract then runs over any EvidenceStore.
+ *
  * A caller answers `{ ok: true, value }` with the tool's structured result, or `{ ok: false, code }`
  * with the refusal code; it throws only when the binding failed (which fails the test).
  * @packageDocumentation
  */
-import { MemoryEvidenceStore } from '@ewp/ledger';
+import type { StoreConformanceOptions } from '@ewp/conformance/store-suite';
+import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { describe, expect, it } from 'vitest';
 import { EWP_TOOL_CODES } from '../refusal.js';
 import { runTool, toolContext } from '../toolset.js';
@@ -46,10 +50,27 @@ export interface OpenedBinding {
 /** A binding under test. */
 export interface ToolBinding {
   name: string;
-  open(options: { now: () => Date }): Promise<OpenedBinding>;
+  /**
+   * Serve `store`, a fresh and empty ledger the suite closes afterwards. A binding that runs the
+   * ledger in another process (stdio) opens its own there and leaves `store` unused.
+   */
+  open(options: { now: () => Date; store: EvidenceStore }): Promise<OpenedBinding>;
   /** The binding keeps its own clock: results at the clock are compared without their time. */
   ownClock?: boolean;
 }
+
+/**
+ * Where the ledger behind a binding comes from: the same store factory (name, `create`, capability
+ * flags, `destroy`) that `runStoreConformance` of `@ewp/conformance/store-suite` takes.
+ */
+export type ContractStore = Pick<StoreConformanceOptions<EvidenceStore>, 'name' | 'create' | 'capabilities' | 'destroy'>;
+
+/** The default ledger of the suite. */
+export const MEMORY_CONTRACT_STORE: ContractStore = {
+  name: 'memory',
+  capabilities: MemoryEvidenceStore.CAPABILITIES,
+  create: () => new MemoryEvidenceStore(),
+};
 
 /** The clock of the suite (bindings that can take a clock use it). */
 export const CONTRACT_NOW = new Date('2026-09-21T19:31:00Z');
@@ -59,7 +80,7 @@ export function inProcessBinding(now?: () => Date): ToolBinding {
   return {
     name: 'in-process',
     open: async (options) => {
-      const store = new MemoryEvidenceStore();
+      const store = options.store;
       const caller = (ingest: boolean): ToolCaller => {
         const context = toolContext({ store, ingest, now: now ?? options.now });
         return {
@@ -69,9 +90,16 @@ export function inProcessBinding(now?: () => Date): ToolBinding {
           },
         };
       };
-      return { ingest: caller(true), reader: caller(false), close: async () => store.close?.() };
+      return { ingest: caller(true), reader: caller(false), close: async () => undefined };
     },
   };
+}
+
+/** A store that drops `adapter_meta` gives it back empty: compare without it. */
+function withoutAdapterMeta(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutAdapterMeta);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'adapter_meta').map(([k, v]) => [k, withoutAdapterMeta(v)]));
 }
 
 /** Tools whose result carries the clock's time when the call gives none. */
@@ -83,7 +111,11 @@ function withoutClock(call: ContractCall, outcome: ContractOutcome): ContractOut
   return { ok: true, value };
 }
 
-async function compare(subject: OpenedBinding, reference: OpenedBinding, calls: ContractCall[], ownClock: boolean): Promise<number> {
+async function compare(subject: OpenedBinding, reference: OpenedBinding, calls: ContractCall[], ownClock: boolean, keepsAdapterMeta: boolean): Promise<number> {
+  const comparable = (call: ContractCall, outcome: ContractOutcome): ContractOutcome => {
+    const timed = ownClock ? withoutClock(call, outcome) : outcome;
+    return keepsAdapterMeta || !timed.ok ? timed : { ok: true, value: withoutAdapterMeta(timed.value) };
+  };
   for (const call of calls) {
     const expected = await (call.reader ? reference.reader : reference.ingest).call(call.tool, call.args);
     let got: ContractOutcome;
@@ -93,40 +125,46 @@ async function compare(subject: OpenedBinding, reference: OpenedBinding, calls: 
       throw new Error(`${call.label}: the binding failed instead of answering: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!got.ok) expect(EWP_TOOL_CODES as readonly string[], `${call.label}: ${got.code}`).toContain(got.code);
-    expect(ownClock ? withoutClock(call, got) : got, call.label).toEqual(ownClock ? withoutClock(call, expected) : expected);
+    expect(comparable(call, got), call.label).toEqual(comparable(call, expected));
   }
   return calls.length;
 }
 
-/** Register the suite with vitest for `binding`. */
-export function runToolContract(binding: ToolBinding): void {
+/** Register the suite with vitest for `binding`, over ledgers from `store` (default: in memory). */
+export function runToolContract(binding: ToolBinding, store: ContractStore = MEMORY_CONTRACT_STORE): void {
   const ownClock = binding.ownClock === true;
   // A binding with its own clock is compared with a reference on the system clock.
   const now = ownClock ? () => new Date() : () => CONTRACT_NOW;
   const reference = inProcessBinding(now);
 
-  async function both<T>(work: (subject: OpenedBinding, ref: OpenedBinding) => Promise<T>): Promise<T> {
-    const subject = await binding.open({ now });
-    const ref = await reference.open({ now });
+  async function both<T>(work: (subject: OpenedBinding, ref: OpenedBinding, keepsAdapterMeta: boolean) => Promise<T>): Promise<T> {
+    const ledger = await store.create();
+    const subject = await binding.open({ now, store: ledger });
+    const refStore = new MemoryEvidenceStore();
+    const ref = await reference.open({ now, store: refStore });
     try {
-      return await work(subject, ref);
+      // The opened store's own flags decide (a factory declares them before any store exists).
+      return await work(subject, ref, ledger.capabilities.keepsAdapterMeta);
     } finally {
       await subject.close();
       await ref.close();
+      await refStore.close();
+      await ledger.close();
+      await store.destroy?.(ledger);
     }
   }
 
-  describe(`tool contract: ${binding.name}`, () => {
+  describe(`tool contract: ${binding.name}${store === MEMORY_CONTRACT_STORE ? '' : ` over ${store.name}`}`, () => {
     it('every tool × every argument × every malformed value: the same result or refusal code as in process', async () => {
       const calls = argumentCalls();
-      const count = await both(async (subject, ref) => compare(subject, ref, [...seedCalls(), ...calls], ownClock));
+      const count = await both(async (subject, ref, keepsAdapterMeta) => compare(subject, ref, [...seedCalls(), ...calls], ownClock, keepsAdapterMeta));
       expect(count).toBe(calls.length + seedCalls().length);
     });
 
     it('the 52 pack fixtures, stored and evaluated: the same results as in process', async () => {
       const calls = fixtureCalls();
       expect(calls.length).toBe(52 * 3);
-      await both(async (subject, ref) => compare(subject, ref, calls, ownClock));
+      await both(async (subject, ref, keepsAdapterMeta) => compare(subject, ref, calls, ownClock, keepsAdapterMeta));
     });
   });
 }

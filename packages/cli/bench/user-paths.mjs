@@ -1,0 +1,567 @@
+#!/usr/bin/env node
+/**
+ * The user's paths, whole process: each row spawns the built `ewp` bin on generated input and
+ * measures it against its physical baseline run in the same bench, on the same input:
+ *
+ *   ewp eval --jsonl            vs a bare node process that JSON.parses the same lines
+ *   ewp eval <1M-record view>   vs a bare node process that JSON.parses the same file
+ *   ewp ingest --db             vs a bare node process inserting the same records with better-sqlite3
+ *   ewp serve (stdio)           vs a bare line-delimited JSON-RPC echo over stdio (pipelined, sequential)
+ *   ewp serve --http            vs a bare node:http keep-alive JSON echo, one keep-alive client
+ *
+ * Peak RSS of every process is read with `/usr/bin/time -v` (else /proc/<pid>/status VmHWM).
+ * Sizes (env): EWP_BENCH_EVAL_LINES (20,000), EWP_BENCH_VIEW_RECORDS (1,000,000),
+ * EWP_BENCH_INGEST_RECORDS (100,000; 10 records per view), EWP_BENCH_MCP_CALLS (5,000),
+ * EWP_BENCH_REPEAT (3: baseline and ewp run in turn that many times; each keeps its fastest run). EWP_BENCH_ONLY=eval,view,ingest,stdio,http
+ * runs a subset. Writes <repo>/bench/results/user-paths.json (or EWP_BENCH_OUT).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, createWriteStream, openSync, closeSync } from 'node:fs';
+import { request, Agent } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { once } from 'node:events';
+import { machine as machineNote } from '../../../bench/machine.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = join(HERE, '..', '..', '..');
+const EWP = join(HERE, '..', 'dist', 'bin.js');
+const OUT = process.env.EWP_BENCH_OUT ?? join(REPO, 'bench', 'results', 'user-paths.json');
+const EVAL_LINES = Number(process.env.EWP_BENCH_EVAL_LINES ?? 20_000);
+const VIEW_RECORDS = Number(process.env.EWP_BENCH_VIEW_RECORDS ?? 1_000_000);
+const INGEST_RECORDS = Number(process.env.EWP_BENCH_INGEST_RECORDS ?? 100_000);
+const RECORDS_PER_INGEST_VIEW = 10;
+const MCP_CALLS = Number(process.env.EWP_BENCH_MCP_CALLS ?? 5_000);
+const REPEAT = Number(process.env.EWP_BENCH_REPEAT ?? 3);
+const ONLY = new Set((process.env.EWP_BENCH_ONLY ?? 'eval,view,ingest,stdio,http').split(','));
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+// better-sqlite3 as the CLI resolves it (the baseline uses the very same native binding).
+const BETTER_SQLITE3 = join(REPO, 'packages', 'sqlite', 'node_modules', 'better-sqlite3');
+
+if (!existsSync(EWP)) throw new Error(`build the CLI first: ${EWP} is missing (pnpm exec turbo run build)`);
+const work = mkdtempSync(join(tmpdir(), 'ewp-user-paths-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+// ---------------------------------------------------------------- inputs
+
+const T = '2026-09-21T21:00:00+00:00';
+const fixtureDir = join(REPO, 'conformance', 'pack', 'fixtures');
+const fixtures = readdirSync(fixtureDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(join(fixtureDir, f), 'utf8')));
+
+function source(id, origin = 'tool') {
+  return { source_id: id, lineage_id: `L-${id}`, origin_type: origin, origin_locator: `loc:${id}`, snapshot_id: `snap:${id}`, content_hash: `sha256:${id}`, observed_at: '2026-09-01T00:00:00+00:00', extractor_id: null, parent_source_id: null };
+}
+
+/** Write `count` lines made by `line(i)` to `file`, in chunks (bounded memory for any size). */
+async function writeLines(file, count, line) {
+  const out = createWriteStream(file);
+  let buffer = '';
+  for (let i = 0; i < count; i += 1) {
+    buffer += `${line(i)}\n`;
+    if (buffer.length > 1 << 20) {
+      if (!out.write(buffer)) await once(out, 'drain');
+      buffer = '';
+    }
+  }
+  out.end(buffer);
+  await once(out, 'finish');
+}
+
+/** The pack fixtures, cycled with fresh proposition and view ids: the eval --jsonl input. */
+async function evalInput(file, lines) {
+  await writeLines(file, lines, (i) => {
+    const f = fixtures[i % fixtures.length];
+    const view = { ...f, view_id: `${f.view_id}-${i}` };
+    return JSON.stringify({ view, evaluated_at: f.evaluated_at ?? T });
+  });
+}
+
+/** One view of `records` records (assertions, evidence both ways, checks, lineage), written as it goes. */
+async function bigViewInput(file, records) {
+  const out = createWriteStream(file);
+  const times = Array.from({ length: 1000 }, (_, k) => new Date(Date.UTC(2026, 0, 1) + k * 60_000).toISOString());
+  const lists = { assertions: [], evidence: [], checks: [], lineage: [] };
+  for (let k = 0; k < records; k += 1) {
+    const t = times[k % 1000];
+    const s = { ...source(`s${k}`, 'turn'), lineage_id: `l${k % 97}`, observed_at: t };
+    switch (k % 4) {
+      case 0: lists.assertions.push(JSON.stringify({ assertion_id: `a${k}`, text: 'the server runs 1.2', asserted_by: 'agent', assertion_confidence: 0.7, source: s, asserted_at: t })); break;
+      case 1: lists.evidence.push(JSON.stringify({ evidence_id: `e${k}`, polarity: k % 8 === 1 ? 'supports' : 'opposes', source: { ...s, origin_type: 'extract' }, content: 'log line', observed_at: t })); break;
+      case 2: lists.checks.push(JSON.stringify({ check_id: `k${k}`, method: k % 3 ? 'tool_observation' : 'inference', scope: 'server01', source: { ...s, origin_type: 'tool' }, observed_at: t, result: 'supports', subjects: ['SERVER01'] })); break;
+      default: lists.lineage.push(JSON.stringify({ from_id: `P-bench:${k}`, to_id: `a${k - 3}`, kind: 'derived_from' }));
+    }
+  }
+  out.write(`{"proposition_id":"P-bench","view_id":"v-${records}","evaluated_at":"2026-02-01T00:00:00Z","subjects":["server01"],"conflicts":[]`);
+  for (const [name, items] of Object.entries(lists)) {
+    out.write(`,"${name}":[`);
+    for (let i = 0; i < items.length; i += 10_000) {
+      if (!out.write((i === 0 ? '' : ',') + items.slice(i, i + 10_000).join(','))) await once(out, 'drain');
+    }
+    out.write(']');
+  }
+  out.end('}\n');
+  await once(out, 'finish');
+}
+
+/** Views of ten tool-observed evidence records each: the ingest input (JSONL). */
+async function ingestInput(file, records) {
+  await writeLines(file, Math.ceil(records / RECORDS_PER_INGEST_VIEW), (v) => {
+    const evidence = [];
+    for (let i = 0; i < RECORDS_PER_INGEST_VIEW; i += 1) {
+      evidence.push({ evidence_id: `e${i}`, polarity: 'supports', source: source(`s${(v + i) % 50}`), content: `observation ${i} of P-${v}`, observed_at: '2026-09-01T00:00:00+00:00' });
+    }
+    return JSON.stringify({ proposition_id: `P-${v}`, view_id: 'v1', evidence });
+  });
+}
+
+// ---------------------------------------------------------------- baselines (bare node programs)
+
+const BASELINES = {
+  // Lines of stdin, each JSON.parse'd; nothing else.
+  'jsonl-parse.mjs': `
+let rest = '';
+let n = 0;
+process.stdin.setEncoding('utf8');
+for await (const chunk of process.stdin) {
+  const text = rest + chunk;
+  let start = 0;
+  for (let nl = text.indexOf('\\n'); nl !== -1; nl = text.indexOf('\\n', start)) {
+    if (nl > start) { JSON.parse(text.slice(start, nl)); n += 1; }
+    start = nl + 1;
+  }
+  rest = text.slice(start);
+}
+if (rest.trim() !== '') { JSON.parse(rest); n += 1; }
+process.stderr.write(n + ' lines\\n');
+`,
+  // One file, read and JSON.parse'd whole.
+  'file-parse.mjs': `
+import { readFileSync } from 'node:fs';
+const value = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+process.stderr.write(Object.keys(value).length + ' keys\\n');
+`,
+  // The records of a JSONL file of views, inserted with better-sqlite3 in transactions of BATCH views.
+  'sqlite-insert.mjs': `
+import { createRequire } from 'node:module';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+const Database = createRequire(import.meta.url)(process.env.BETTER_SQLITE3);
+const db = new Database(process.argv[3]);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.exec('CREATE TABLE r (owner TEXT, id TEXT, body TEXT, PRIMARY KEY (owner, id)) WITHOUT ROWID');
+const insert = db.prepare('INSERT INTO r VALUES (?, ?, ?)');
+const store = db.transaction((views) => { for (const v of views) for (const e of v.evidence) insert.run(v.proposition_id, e.evidence_id, JSON.stringify(e)); });
+const BATCH = Number(process.env.BATCH);
+let views = [];
+for await (const line of createInterface({ input: createReadStream(process.argv[2]), crlfDelay: Infinity })) {
+  if (line === '') continue;
+  views.push(JSON.parse(line));
+  if (views.length >= BATCH) { store(views); views = []; }
+}
+store(views);
+db.close();
+`,
+  // Line-delimited JSON-RPC echo: each request answered with its params as a tool result.
+  'stdio-echo.mjs': `
+let rest = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  const text = rest + chunk;
+  let start = 0;
+  let out = '';
+  for (let nl = text.indexOf('\\n'); nl !== -1; nl = text.indexOf('\\n', start)) {
+    const m = JSON.parse(text.slice(start, nl));
+    start = nl + 1;
+    if (m.id !== undefined) out += JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(m.params ?? {}) }] } }) + '\\n';
+  }
+  rest = text.slice(start);
+  if (out) process.stdout.write(out);
+});
+`,
+  // node:http keep-alive JSON echo.
+  'http-echo.mjs': `
+import { createServer } from 'node:http';
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const m = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const body = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(m.params ?? {}) }] } });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => process.stderr.write('listening on http://127.0.0.1:' + server.address().port + '/mcp\\n'));
+process.on('SIGTERM', () => process.exit(0));
+`,
+};
+for (const [name, text] of Object.entries(BASELINES)) writeFileSync(join(work, name), text);
+
+// ---------------------------------------------------------------- process runner
+
+/**
+ * Spawn `node args` (under /usr/bin/time -v when present) with stdin from a file (or a pipe).
+ * Resolves with wall seconds, exit code, peak RSS (MB), stderr text.
+ */
+function spawnMeasured(args, { stdinFile, stdout = 'ignore', env = {}, keepStdin = false } = {}) {
+  const rssFile = join(work, `rss-${Math.random().toString(36).slice(2)}`);
+  const command = TIME ?? process.execPath;
+  const argv = TIME ? ['-v', '-o', rssFile, process.execPath, ...args] : args;
+  const stdinFd = stdinFile === undefined ? (keepStdin ? 'pipe' : 'ignore') : openSync(stdinFile, 'r');
+  const t0 = performance.now();
+  const child = spawn(command, argv, { stdio: [stdinFd, stdout, 'pipe'], env: { ...process.env, ...env } });
+  if (typeof stdinFd === 'number') closeSync(stdinFd);
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  let hwm = 0;
+  const poll = TIME ? undefined : setInterval(() => {
+    try {
+      const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (m) hwm = Math.max(hwm, Number(m[1]) / 1024);
+    } catch {}
+  }, 20);
+  const done = new Promise((resolve) => {
+    child.on('close', (code) => {
+      const seconds = (performance.now() - t0) / 1000;
+      if (poll) clearInterval(poll);
+      let rssMb = hwm;
+      let cpuSeconds;
+      if (TIME) {
+        const report = readFileSync(rssFile, 'utf8');
+        const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(report);
+        rssMb = m ? Number(m[1]) / 1024 : Number.NaN;
+        const user = /User time \(seconds\): ([\d.]+)/.exec(report);
+        const system = /System time \(seconds\): ([\d.]+)/.exec(report);
+        if (user && system) cpuSeconds = Number(user[1]) + Number(system[1]);
+      }
+      resolve({ seconds, code, rss_mb: rssMb, cpu_s: cpuSeconds, stderr });
+    });
+  });
+  return { child, done };
+}
+
+async function runMeasured(args, options) {
+  const r = await spawnMeasured(args, options).done;
+  if (r.code !== 0 && !(options?.allowCodes ?? []).includes(r.code)) throw new Error(`node ${args.join(' ')} exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  return r;
+}
+
+/**
+ * Baseline and subject run in turn, REPEAT times each (so a change of load on the shared machine
+ * hits both alike); each keeps its fastest run and the largest peak RSS seen.
+ */
+async function bestOfPairs(baseline, subject) {
+  const fastest = [undefined, undefined];
+  const rss = [0, 0];
+  for (let i = 0; i < REPEAT; i += 1) {
+    for (const [k, run] of [baseline, subject].entries()) {
+      const r = await run(i);
+      rss[k] = Math.max(rss[k], r.rss_mb);
+      if (fastest[k] === undefined || r.seconds < fastest[k].seconds) fastest[k] = r;
+    }
+  }
+  return fastest.map((r, k) => ({ ...r, rss_mb: rss[k] }));
+}
+
+const rows = [];
+function row(name, unit, count, subject, baseline, target, extra = {}) {
+  const rate = count / subject.seconds;
+  const baseRate = count / baseline.seconds;
+  const ratio = rate / baseRate;
+  const r = {
+    path: name,
+    unit,
+    count,
+    seconds: subject.seconds,
+    rate,
+    peak_rss_mb: subject.rss_mb,
+    baseline: { seconds: baseline.seconds, rate: baseRate, peak_rss_mb: baseline.rss_mb, what: baseline.what, ...(baseline.cpu_s === undefined ? {} : { cpu_s: baseline.cpu_s }) },
+    ratio,
+    // CPU seconds (user + system) of the whole process: less sensitive to the load of a shared machine.
+    ...(subject.cpu_s === undefined || baseline.cpu_s === undefined ? {} : { cpu_s: subject.cpu_s, cpu_ratio: baseline.cpu_s / subject.cpu_s }),
+    target,
+    ...extra,
+  };
+  r.target_met = target.kind === 'ratio>=' ? ratio >= target.value : target.kind === 'time<=' ? subject.seconds / baseline.seconds <= target.value : undefined;
+  rows.push(r);
+  process.stderr.write(`  ${name}: ${rate.toFixed(0)} ${unit}/s vs ${baseRate.toFixed(0)} (${ratio.toFixed(2)}x${r.cpu_ratio === undefined ? '' : `, CPU ${r.cpu_ratio.toFixed(2)}x`}), peak RSS ${subject.rss_mb.toFixed(0)} MB\n`);
+  return r;
+}
+
+// ---------------------------------------------------------------- the paths
+
+if (ONLY.has('eval')) {
+  const file = join(work, 'eval.jsonl');
+  await evalInput(file, EVAL_LINES);
+  const [base, ewp] = await bestOfPairs(
+    () => runMeasured([join(work, 'jsonl-parse.mjs')], { stdinFile: file }),
+    () => runMeasured([EWP, 'eval', '--jsonl'], { stdinFile: file, allowCodes: [1] }),
+  );
+  base.what = 'node: JSON.parse of every stdin line';
+  row('ewp eval --jsonl', 'lines', EVAL_LINES, ewp, base, { kind: 'ratio>=', value: 0.5 }, { input_mb: statSync(file).size / 2 ** 20 });
+  rmSync(file);
+}
+
+if (ONLY.has('view')) {
+  const file = join(work, 'big-view.json');
+  await bigViewInput(file, VIEW_RECORDS);
+  const [base, ewp] = await bestOfPairs(
+    () => runMeasured([join(work, 'file-parse.mjs'), file]),
+    () => runMeasured([EWP, 'eval', file, '--json']),
+  );
+  base.what = 'node: JSON.parse(readFileSync(file))';
+  const r = row(`ewp eval <one ${VIEW_RECORDS.toLocaleString('en-US')}-record view>`, 'records', VIEW_RECORDS, ewp, base, { kind: 'time<=', value: 1.5 }, { input_mb: statSync(file).size / 2 ** 20 });
+  r.time_ratio = ewp.seconds / base.seconds;
+  rmSync(file);
+}
+
+if (ONLY.has('ingest')) {
+  const file = join(work, 'ingest.jsonl');
+  await ingestInput(file, INGEST_RECORDS);
+  const batch = 500;
+  const [base, ewp] = await bestOfPairs(async (i) => {
+    const db = join(work, `raw-${i}.sqlite`);
+    const r = await runMeasured([join(work, 'sqlite-insert.mjs'), file, db], { env: { BETTER_SQLITE3, BATCH: String(batch) } });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+    return r;
+  }, async (i) => {
+    const db = join(work, `ledger-${i}.sqlite`);
+    const r = await runMeasured([EWP, 'ingest', file, '--db', db, '--batch', String(batch), '--evaluated-at', T, '--attest-trusted-origins']);
+    rmSync(db, { force: true });
+    for (const suffix of ['-wal', '-shm']) rmSync(db + suffix, { force: true });
+    return r;
+  });
+  base.what = `node + better-sqlite3: every record inserted, ${batch} views per transaction`;
+  row('ewp ingest --db (SQLite)', 'records', Math.ceil(INGEST_RECORDS / RECORDS_PER_INGEST_VIEW) * RECORDS_PER_INGEST_VIEW, ewp, base, { kind: 'ratio>=', value: 0.5 }, { views: Math.ceil(INGEST_RECORDS / RECORDS_PER_INGEST_VIEW), batch, input_mb: statSync(file).size / 2 ** 20 });
+  rmSync(file);
+}
+
+// ---------------------------------------------------------------- MCP
+
+const CALL_ARGS = { proposition_id: 'P-win', evaluated_at: T };
+function toolCall(id) {
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ewp_warrant_now', arguments: CALL_ARGS } };
+}
+
+/** A SQLite ledger holding P-win (tool-verified: ACCEPTED / EXTERNAL at T), made by `ewp ingest`. */
+async function servedLedger() {
+  const winrm = source('winrm');
+  const view = {
+    proposition_id: 'P-win', view_id: 'v-ver',
+    assertions: [{ assertion_id: 'a1', text: 'server01 runs Windows Server 2022', asserted_by: 'agent', assertion_confidence: 0.9, source: winrm, asserted_at: '2026-09-01T00:00:00+00:00' }],
+    evidence: [{ evidence_id: 'e1', polarity: 'supports', source: winrm, content: 'Get-ComputerInfo', observed_at: '2026-09-01T00:00:00+00:00' }],
+    checks: [{ check_id: 'k1', method: 'tool_observation', scope: 'server01', source: winrm, observed_at: '2026-09-21T18:31:00+00:00', result: 'supports', subjects: [] }],
+    conflicts: [], lineage: [], freshness_policy_seconds: 604800,
+  };
+  const file = join(work, 'p-win.json');
+  writeFileSync(file, JSON.stringify(view));
+  const db = join(work, 'served.sqlite');
+  await runMeasured([EWP, 'ingest', file, '--db', db, '--attest-trusted-origins']);
+  return db;
+}
+
+/** Line reader over a child's stdout: resolves replies by id. */
+function lineReplies(stream) {
+  const waiting = new Map();
+  let rest = '';
+  let count = 0;
+  let onCount;
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const text = rest + chunk;
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      const m = JSON.parse(text.slice(start, nl));
+      start = nl + 1;
+      count += 1;
+      const w = waiting.get(m.id);
+      if (w) {
+        waiting.delete(m.id);
+        w(m);
+      }
+      if (onCount && count >= onCount.n) onCount.resolve();
+    }
+    rest = text.slice(start);
+  });
+  return {
+    reply: (id) => new Promise((resolve) => waiting.set(id, resolve)),
+    count: (n) => (count >= n ? Promise.resolve() : new Promise((resolve) => { onCount = { n, resolve }; })),
+    seen: () => count,
+  };
+}
+
+function checkReply(m) {
+  const text = m.result?.content?.[0]?.text;
+  if (typeof text !== 'string') throw new Error(`unexpected reply: ${JSON.stringify(m).slice(0, 300)}`);
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Drive one stdio server: handshake, pipelined calls (all written at once), then sequential calls. */
+async function driveStdio(args, { handshake }) {
+  const { child, done } = spawnMeasured(args, { keepStdin: true, stdout: 'pipe' });
+  const replies = lineReplies(child.stdout);
+  const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
+  const t0 = performance.now();
+  let id = 0;
+  if (handshake) {
+    send({ jsonrpc: '2.0', id: ++id, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  } else send({ jsonrpc: '2.0', id: ++id, method: 'ping', params: {} });
+  await replies.reply(id);
+  const startup = (performance.now() - t0) / 1000;
+  if (handshake) send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  // Warm-up.
+  for (let i = 0; i < 200; i += 1) {
+    send(toolCall(++id));
+    checkReply(await replies.reply(id));
+  }
+  // Pipelined: every request written at once, timed until the last reply.
+  const before = replies.seen();
+  const p0 = performance.now();
+  let batch = '';
+  for (let i = 0; i < MCP_CALLS; i += 1) batch += `${JSON.stringify(toolCall(++id))}\n`;
+  child.stdin.write(batch);
+  await replies.count(before + MCP_CALLS);
+  const pipelined = (performance.now() - p0) / 1000;
+  // Sequential: one call at a time.
+  const latencies = [];
+  const sequentialCalls = Math.min(MCP_CALLS, 2000);
+  const s0 = performance.now();
+  for (let i = 0; i < sequentialCalls; i += 1) {
+    const c0 = performance.now();
+    send(toolCall(++id));
+    checkReply(await replies.reply(id));
+    latencies.push(performance.now() - c0);
+  }
+  const sequential = (performance.now() - s0) / 1000;
+  child.stdin.end();
+  const r = await done;
+  latencies.sort((a, b) => a - b);
+  return { pipelined: { seconds: pipelined, rss_mb: r.rss_mb }, sequential: { seconds: sequential, rss_mb: r.rss_mb, calls: sequentialCalls, p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99) }, startup_s: startup, code: r.code, stderr: r.stderr };
+}
+
+async function httpServer(args) {
+  const { child, done } = spawnMeasured(args, { stdout: 'ignore' });
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (d) => {
+      text += d;
+      const m = /(http:\/\/[^\s]+\/mcp)/.exec(text);
+      if (m) {
+        child.stderr.off('data', onData);
+        resolve(m[1]);
+      }
+    };
+    child.stderr.on('data', onData);
+    child.once('exit', () => reject(new Error(`server exited: ${text}`)));
+  });
+  return { child, done, url: new URL(url) };
+}
+
+/** SIGTERM to the server itself: under /usr/bin/time that is time's child, which time then reports on. */
+function stopServer(child) {
+  let pid = child.pid;
+  if (TIME) {
+    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim();
+    if (children !== '') pid = Number(children.split(' ')[0]);
+  }
+  process.kill(pid, 'SIGTERM');
+}
+
+/** One keep-alive client, sequential POSTs. */
+async function driveHttp(url, calls) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const post = (body) =>
+    new Promise((resolve, reject) => {
+      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  for (let i = 0; i < 200; i += 1) checkReply(await post(JSON.stringify(toolCall(i))));
+  const latencies = [];
+  const t0 = performance.now();
+  for (let i = 0; i < calls; i += 1) {
+    const c0 = performance.now();
+    checkReply(await post(JSON.stringify(toolCall(1000 + i))));
+    latencies.push(performance.now() - c0);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { seconds, p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99) };
+}
+
+if (ONLY.has('stdio') || ONLY.has('http')) {
+  const db = await servedLedger();
+  if (ONLY.has('stdio')) {
+    const [base, ewp] = await bestOfPairs(
+      () => driveStdio([join(work, 'stdio-echo.mjs')], { handshake: false }).then((r) => ({ ...r.pipelined, r })),
+      () => driveStdio([EWP, 'serve', '--db', db], { handshake: true }).then((r) => ({ ...r.pipelined, r })),
+    );
+    base.what = 'node: line-delimited JSON-RPC echo';
+    row('ewp serve (stdio), pipelined', 'calls', MCP_CALLS, ewp, base, { kind: 'ratio>=', value: 0.25 }, { startup_s: ewp.r.startup_s });
+    const seqBase = { ...base.r.sequential, what: base.what };
+    const seq = row('ewp serve (stdio), sequential', 'calls', ewp.r.sequential.calls, ewp.r.sequential, seqBase, { kind: 'p50_ms<', value: 0.3 }, { p50_ms: ewp.r.sequential.p50_ms, p99_ms: ewp.r.sequential.p99_ms, baseline_p50_ms: base.r.sequential.p50_ms });
+    seq.target_met = ewp.r.sequential.p50_ms < 0.3;
+  }
+  if (ONLY.has('http')) {
+    const measure = (args, what) => async () => {
+      const server = await httpServer(args);
+      const r = await driveHttp(server.url, MCP_CALLS);
+      stopServer(server.child);
+      const d = await server.done;
+      return { ...r, rss_mb: d.rss_mb, what };
+    };
+    const [base, ewp] = await bestOfPairs(measure([join(work, 'http-echo.mjs')], 'node:http keep-alive JSON echo'), measure([EWP, 'serve', '--http', '127.0.0.1:0', '--db', db], undefined));
+    row('ewp serve --http, one keep-alive client', 'calls', MCP_CALLS, ewp, base, { kind: 'ratio>=', value: 0.25 }, { p50_ms: ewp.p50_ms, p99_ms: ewp.p99_ms, baseline_p50_ms: base.p50_ms });
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const machine = { ...machineNote(), note: 'shared machine: other work runs at the same time; compare the ratios (subject and baseline run back to back), not absolutes' };
+const result = {
+  benchmark: 'user-paths',
+  date: new Date().toISOString(),
+  machine,
+  config: { eval_lines: EVAL_LINES, view_records: VIEW_RECORDS, ingest_records: INGEST_RECORDS, records_per_ingest_view: RECORDS_PER_INGEST_VIEW, mcp_calls: MCP_CALLS, repeat: REPEAT, rss_from: TIME ? '/usr/bin/time -v' : '/proc/<pid>/status VmHWM' },
+  rows,
+};
+mkdirSync(dirname(OUT), { recursive: true });
+writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
+
+const table = rows.map((r) => [
+  r.path,
+  `${r.rate.toFixed(0)} ${r.unit}/s`,
+  `${r.baseline.rate.toFixed(0)} ${r.unit}/s`,
+  `${r.ratio.toFixed(2)}x`,
+  r.cpu_ratio === undefined ? '-' : `${r.cpu_ratio.toFixed(2)}x`,
+  r.target.kind === 'time<=' ? `time ${(r.seconds / r.baseline.seconds).toFixed(2)}x <= ${r.target.value}x` : r.target.kind === 'p50_ms<' ? `p50 ${r.p50_ms.toFixed(3)} ms < ${r.target.value} ms` : `>= ${r.target.value}x`,
+  r.target_met ? 'met' : 'NOT met',
+  `${r.peak_rss_mb.toFixed(0)} MB`,
+  `${r.baseline.peak_rss_mb.toFixed(0)} MB`,
+]);
+const header = ['path (whole process)', 'ewp', 'baseline', 'ratio', 'CPU ratio', 'target', '', 'peak RSS', 'baseline RSS'];
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
+const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+console.log(`\nuser paths, whole process — ${machine.cpu} x${machine.cores}, ${machine.memory_gb} GB, Node ${machine.node}, load ${machine.load_average_1_5_15.join(' ')}\n`);
+console.log(line(header));
+console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+for (const r of table) console.log(line(r));
+for (const r of rows) console.log(`  ${r.path}: baseline = ${r.baseline.what}`);
+console.log(`\nwritten ${OUT}`);

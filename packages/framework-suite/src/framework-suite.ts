@@ -1,0 +1,131 @@
+/**
+ * Every framework entry point over one store: the tool contract of `@ewp/tools/testing` through AI SDK
+ * `generateText` (`ewpTools`, a `MockLanguageModelV3`), a LangGraph `ToolNode` and the MCP server (the
+ * official SDK client over the in-memory transport); AI SDK `gateTool`; LangChain `WarrantRetriever`.
+ * Each is compared with the same entry point over a `MemoryEvidenceStore` (the reference) and checked
+ * against outcomes known from the fixtures, so a store that changes what a framework decides fails.
+ */
+import { loadFixtures } from '@ewp/conformance/pack';
+import { gateTool } from '@ewp/ai-sdk';
+import { WarrantRetriever } from '@ewp/langchain';
+import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
+import { runToolContract } from '@ewp/tools/testing';
+import { Document } from '@langchain/core/documents';
+import { FakeEmbeddings, FakeVectorStore } from '@langchain/core/utils/testing';
+import { generateText, stepCountIs, tool } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { aiSdkContractBinding } from '../../ai-sdk/test/contract-binding.js';
+import { scriptedModel } from '../../ai-sdk/test/scripted-model.js';
+import { langGraphContractBinding } from '../../langchain/test/contract-binding.js';
+import { mcpInMemoryContractBinding } from '../../mcp/test/contract-caller.js';
+import type { StoreFactory } from './store-factories.js';
+
+const fixtures = loadFixtures();
+const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)?.view);
+/** P-win: ACCEPTED at T0 (verified), its 7-day check stale at LATER; P-x: an OPEN conflict; P-old: superseded. */
+const STORED = ['08-verified-now', '02-fork-x', '08-superseded'];
+const T0 = new Date('2026-09-21T21:00:00Z');
+const LATER = new Date('2026-10-05T00:00:00Z');
+
+/** Open a store from `factory`, fill it with the fixtures, run `work`, close and remove it. */
+async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
+  const store = await factory.create();
+  try {
+    for (const name of STORED) await store.put(fixture(name));
+    return await work(store);
+  } finally {
+    await store.close();
+    await factory.destroy?.(store);
+  }
+}
+
+const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
+
+/** One gated call through `generateText`: whether the tool ran, what the model got, whether approval was asked. */
+async function gatedCall(store: EvidenceStore, proposition: string, risk: 'low' | 'high', reversible: boolean, at: Date) {
+  const calls: string[] = [];
+  const restart = tool({
+    description: 'Restart a server',
+    inputSchema: z.object({ server: z.string() }),
+    outputSchema: z.object({ restarted: z.string() }),
+    execute: async ({ server }) => {
+      calls.push(server);
+      return { restarted: server };
+    },
+  });
+  const gated = gateTool(restart, { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at });
+  const model = scriptedModel([{ toolCalls: [{ id: 'call-1', name: 'restart', input: { server: 'server01' } }] }, { text: 'done' }]);
+  const result = await generateText({ model, tools: { restart: gated }, prompt: 'restart server01', stopWhen: stepCountIs(3) });
+  return {
+    calls,
+    output: JSON.parse(JSON.stringify(result.steps[0]?.toolResults[0]?.output ?? null)) as unknown,
+    approvalRequested: result.content.some((p) => p.type === 'tool-approval-request'),
+  };
+}
+
+const GATE_CASES: { proposition: string; risk: 'low' | 'high'; reversible: boolean; at: Date }[] = [
+  { proposition: 'P-win', risk: 'high', reversible: true, at: T0 },
+  { proposition: 'P-win', risk: 'high', reversible: false, at: LATER },
+  { proposition: 'P-win', risk: 'low', reversible: true, at: LATER },
+  { proposition: 'P-x', risk: 'high', reversible: false, at: T0 },
+  { proposition: 'P-x', risk: 'low', reversible: true, at: T0 },
+  { proposition: 'P-old', risk: 'low', reversible: true, at: T0 },
+  { proposition: 'P-unknown', risk: 'low', reversible: true, at: T0 },
+];
+
+async function retrieved(store: EvidenceStore, options: { k?: number; minAcceptance?: 'ACCEPTED'; flag?: boolean } = {}) {
+  const vectors = await FakeVectorStore.fromDocuments(
+    [
+      new Document({ pageContent: 'server01 runs Windows Server 2022', metadata: { proposition_id: 'P-win', id: 'd-win' } }),
+      new Document({ pageContent: 'X holds (disputed)', metadata: { proposition_id: 'P-x', id: 'd-x' } }),
+      new Document({ pageContent: 'the old fact', metadata: { proposition_id: 'P-old', id: 'd-old' } }),
+      new Document({ pageContent: 'an unrecorded note', metadata: { id: 'd-note' } }),
+    ],
+    new FakeEmbeddings(),
+  );
+  const retriever = new WarrantRetriever({
+    retriever: vectors.asRetriever({ k: 4 }),
+    ledger: store,
+    now: () => T0,
+    ...(options.k === undefined ? {} : { k: options.k }),
+    ...(options.minAcceptance === undefined ? {} : { minAcceptance: options.minAcceptance, belowMinAcceptance: options.flag ? 'flag' : 'drop' }),
+  });
+  const docs = await retriever.invoke('server');
+  return docs.map((d) => ({ id: d.metadata.id as string, content: d.pageContent, ewp: d.metadata.ewp as Record<string, unknown> })).sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** Register every framework entry point over ledgers from `factory`. */
+export function runFrameworkConformance(factory: StoreFactory): void {
+  describe(`frameworks over ${factory.name}`, () => {
+    for (const binding of [aiSdkContractBinding, langGraphContractBinding, mcpInMemoryContractBinding]) runToolContract(binding, factory);
+
+    describe('AI SDK gateTool', () => {
+      it('decides every case as over the reference store, and as the fixtures say', async () => {
+        const got = await withStore(factory, async (store) => Promise.all(GATE_CASES.map((c) => gatedCall(store, c.proposition, c.risk, c.reversible, c.at))));
+        const want = await withStore(REFERENCE, async (store) => Promise.all(GATE_CASES.map((c) => gatedCall(store, c.proposition, c.risk, c.reversible, c.at))));
+        expect(got).toEqual(want);
+        // Known outcomes: a verified claim runs; an open conflict and an unknown claim are denied.
+        expect(got[0]).toMatchObject({ calls: ['server01'], output: { restarted: 'server01' }, approvalRequested: false });
+        expect(got[3]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', proposition_id: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' } });
+        expect(got[6]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', view_id: null } });
+      });
+    });
+
+    describe('LangChain WarrantRetriever', () => {
+      it('puts the same warrant on every document as over the reference store', async () => {
+        for (const options of [{}, { k: 2 }, { minAcceptance: 'ACCEPTED' as const }, { minAcceptance: 'ACCEPTED' as const, flag: true }]) {
+          const got = await withStore(factory, (store) => retrieved(store, options));
+          const want = await withStore(REFERENCE, (store) => retrieved(store, options));
+          expect(got, JSON.stringify(options)).toEqual(want);
+        }
+        const all = await withStore(factory, (store) => retrieved(store));
+        const byId = Object.fromEntries(all.map((d) => [d.id, d.ewp]));
+        expect(byId['d-win']).toMatchObject({ proposition_id: 'P-win', acceptance: 'ACCEPTED', verification: 'EXTERNAL', unrecorded: false });
+        expect(byId['d-x']).toMatchObject({ acceptance: 'TENTATIVE', conflict: 'OPEN' });
+        expect(byId['d-old']).toMatchObject({ currency: 'SUPERSEDED' });
+        expect(byId['d-note']).toMatchObject({ unrecorded: true });
+      });
+    });
+  });
+}
