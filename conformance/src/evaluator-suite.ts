@@ -6,7 +6,7 @@ export interface EvaluatorUnderTest {
   name: string;
   /**
    * Decode the view (JSON text, Python number semantics) and evaluate it at T under
-   * `reference-v2`. Return the normalized WarrantView (SPEC §7.2) or throw a typed refusal
+   * `reference-v2`. Return the normalized WarrantView (docs/spec/protocol.md §7.2) or throw a typed refusal
    * (an error with a string `code`).
    */
   evaluate(viewText: string, evaluatedAt: unknown): Record<string, unknown>;

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { compareCodePoints as oracleCompare, evaluateView } from '../src/oracle/index.js';
 import { coreOutcome } from './core-outcome.js';
 
-// SPEC §11.3: Python orders strings by code point; a lone surrogate is the code point
+// docs/spec/protocol.md §11.3: Python orders strings by code point; a lone surrogate is the code point
 // U+D800–U+DFFF. Python: sorted(['\U00010000', '\ud800\U0001F600']) == ['\ud800\U0001F600', '\U00010000'].
 // A UTF-16 comparison that maps surrogate units above U+FFFF misorders a lone high surrogate
 // followed by an astral character (its next unit is another high surrogate).
@@ -30,7 +30,7 @@ describe('known disagreement 1: code point order with a lone high surrogate befo
 
   const src = { source_id: 's', lineage_id: 'L', origin_type: 'tool', origin_locator: 'l', snapshot_id: 'n', content_hash: 'h', observed_at: 'o' };
   const ev = (id: string) => ({ evidence_id: id, polarity: 'supports', source: src, content: 'c', observed_at: '2026-01-01T00:00:00Z' });
-  // No view_id: the derived id (a normative field here) depends on the record sort (SPEC §8).
+  // No view_id: the derived id (a normative field here) depends on the record sort (docs/spec/protocol.md §8).
   const text = JSON.stringify({ proposition_id: 'P', evidence: [ev(LONE_THEN_ASTRAL), ev(ASTRAL)] });
   const T = '2026-09-21T21:00:00Z';
 
@@ -50,7 +50,7 @@ describe('known disagreement 1: code point order with a lone high surrogate befo
 // `json.loads` raise ValueError on an integer token of more than 4300 digits, so the reference
 // refuses such a view (its harness prints HarnessError for the line). Checked with python3:
 // json.loads('1' * 4301) raises "Exceeds the limit (4300 digits) for integer string conversion".
-// SPEC §3.1 only says "integer of unlimited size", so this is a spec gap as much as a core bug.
+// docs/spec/protocol.md §3.1 only says "integer of unlimited size", so this is a spec gap as much as a core bug.
 describe('known disagreement 2: integer tokens of more than 4300 digits', () => {
   const text = `{"proposition_id": "P", "view_id": ${'1'.repeat(4301)}}`;
   const T = '2026-09-21T21:00:00Z';
@@ -100,7 +100,7 @@ describe('known disagreement 3: decodeView crashes (RangeError) on cyclic or ver
 // arise there) but with the project's bar "bad input gets a typed error": a warrant whose axes
 // are missing or not members of their enums is gated as if it were fine — the gate fails OPEN.
 // mayAct is the safety gate and warrants can arrive as JSON (MCP, CLI, stores).
-describe('known issue 4: mayAct fails open on a warrant without valid axes', () => {
+describe('known disagreement 4: mayAct fails open on a warrant without valid axes', () => {
   const action = { action_id: 'a', kind: 'k', risk: 'high' as const, reversible: false };
 
   it('a warrant with no axes is refused with an EwpError, not MAY_ACT (fixed; regression test)', () => {

@@ -1,5 +1,5 @@
 /**
- * Runs @ewp/core the way the reference harness runs the reference (SPEC §12), so its outcome can
+ * Runs @ewp/core the way the reference harness runs the reference (docs/spec/protocol.md §12), so its outcome can
  * be compared with the oracle's: decode the JSON text, evaluate with reference-v2 at T,
  * normalize. Refusals are mapped to the harness's classes; anything that is not an EwpError is a
  * crash and is reported as such (never mapped to a class).

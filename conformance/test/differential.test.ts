@@ -58,7 +58,7 @@ describe('differential: oracle vs @ewp/core', () => {
     );
   }, 600_000);
 
-  it('agrees on staleness at ages near the freshness, including above 2^34 s (SPEC §5.7)', () => {
+  it('agrees on staleness at ages near the freshness, including above 2^34 s (docs/spec/protocol.md §5.7)', () => {
     const MIN_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z
     const MAX_MS = 253_402_300_799_000; // 9999-12-31T23:59:59Z
     const iso = (us: bigint) => {

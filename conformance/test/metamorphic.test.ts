@@ -34,7 +34,7 @@ const viaOracle: Evaluator = (view, T) => {
   return out.ok ? out.warrant : out.errorClass;
 };
 
-/** The normative part (SPEC §7.1): identity fields and the five axes; or the refusal. */
+/** The normative part (docs/spec/protocol.md §7.1): identity fields and the five axes; or the refusal. */
 function normative(w: Record<string, unknown> | string): string {
   if (typeof w === 'string') return w;
   const axes = w.warrant as Record<string, unknown>;

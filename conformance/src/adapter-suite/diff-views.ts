@@ -83,7 +83,7 @@ function lineageKeys(view: EvidenceView): string[] {
 }
 
 /**
- * Field-by-field difference of two decoded views, ignoring record order (SPEC §8: order is not
+ * Field-by-field difference of two decoded views, ignoring record order (docs/spec/protocol.md §8: order is not
  * content) and the adapter's own `adapter_meta` namespace.
  */
 export function diffViews(written: EvidenceView, read: EvidenceView, metaNamespace?: string): FieldDifference[] {

@@ -34,8 +34,9 @@ export interface LossReportJson {
 /** The command the committed docs/loss-reports.md is generated with (from the repository root). */
 export const LOSS_REPORT_COMMAND = 'ewp conformance --report docs/loss-reports.md';
 
-/** The protocol document that defines the loss classes, relative to docs/loss-reports.md. */
+/** The documents the report links to, relative to docs/loss-reports.md. */
 const LOSS_CLASSES_DOC = 'spec/loss-classes.md';
+const STORE_CONTRACT_DOC = 'spec/store-contract.md';
 
 /** Checks of the suite that are not a pack fixture (their observations carry these names). */
 const NON_FIXTURE_CHECKS = new Set(['native-records', 'snapshot-contract']);
@@ -137,7 +138,7 @@ export function renderLossReportMarkdown(report: LossReportJson): string {
     '- **store maintenance re-reads**: fixtures read again after the store ran its own expiry or invalidation',
     '  (0: the store has none). **native checks**: records the store wrote on its own, read as a view.',
     '- **snapshot contract**: `checked` when the adapter is a snapshot store and ran the agreement sequence of',
-    '  [the store contract](spec/store-contract.md) §1; `—` when the adapter does not keep snapshots, so the',
+    `  [the store contract](${STORE_CONTRACT_DOC}) §1; \`—\` when the adapter does not keep snapshots, so the`,
     '  sequence does not apply.',
     '- **unexpected**: losses not in the adapter\'s expected-loss list; **stale**: listed losses that no longer',
     '  happen. Either one fails the adapter, as does an error.',

@@ -1,5 +1,5 @@
 /**
- * Loss classes (DESIGN.md) and the expected-loss list every adapter keeps. The suite fails on a
+ * Loss classes (docs/spec/loss-classes.md) and the expected-loss list every adapter keeps. The suite fails on a
  * loss that is not listed and on a listed loss that no longer happens, so the list only shrinks.
  */
 

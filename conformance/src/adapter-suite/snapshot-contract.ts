@@ -13,7 +13,7 @@ const source = (id: string, lineage: string, origin = 'tool'): SourceRef => ({
   parent_source_id: null,
 });
 
-/** The base of the cross-store agreement test (STORES.md §1): a verified tool view for P-win. */
+/** The base of the cross-store agreement test (docs/spec/store-contract.md §1.7): a verified tool view for P-win. */
 function base(): EvidenceView {
   return decodeView({
     proposition_id: 'P-win',
@@ -83,7 +83,7 @@ function steps(): Step[] {
 }
 
 /**
- * The snapshot-store contract (STORES.md §1) as the reference's cross-store agreement sequence:
+ * The snapshot-store contract (docs/spec/store-contract.md §1) as the reference's cross-store agreement sequence:
  * immutable (P, view_id) snapshots, identical re-puts are no-ops, ids stable across snapshots,
  * refused writes leave nothing behind, and latest is the last committed snapshot. Returns the
  * failures (empty when the adapter keeps the contract).

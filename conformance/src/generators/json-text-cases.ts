@@ -1,6 +1,6 @@
 /**
  * Raw JSON texts whose meaning depends on number spelling, which `JSON.stringify` cannot write
- * (SPEC §3.1, §11.1): `5` vs `5.0` freshness, integers beyond 2^53 as ids or text, `NaN` /
+ * (docs/spec/protocol.md §3.1, §11.1): `5` vs `5.0` freshness, integers beyond 2^53 as ids or text, `NaN` /
  * `Infinity` / `1e400` confidences, `-0`, duplicate keys (last wins), lone surrogate escapes.
  */
 import fc from 'fast-check';

@@ -1,6 +1,6 @@
 /**
  * Time strings for generated views: instants around a few anchors written in many spellings the
- * reference accepts (SPEC §5.5), plus unparsable and out-of-range strings.
+ * reference accepts (docs/spec/protocol.md §5.5), plus unparsable and out-of-range strings.
  */
 import fc from 'fast-check';
 
@@ -75,7 +75,7 @@ export function formatInstant(us: number, style: Style): string {
   }
 }
 
-/** Strings a record time may hold that are never an instant (SPEC §5.5 "not accepted"). */
+/** Strings a record time may hold that are never an instant (docs/spec/protocol.md §5.5 "not accepted"). */
 export const UNPARSABLE_TIMES: readonly string[] = [
   '',
   ' ',
@@ -94,10 +94,10 @@ export const UNPARSABLE_TIMES: readonly string[] = [
   '0000-01-01',
 ];
 
-/** Strings that parse but whose UTC instant is outside years 1–9999 (SPEC §5.4). */
+/** Strings that parse but whose UTC instant is outside years 1–9999 (docs/spec/protocol.md §5.4). */
 export const OUT_OF_RANGE_TIMES: readonly string[] = ['0001-01-01T00:00:00+00:01', '9999-12-31T23:59:59-00:01'];
 
-/** Odd but accepted spellings (SPEC §5.5). */
+/** Odd but accepted spellings (docs/spec/protocol.md §5.5). */
 export const ODD_ACCEPTED_TIMES: readonly string[] = [
   '2026-09-21',
   '20260921',

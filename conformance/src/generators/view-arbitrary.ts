@@ -38,7 +38,7 @@ const UNKNOWN_METHODS = ['Tool_Observation', 'guess', '', 'human', 'tool_observa
 
 /**
  * Subjects chosen so that case-insensitive matching is exercised: ASCII case, ß/SS, dotted İ,
- * final sigma, and code points Node lowercases but Python 3.12 does not (SPEC §11.5).
+ * final sigma, and code points Node lowercases but Python 3.12 does not (docs/spec/protocol.md §11.5).
  */
 export const SUBJECT_POOL: readonly string[] = [
   'server01',
@@ -109,7 +109,7 @@ function withoutUndefined(o: { [k: string]: PlainJson | undefined }): { [k: stri
 const optional = <T>(arb: fc.Arbitrary<T>, weightPresent = 3) =>
   fc.oneof({ weight: weightPresent, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(undefined) });
 
-/** Generates views that @ewp/core's `decodeView` accepts (SPEC §3–§4). */
+/** Generates views that @ewp/core's `decodeView` accepts (docs/spec/protocol.md §3–§4). */
 export function arbitraryView(options: ViewOptions = {}): fc.Arbitrary<GeneratedView> {
   const maxRecords = options.maxRecords ?? 4;
   const nonString = options.nonStringText ?? true;

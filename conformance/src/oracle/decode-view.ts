@@ -1,8 +1,8 @@
 /**
- * Table-driven decoding and validation of an EvidenceView (SPEC §3, §4). Each record kind is a
+ * Table-driven decoding and validation of an EvidenceView (docs/spec/protocol.md §3, §4). Each record kind is a
  * table of (field, reader) rows; a single pass reads every row, converting text with Python
  * `str()`, and records the first hard refusal. Non-empty arrays/objects in text fields are a
- * *soft* refusal (project decision, SPEC §4.3): validation continues, so the caller can tell a
+ * *soft* refusal (project decision, docs/spec/protocol.md §4.3): validation continues, so the caller can tell a
  * view refused only for that reason (the vectors flag those `python_repr`).
  */
 import { isJFloat, isJInt, isJObject, type JObject, type JValue } from './json-value.js';

@@ -1,5 +1,5 @@
 /**
- * The reference-v2 judgment (SPEC §6, §7) over a decoded oracle view. Written as one pass that
+ * The reference-v2 judgment (docs/spec/protocol.md §6, §7) over a decoded oracle view. Written as one pass that
  * first resolves every record time, then derives the axes, diagnostics, strength and codes.
  */
 import { sortedByCodePoint } from './code-point-order.js';
@@ -27,7 +27,7 @@ const CLASS_NAMES = ['NONE', 'INDIRECT', 'EXTERNAL', 'HUMAN'] as const;
 /** Plain-JSON normalized WarrantView, as the reference harness prints it. */
 export type OracleWarrantView = Record<string, unknown>;
 
-/** Evaluation failure: `OverflowError` when a record time is out of range (SPEC §5.4). */
+/** Evaluation failure: `OverflowError` when a record time is out of range (docs/spec/protocol.md §5.4). */
 export class RecordTimeOutOfRange extends Error {
   constructor(readonly value: string) {
     super(`date value out of range: ${JSON.stringify(value)}`);
@@ -46,7 +46,7 @@ function availability(time: string, T: bigint): bigint | null {
   return r.us <= T ? r.us : null;
 }
 
-/** SPEC §5.7: double(a / 10^6) > F, exactly, by comparing against the rounding midpoint. */
+/** docs/spec/protocol.md §5.7: double(a / 10^6) > F, exactly, by comparing against the rounding midpoint. */
 function isStale(ageUs: bigint, F: bigint): boolean {
   const d = ageUs - F * 1_000_000n;
   if (d <= 0n) return false;
@@ -140,12 +140,12 @@ export function evaluateDecoded(view: OView, viewId: string, Tstring: string, T:
   else acceptance = 'TENTATIVE';
   const verification = CLASS_NAMES[verif] as string;
 
-  // Lineage count (SPEC §6.9) over A, S, O, K.
+  // Lineage count (docs/spec/protocol.md §6.9) over A, S, O, K.
   const lineageIds = new Set<string>();
   for (const r of [...A, ...S, ...O]) lineageIds.add(r.source.lineage_id);
   for (const i of Kidx) lineageIds.add((view.checks[i] as OCheck).source.lineage_id);
 
-  // Strength (SPEC §7.4), in hundredths.
+  // Strength (docs/spec/protocol.md §7.4), in hundredths.
   const acceptancePoints = acceptance === 'ACCEPTED' ? 45 : acceptance === 'TENTATIVE' ? 15 : 0;
   const verificationPoints = [0, 5, 20, 25][verif] as number;
   let k = 15 + acceptancePoints + verificationPoints + 5 * Math.min(lineageIds.size, 2);
@@ -156,7 +156,7 @@ export function evaluateDecoded(view: OView, viewId: string, Tstring: string, T:
   if (sufficiency === 'INSUFFICIENT') k = Math.min(k, 10);
   k = Math.min(100, Math.max(0, k));
 
-  // Rationale codes (SPEC §7.5), emission order.
+  // Rationale codes (docs/spec/protocol.md §7.5), emission order.
   const codes: string[] = [];
   if (aTimes.some((t) => t === null)) codes.push('availability.future_assertion');
   if (eTimes.some((t) => t === null)) codes.push('availability.future_evidence');

@@ -1,5 +1,5 @@
 /**
- * The reference's JSON-lines harness (SPEC §12) as a pure function: one line in, one outcome out.
+ * The reference's JSON-lines harness (docs/spec/protocol.md §12) as a pure function: one line in, one outcome out.
  */
 import { decodeView, decodeViewAcceptingRepr, isRefusal } from './decode-view.js';
 import { evaluateDecoded, type OracleWarrantView, RecordTimeOutOfRange } from './evaluate-view.js';
@@ -8,7 +8,7 @@ import { readJsonText } from './json-text.js';
 import { isJObject, type JValue } from './json-value.js';
 import { derivedViewId } from './view-id.js';
 
-/** The harness's error classes (SPEC §12). */
+/** The harness's error classes (docs/spec/protocol.md §12). */
 export type OracleErrorClass = 'InvalidEvidenceView' | 'ValueError' | 'OverflowError' | 'HarnessError';
 
 /** What the reference harness prints for one line, minus the free-text message. */

@@ -1,5 +1,5 @@
 /**
- * An independent EWP-0.2.0 / reference-v2 evaluator written from SPEC.md alone, used as a test
+ * An independent EWP-0.2.0 / reference-v2 evaluator written from docs/spec/protocol.md alone, used as a test
  * oracle against `@ewp/core`. It shares no code with the kernel: its own JSON reader, its own
  * Python `str()`/float repr, its own timestamp grammar, a table-driven validator.
  * @packageDocumentation

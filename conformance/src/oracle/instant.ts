@@ -1,5 +1,5 @@
 /**
- * The reference's timestamp reading (SPEC §5.2–§5.4): Python whitespace strip, `Z` → `+00:00`,
+ * The reference's timestamp reading (docs/spec/protocol.md §5.2–§5.4): Python whitespace strip, `Z` → `+00:00`,
  * then CPython 3.12's `datetime.fromisoformat` re-implemented over UTF-8 bytes, then conversion
  * to UTC as a BigInt count of microseconds since 1970-01-01T00:00:00Z.
  */
@@ -12,7 +12,7 @@ const PY_WHITESPACE = new Set<number>([
   0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 
-/** Python `str.strip()` with no argument (SPEC §5.2 step 2). */
+/** Python `str.strip()` with no argument (docs/spec/protocol.md §5.2 step 2). */
 export function pythonStrip(s: string): string {
   let a = 0;
   let b = s.length;
@@ -237,7 +237,7 @@ function fromIsoBytes(B: Uint8Array): Parts | null {
   return { y, mo, d, hh, mi, ss, us, offsetUs };
 }
 
-/** Reads a time the way the reference does (SPEC §5.2). */
+/** Reads a time the way the reference does (docs/spec/protocol.md §5.2). */
 export function readInstant(value: unknown): OracleInstant {
   if (typeof value !== 'string') return 'unparsable';
   let s = pythonStrip(value);

@@ -1,6 +1,6 @@
 /**
  * The oracle's own JSON value model. It keeps what Python's `json` module keeps and
- * JavaScript's `JSON.parse` loses (SPEC §3.1, §11.1): integer vs float tokens, exact big
+ * JavaScript's `JSON.parse` loses (docs/spec/protocol.md §3.1, §11.1): integer vs float tokens, exact big
  * integers, non-finite floats, and last-wins duplicate keys (in first-insertion position, like a
  * Python dict).
  */
@@ -51,7 +51,7 @@ export function isJFloat(v: JValue | undefined): v is JFloat {
 
 /**
  * Converts a plain JavaScript value (as `JSON.parse` or a generator produces it) to the model.
- * An integral JS number is an integer token, any other number a float token (SPEC §11.1).
+ * An integral JS number is an integer token, any other number a float token (docs/spec/protocol.md §11.1).
  */
 export function fromPlain(value: unknown): JValue {
   if (value === null || value === undefined) return null;

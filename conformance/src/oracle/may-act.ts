@@ -1,5 +1,5 @@
 /**
- * The action gate (SPEC §9) as an ordered rule table: the first row whose condition holds
+ * The action gate (docs/spec/protocol.md §9) as an ordered rule table: the first row whose condition holds
  * decides. Only the four axes it reads are inputs; an unknown risk is refused.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Python 3.12 `str.lower()` (Unicode 15.0) on a JavaScript runtime with newer tables
- * (SPEC §11.5): the 55 code points that Node's ICU lowercases but Python leaves unchanged are
+ * (docs/spec/protocol.md §11.5): the 55 code points that Node's ICU lowercases but Python leaves unchanged are
  * protected. They are unassigned in Unicode 15, hence neither cased nor case-ignorable there; a
  * private-use placeholder has the same properties, so the final-sigma context stays Python's.
  */

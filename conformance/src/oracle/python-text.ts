@@ -1,5 +1,5 @@
 /**
- * Python's `str()` and `repr()` for the JSON values a view can hold (SPEC §4.3, §11.2).
+ * Python's `str()` and `repr()` for the JSON values a view can hold (docs/spec/protocol.md §4.3, §11.2).
  * Strings, booleans, integers and floats are exact. Container repr is an approximation (string
  * escapes use JavaScript's Unicode tables for "printable", not Python 3.12's Unicode 15); the
  * oracle refuses non-empty containers in text fields anyway and uses this only to keep
@@ -77,7 +77,7 @@ export interface PythonStr {
   readonly container: boolean;
 }
 
-/** Python `str(v)` for a present, non-null JSON value (SPEC §4.3 table). */
+/** Python `str(v)` for a present, non-null JSON value (docs/spec/protocol.md §4.3 table). */
 export function pythonStr(v: Exclude<JValue, null>): PythonStr {
   if (typeof v === 'string') return { text: v, container: false };
   if (v === true) return { text: 'True', container: false };
@@ -87,7 +87,7 @@ export function pythonStr(v: Exclude<JValue, null>): PythonStr {
   return { text: pythonRepr(v), container: false };
 }
 
-/** Python truthiness of a JSON value (for `Conflict.note`, SPEC §3.7). */
+/** Python truthiness of a JSON value (for `Conflict.note`, docs/spec/protocol.md §3.7). */
 export function pythonTruthy(v: JValue): boolean {
   if (v === null || v === false || v === '') return false;
   if (v === true || typeof v === 'string') return true;

@@ -1,5 +1,5 @@
 /**
- * The content-derived view id (SPEC §8): a canonical object serialized like Python's
+ * The content-derived view id (docs/spec/protocol.md §8): a canonical object serialized like Python's
  * `json.dumps(obj, sort_keys=True)` (ASCII-only), hashed with SHA-256.
  */
 import { createHash } from 'node:crypto';

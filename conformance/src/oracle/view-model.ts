@@ -1,4 +1,4 @@
-/** The oracle's decoded view: every default applied, every text field converted (SPEC §3). */
+/** The oracle's decoded view: every default applied, every text field converted (docs/spec/protocol.md §3). */
 
 export interface OSource {
   source_id: string;
@@ -56,7 +56,7 @@ export interface OEdge {
 
 export interface OView {
   proposition_id: string;
-  /** null when it has to be derived (SPEC §8). */
+  /** null when it has to be derived (docs/spec/protocol.md §8). */
   view_id: string | null;
   assertions: OAssertion[];
   evidence: OEvidence[];

@@ -108,7 +108,7 @@ export function loadInvalidViews(): PackInvalidView[] {
     });
 }
 
-/** The reference's ingest example: three views (STORES.md §4). */
+/** The reference's ingest example: three views (docs/spec/store-contract.md §4). */
 export function loadQuickstartViews(): unknown[] {
   return (readPackFile('examples/quickstart.json').value as { views: unknown[] }).views;
 }

@@ -1,5 +1,5 @@
 /**
- * The cross-store agreement sequence of STORES.md §1: one sequence of writes, the same outcome
+ * The cross-store agreement sequence of docs/spec/store-contract.md §1.7: one sequence of writes, the same outcome
  * from every store.
  */
 
@@ -88,7 +88,7 @@ export function agreementSteps(): AgreementStep[] {
     {
       step: 4,
       write: 'v4: evidence e3 whose source winrm has another lineage_id',
-      // Only e3 carries winrm here, so the view itself is valid (SPEC I5) and the ledger must refuse it.
+      // Only e3 carries winrm here, so the view itself is valid (docs/spec/protocol.md §4.6, rule I5) and the ledger must refuse it.
       view: baseView('v4', { assertions: [], checks: [], evidence: [{ ...E1, evidence_id: 'e3', source: { ...WINRM, lineage_id: 'L-other' } }] }),
       outcome: 'refused',
     },

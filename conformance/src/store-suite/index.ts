@@ -1,5 +1,5 @@
 /**
- * The shared EvidenceStore suite (issue 4, STORES.md §1). Every store package runs it from a
+ * The shared EvidenceStore suite (docs/spec/store-contract.md §1). Every store package runs it from a
  * one-file `*.standard.test.ts`:
  *
  * ```ts
@@ -19,7 +19,7 @@ import type { StoreConformanceOptions, StoreUnderTest } from './store-under-test
 export { agreementSteps, baseView } from './agreement-table.js';
 export type { StoreCapabilityFlags, StoreConformanceOptions, StorePutResult, StoreUnderTest } from './store-under-test.js';
 
-/** Error codes the suite expects (STORES.md §5). */
+/** Error codes the suite expects (docs/spec/store-contract.md §5). */
 export const STORE_ERROR_CODES = {
   immutable: 'EWP_REFUSE_IMMUTABLE_RECORD',
   missingView: 'EWP_REFUSE_MISSING_VIEW',
@@ -210,7 +210,7 @@ export function runStoreConformance<S extends StoreUnderTest>(options: StoreConf
       }
     });
 
-    describe('the cross-store agreement table (STORES.md §1)', () => {
+    describe('the cross-store agreement table (docs/spec/store-contract.md §1.7)', () => {
       it('gives the reference outcome at every step', async () => {
         const store = await fresh();
         const outcomes: { step: number; outcome: string; code?: unknown }[] = [];

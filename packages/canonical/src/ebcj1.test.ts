@@ -155,7 +155,7 @@ describe('ebcj1-invalid-python.json (4)', () => {
   }
 });
 
-describe('worked example of SPEC §1.2', () => {
+describe('worked example of docs/spec/receipts.md §1.2', () => {
   it('canonical text and evidence digest', () => {
     const v = readJsonExact('{"b": [1, "x/y"], "a": {"é": null, "😀": true, "\ue000": -7}, "n": 18446744073709551616}');
     expect(ebcj1String(v)).toBe('{"a":{"é":null,"\ue000":-7,"😀":true},"b":[1,"x/y"],"n":18446744073709551616}');

@@ -8,11 +8,11 @@ export const EBCJ1_VERSION = 'EBCJ-1' as const;
 
 /**
  * Deepest container nesting EBCJ-1 accepts here. The reference manages about 997 levels (Python's
- * recursion limit); SPEC §1.1 asks for at least 500. Deeper values are refused with `TOO_DEEP`.
+ * recursion limit); docs/spec/receipts.md §1.1 asks for at least 500. Deeper values are refused with `TOO_DEEP`.
  */
 export const EBCJ1_MAX_DEPTH = 990;
 
-/** CPython's int/str conversion limit: the reference cannot print longer integers (SPEC §1.1). */
+/** CPython's int/str conversion limit: the reference cannot print longer integers (docs/spec/receipts.md §1.1). */
 export const EBCJ1_MAX_INTEGER_DIGITS = 4300;
 
 const utf8 = new TextEncoder();
@@ -52,7 +52,7 @@ export function ebcj1Bytes(value: unknown): Uint8Array {
 }
 
 /*
- * Fast path. For well-formed strings JSON.stringify escapes exactly the set of SPEC §1.2 (checked by
+ * Fast path. For well-formed strings JSON.stringify escapes exactly the set of docs/spec/receipts.md §1.2 (checked by
  * the vectors); safe integers and bigints print in plain decimal.
  */
 const fastWrite = createFastWriter({
@@ -80,7 +80,7 @@ function refuse(code: CanonicalizationCode, path: string, message: string): neve
 
 function writeString(s: string, path: string): string {
   if (!isWellFormed(s)) refuse('LONE_SURROGATE', path, 'string contains a lone surrogate');
-  // For well-formed strings JSON.stringify escapes exactly the set of SPEC §1.2 (checked by the vectors).
+  // For well-formed strings JSON.stringify escapes exactly the set of docs/spec/receipts.md §1.2 (checked by the vectors).
   return JSON.stringify(s);
 }
 

@@ -72,7 +72,7 @@ export function createFastWriter(scheme: FastWriterScheme): (value: unknown) => 
     }
     const proto = Object.getPrototypeOf(v);
     if (proto !== Object.prototype && proto !== null) throw SLOW_PATH;
-    // A symbol key is refused, not silently skipped (receipts SPEC §1.1): the costliest check here.
+    // A symbol key is refused, not silently skipped (docs/spec/receipts.md §1.1): the costliest check here.
     if (Object.getOwnPropertySymbols(v).length > 0) throw SLOW_PATH;
     const keys = Object.keys(v);
     const n = keys.length;

@@ -122,7 +122,7 @@ export class ChainVerifier {
     this.checkLinks(i, seq, entry.prev_hash, entry.hash, () => chainHash(entry.prev_hash, entry.event));
   }
 
-  /** Check one entry whose event is a JSON value (the SPEC's vector form). */
+  /** Check one entry whose event is a JSON value (the receipts vectors' form). */
   push(entry: ChainEntry): void {
     if (this.failure) return;
     const i = this.index;

@@ -5,20 +5,20 @@ import { EBCJ1_MAX_DEPTH } from './ebcj1.js';
 /** How {@link readJsonExact} treats what `JSON.parse` would silently change. */
 export interface ReadJsonOptions {
   /**
-   * `refuse` (default, EBCJ-1, SPEC §1.3): any number token with `.`, `e` or `E` is refused, even `1.0`.
+   * `refuse` (default, EBCJ-1, docs/spec/receipts.md §1.3): any number token with `.`, `e` or `E` is refused, even `1.0`.
    * `number`: such tokens become JS numbers (for RFC 8785 / JCS input).
    * `keep`: such tokens become `@ewp/core`'s `JsonFloat` instances, which EBCJ-1 refuses where they are used
    * (for stored data that must be reported, not rejected wholesale, like an audit log).
    */
   floats?: 'refuse' | 'number' | 'keep';
-  /** `refuse` (default, recommended by SPEC §1.3) or `last` (the reference's behaviour: last value wins). */
+  /** `refuse` (default, recommended by docs/spec/receipts.md §1.3) or `last` (the reference's behaviour: last value wins). */
   duplicateKeys?: 'refuse' | 'last';
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * A trust-bearing JSON reader (SPEC §1.3): integers stay exact (`number` when safe, else `bigint`),
+ * A trust-bearing JSON reader (docs/spec/receipts.md §1.3): integers stay exact (`number` when safe, else `bigint`),
  * `-0` reads as `0`, floats are classified lexically, escapes that leave a lone surrogate are refused,
  * duplicate keys are refused by default, and `__proto__` is an ordinary key.
  *

@@ -1,10 +1,10 @@
 /**
  * Typed refusals. Every error the kernel throws is an {@link EwpError} with a stable `code`;
- * view refusals also carry the JSON path of the offending value and the SPEC rule.
+ * view refusals also carry the JSON path of the offending value and the rule of docs/spec/protocol.md §4 that refused it.
  */
 import type { EwpErrorCode } from './error-codes.js';
 
-/** Stable codes for view refusals (SPEC §4). */
+/** Stable codes for view refusals (docs/spec/protocol.md §4). */
 export type InvalidViewCode =
   | 'JSON_SYNTAX'
   | 'NOT_AN_OBJECT'
@@ -74,10 +74,10 @@ export class EwpError extends Error {
   }
 }
 
-/** The view breaks a rule of SPEC §4 (or is not JSON). Nothing was evaluated. */
+/** The view breaks a rule of docs/spec/protocol.md §4 (or is not JSON). Nothing was evaluated. */
 export class InvalidEvidenceView extends EwpError {
   static override readonly marker: symbol = Symbol.for('ewp.error.InvalidEvidenceView');
-  /** The SPEC rule that refused the view (`S4`, `T6`, `B1`, `I5`, …). */
+  /** The rule of docs/spec/protocol.md §4 that refused the view (`S4`, `T6`, `B1`, `I5`, …). */
   readonly rule: string;
   declare readonly code: InvalidViewCode;
   declare readonly path: string;
@@ -88,7 +88,7 @@ export class InvalidEvidenceView extends EwpError {
   }
 }
 
-/** The policy identity is not `reference-v2` / `reference-v2` (SPEC §1). */
+/** The policy identity is not `reference-v2` / `reference-v2` (docs/spec/protocol.md §1). */
 export class UnknownPolicy extends EwpError {
   static override readonly marker: symbol = Symbol.for('ewp.error.UnknownPolicy');
   constructor(message: string) {
@@ -97,7 +97,7 @@ export class UnknownPolicy extends EwpError {
   }
 }
 
-/** T is missing, not a string, or not an instant under SPEC §5. */
+/** T is missing, not a string, or not an instant under docs/spec/protocol.md §5. */
 export class InvalidEvaluatedAt extends EwpError {
   static override readonly marker: symbol = Symbol.for('ewp.error.InvalidEvaluatedAt');
   constructor(message: string, path = '$.evaluated_at') {
@@ -106,7 +106,7 @@ export class InvalidEvaluatedAt extends EwpError {
   }
 }
 
-/** A time parses but its UTC instant lies outside years 1–9999 (SPEC §5.4). */
+/** A time parses but its UTC instant lies outside years 1–9999 (docs/spec/protocol.md §5.4). */
 export class TimestampOutOfRange extends EwpError {
   static override readonly marker: symbol = Symbol.for('ewp.error.TimestampOutOfRange');
   constructor(path: string, value: string) {
@@ -115,7 +115,7 @@ export class TimestampOutOfRange extends EwpError {
   }
 }
 
-/** An action or risk policy passed to `mayAct` is malformed (SPEC §9). */
+/** An action or risk policy passed to `mayAct` is malformed (docs/spec/protocol.md §9). */
 export class InvalidAction extends EwpError {
   static override readonly marker: symbol = Symbol.for('ewp.error.InvalidAction');
   constructor(message: string, path: string) {

@@ -12,7 +12,7 @@ export interface GateSituation {
   highRequiresNoOpenConflict: boolean;
 }
 
-/** One row of the action gate's rule table (SPEC §9): the first row that applies decides. */
+/** One row of the action gate's rule table (docs/spec/protocol.md §9): the first row that applies decides. */
 export interface GateRule {
   /** Stable id, e.g. `high.open_conflict`. */
   id: string;
@@ -23,7 +23,7 @@ export interface GateRule {
 }
 
 /**
- * The action gate as an ordered rule table (SPEC §9): {@link mayAct} returns the decision of the
+ * The action gate as an ordered rule table (docs/spec/protocol.md §9): {@link mayAct} returns the decision of the
  * first row that applies; the last row always applies. Exported so tools can show which rule
  * decided and ask what would change the decision, without a second copy of the rules.
  */
@@ -71,7 +71,7 @@ export const MAY_ACT_RULES: readonly GateRule[] = Object.freeze([
 ] satisfies GateRule[]);
 
 /**
- * The action gate (SPEC §9): may an agent act on this proposition, given its warrant, the
+ * The action gate (docs/spec/protocol.md §9): may an agent act on this proposition, given its warrant, the
  * action's risk and reversibility, and the risk policy? Reads only the axes; verification,
  * strength and codes are ignored. An unknown `risk` is refused, never softened.
  *

@@ -1,5 +1,5 @@
 /**
- * EWP-0.2.0 data model (SPEC §3, §7, §9). Field names are the wire names, so a decoded view
+ * EWP-0.2.0 data model (docs/spec/protocol.md §3, §7, §9). Field names are the wire names, so a decoded view
  * serializes back to the protocol's JSON unchanged.
  * @packageDocumentation
  */
@@ -80,7 +80,7 @@ export interface LineageEdge {
   kind: LineageKind;
 }
 
-/** A decoded, validated EvidenceView (SPEC §3.3), with every default applied. */
+/** A decoded, validated EvidenceView (docs/spec/protocol.md §3.3), with every default applied. */
 export interface EvidenceView {
   proposition_id: string;
   view_id: string;
@@ -123,13 +123,13 @@ export interface Warrant {
   verification: Verification;
   currency: Currency;
   sufficiency: Sufficiency;
-  /** Non-normative (SPEC §7.4); never branch on it. */
+  /** Non-normative (docs/spec/protocol.md §7.4); never branch on it. */
   strength: number;
-  /** Non-normative (SPEC §7.5). */
+  /** Non-normative (docs/spec/protocol.md §7.5). */
   rationale_codes: string[];
 }
 
-/** The full WarrantView (SPEC §7): normative identity + axes, and the reference's diagnostics. */
+/** The full WarrantView (docs/spec/protocol.md §7): normative identity + axes, and the reference's diagnostics. */
 export interface WarrantView {
   protocol_version: typeof PROTOCOL_VERSION;
   proposition_id: string;
@@ -156,7 +156,7 @@ export interface WarrantView {
 
 export type Risk = 'low' | 'medium' | 'high';
 
-/** Something an agent wants to do on the strength of a proposition (SPEC §9). */
+/** Something an agent wants to do on the strength of a proposition (docs/spec/protocol.md §9). */
 export interface Action {
   action_id: string;
   kind: string;
@@ -166,7 +166,7 @@ export interface Action {
   risk?: Risk;
 }
 
-/** The action policy read by `mayAct` (SPEC §9). */
+/** The action policy read by `mayAct` (docs/spec/protocol.md §9). */
 export interface RiskPolicy {
   policy_id?: string;
   version?: string;

@@ -62,7 +62,7 @@ export interface InspectorOptions {
   port?: number;
   /** Host names clients may use besides loopback; required when `host` is not loopback. */
   allowedHosts?: readonly string[];
-  /** The action policy the gate table applies (SPEC §9). Default: both high-risk flags on. */
+  /** The action policy the gate table applies (docs/spec/protocol.md §9). Default: both high-risk flags on. */
   riskPolicy?: RiskPolicy;
   /** A name for the ledger shown in the page header (a file name, "Mem0 (oss)"). */
   label?: string;

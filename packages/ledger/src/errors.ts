@@ -26,7 +26,7 @@ export type ImmutableRecordKind = 'snapshot' | 'source' | 'assertion' | 'evidenc
 
 /**
  * A different snapshot under an existing `(proposition_id, view_id)`, or a record id reused for
- * other content (STORES.md §1.2, §1.5). Nothing was written.
+ * other content (docs/spec/store-contract.md §1.2, §1.5). Nothing was written.
  */
 export class ImmutableRecordError extends LedgerError {
   static override readonly marker: symbol = Symbol.for('ewp.error.ImmutableRecordError');

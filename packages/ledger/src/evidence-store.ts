@@ -1,5 +1,5 @@
 /**
- * The EvidenceStore contract (DESIGN.md, STORES.md §1). Stores keep evidence; warrant is
+ * The EvidenceStore contract (docs/spec/store-contract.md §1). Stores keep evidence; warrant is
  * computed. Every implementation (memory, JSON files, SQLite, PostgreSQL) passes one shared suite.
  */
 import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, VerificationCheck } from '@ewp/core';
@@ -31,7 +31,7 @@ export interface PutResult {
 
 /**
  * One record appended by {@link EvidenceStore.extend}. The record is decoded and validated like the
- * matching view field (SPEC §4), so wire JSON is accepted as well as decoded records; defaults apply
+ * matching view field (docs/spec/protocol.md §4), so wire JSON is accepted as well as decoded records; defaults apply
  * (a record's `proposition_id` defaults to the proposition being extended).
  */
 export type LedgerRecord =
@@ -73,7 +73,7 @@ export interface EvidenceStore {
   readonly capabilities: StoreCapabilities;
   /**
    * Store a snapshot. The input is decoded and validated first (a JS value or a decoded view);
-   * a missing `view_id` becomes the derived id (SPEC §8). Identical re-put (canonical content, which
+   * a missing `view_id` becomes the derived id (docs/spec/protocol.md §8). Identical re-put (canonical content, which
    * leaves `adapter_meta` out) → `unchanged`; a different snapshot under an existing id, or a record
    * id reused for other content → `ImmutableRecordError`. Invalid input → `InvalidEvidenceView`
    * (from @ewp/core). Nothing is written on any refusal.

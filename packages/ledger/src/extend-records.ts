@@ -1,6 +1,6 @@
 /**
  * What `extend` appends: the records decoded through the kernel, then merged into the latest
- * snapshot under the identity rules of STORES.md §1.5. Shared by every store.
+ * snapshot under the identity rules of docs/spec/store-contract.md §1.5. Shared by every store.
  */
 import { type Assertion, type Conflict, decodeView, type EvidenceItem, type EvidenceView, type LineageEdge, type VerificationCheck } from '@ewp/core';
 import { ImmutableRecordError } from './errors.js';

@@ -1,5 +1,5 @@
 /**
- * The one implementation of the EvidenceStore rules (STORES.md §1, issue 4) shared by the memory,
+ * The one implementation of the EvidenceStore rules (docs/spec/store-contract.md §1) shared by the memory,
  * SQLite and PostgreSQL stores. Backends store rows; this class decides what may be written, lays
  * snapshots out (extends are stored as deltas over their parent), writes the event log in the same
  * transaction, and checks digests on read.
@@ -357,7 +357,7 @@ export class LedgerEngineStore implements EvidenceStore {
     ebcj1String({ proposition_id: pid, view_id: vid });
     const existing = await w.findSnapshot(pid, vid);
     if (existing !== undefined) {
-      // Same content (SPEC §8 canonical text, record order aside) under the same id is a no-op. The
+      // Same content (docs/spec/protocol.md §8 canonical text, record order aside) under the same id is a no-op. The
       // canonical text is computed only here, on the rare re-put, not on every commit.
       const stored = (await this.resolve(w, existing)).view;
       if (canonicalViewText(stored) === canonicalViewText(view)) return { status: 'unchanged', proposition_id: pid, view_id: vid };

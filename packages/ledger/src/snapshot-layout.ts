@@ -1,7 +1,7 @@
 /**
  * How every store lays a snapshot out: a *head* (the fields that belong to the snapshot: conflicts,
  * lineage, completeness, freshness, subjects, adapter_meta), an ordered *member* list naming ledger
- * records, and the ledger *bindings* (record id → content) that STORES.md §1.5 keeps stable per
+ * records, and the ledger *bindings* (record id → content) that docs/spec/store-contract.md §1.5 keeps stable per
  * proposition. Texts are deterministic JSON built in a fixed field order, so equal content is equal text.
  */
 import * as cryptoHash from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * MCP resources over the ledger: `ewp://protocol`, the latest stored view of a proposition and
- * its warrant (STORES.md §5 "Resources").
+ * its warrant (docs/spec/store-contract.md §5 "Resources").
  */
 import { POLICY_ID, PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';

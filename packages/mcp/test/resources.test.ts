@@ -1,4 +1,4 @@
-/** Resources: the protocol descriptor, stored views and their warrant (STORES.md §5 "Resources"). */
+/** Resources: the protocol descriptor, stored views and their warrant (docs/spec/store-contract.md §5 "Resources"). */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connected, connect, ok } from './harness.js';

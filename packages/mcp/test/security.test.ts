@@ -1,4 +1,4 @@
-/** Roles, attestation and inline demotion (STORES.md §5 "Roles"). */
+/** Roles, attestation and inline demotion (docs/spec/store-contract.md §5 "Roles"). */
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { describe, expect, it } from 'vitest';
 import { connect, ok, refused } from './harness.js';

@@ -1,4 +1,4 @@
-/** The eight tools over the SDK's in-memory transport: results and refusal codes of STORES.md §5. */
+/** The eight tools over the SDK's in-memory transport: results and refusal codes of docs/spec/store-contract.md §5. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EWP_TOOLS } from '../src/index.js';
 import { type Connected, call, connect, ok, refused } from './harness.js';

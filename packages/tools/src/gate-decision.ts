@@ -39,7 +39,7 @@ export interface GateOptions<INPUT> {
   proposition: string | ((input: INPUT) => string);
   /** The action, as `mayAct` reads it (or a function of the tool input). */
   action: Action | ((input: INPUT) => Action);
-  /** The operator's action policy (SPEC §9). */
+  /** The operator's action policy (docs/spec/protocol.md §9). */
   riskPolicy?: RiskPolicy;
   store: EvidenceStore;
   /** Clock for the decision time. Default `() => new Date()`. */

@@ -31,7 +31,7 @@ export function sourceWithDefaults(value: unknown, fallbackId: string, path: str
 }
 
 /**
- * Validate loose records by decoding them inside a one-proposition view (SPEC §4: the same
+ * Validate loose records by decoding them inside a one-proposition view (docs/spec/protocol.md §4: the same
  * rules and text conversion as a put), so the store only ever receives decoded records.
  */
 export function decodeRecords(

@@ -85,7 +85,7 @@ export function asRefusal(error: unknown): ToolRefusal | undefined {
   const message = at !== undefined && full.startsWith(`${at}: `) ? full.slice(at.length + 2) : full;
   const cause = { cause: error, path: at };
   if (InvalidEvidenceView.isInstance(error)) {
-    // The kernel's message already names the path; the rule and code say which SPEC rule refused it.
+    // The kernel's message already names the path; the rule and code say which rule of docs/spec/protocol.md §4 refused it.
     return new ToolRefusal('EWP_REFUSE_INVALID_EVIDENCE_VIEW', `${message} (rule ${error.rule}, code ${error.code})`, cause);
   }
   if (EwpError.isInstance(error)) {

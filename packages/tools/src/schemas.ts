@@ -33,7 +33,7 @@ const sourceRef = z.object({
   parent_source_id: z.string().nullable(),
 });
 
-/** A decoded EvidenceView (SPEC §3.3). */
+/** A decoded EvidenceView (docs/spec/protocol.md §3.3). */
 export const evidenceView = z.object({
   proposition_id: text,
   view_id: text,
@@ -79,10 +79,10 @@ export const evidenceView = z.object({
   subjects: z.array(text),
 });
 
-/** Input form of a view: decoded and validated by the server (SPEC §4), so only its outline is advertised. */
+/** Input form of a view: decoded and validated by the server (docs/spec/protocol.md §4), so only its outline is advertised. */
 const viewArg = z
   .looseObject({ proposition_id: z.string(), view_id: idArg.optional() })
-  .describe('An EvidenceView (EWP-0.2.0 SPEC §3.3): proposition_id, assertions, evidence, checks, conflicts, lineage, ...');
+  .describe('An EvidenceView (EWP-0.2.0 docs/spec/protocol.md §3.3): proposition_id, assertions, evidence, checks, conflicts, lineage, ...');
 
 const sourceArg = z
   .looseObject({

@@ -51,7 +51,7 @@ describe('ewpTools', () => {
       const { note, ...warrant } = out;
       expect(typeof note).toBe('string');
       const expected = warrantNow(direct, REFERENCE_V2, f.evaluatedAt);
-      // The normative identity and axes (SPEC §7.1), as the kernel computes them.
+      // The normative identity and axes (docs/spec/protocol.md §7.1), as the kernel computes them.
       expect(warrant, f.name).toMatchObject({ ...JSON.parse(JSON.stringify(normativeWarrant(expected))), stale: expected.stale });
       // The same call in process gives the same result.
       const inProcess = await runTool('ewp_warrant_now', { proposition_id: direct.proposition_id, evaluated_at: f.evaluatedAt }, toolContext({ store }));

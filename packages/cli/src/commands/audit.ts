@@ -10,7 +10,7 @@ import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-s
 
 const HELP = `usage: ewp audit verify (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>) [--json]
 
-Verify the ledger's event log (receipts SPEC §11) and every stored row against it. The ledger is
+Verify the ledger's event log (docs/spec/receipts.md §11) and every stored row against it. The ledger is
 opened read-only.
 
 Exit: 0 the log and rows verify, 1 the first bad index is reported, 2 unusable ledger or arguments.

@@ -15,14 +15,14 @@ import {
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { usageError } from '../verb-arguments.js';
 
-const HELP = `usage: ewp conformance [--adapter NAME]... [--module SPEC]... [--json] [--report PATH]
+const HELP = `usage: ewp conformance [--adapter NAME]... [--module MODULE]... [--json] [--report PATH]
 
 Run the shared adapter conformance suite (every pack fixture written through the store, read
 back, diffed field by field and re-evaluated; partial searches must say DEGRADED; records the
 store wrote on its own must read as untrusted) for every available adapter, offline.
 
   --adapter NAME   only this adapter (mem0-oss, mem0-hosted, zep, ...) or family (mem0); repeatable
-  --module SPEC    also load adapters from a module exporting conformanceSubjects(); repeatable
+  --module MODULE  also load adapters from a module exporting conformanceSubjects(); repeatable
   --json           print the JSON report instead of the Markdown table
   --report PATH    write the Markdown report to PATH and its JSON twin beside it (.json),
                    keeping the rows of adapters not run this time

@@ -1,5 +1,5 @@
 /**
- * `ewp ingest`: the operator's path from JSON files into a ledger (STORES.md §4), so agents can be
+ * `ewp ingest`: the operator's path from JSON files into a ledger (docs/spec/store-contract.md §4), so agents can be
  * served read-only. Views are decoded and checked, then committed in batches through the store's
  * batched path; a batch with a refused view is stored view by view, so one bad view never stops the others.
  */

@@ -178,7 +178,7 @@ async function verifyProof(
   return check.verified ? EXIT_OK : EXIT_SOME_FAILED;
 }
 
-/** `ewp receipt issue|verify`: warrant receipts (SPEC §12 of the receipts layer). */
+/** `ewp receipt issue|verify`: warrant receipts (docs/spec/receipts.md §12). */
 export const receiptCommand: Command = async (args: string[], io: CliIO): Promise<number> => {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === '--help' || sub === '-h' || rest.includes('--help')) {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareCodePoints, sortedByCodePoint } from './codepoint-order.js';
 
-describe('code point order (SPEC §11.3)', () => {
+describe('code point order (docs/spec/protocol.md §11.3)', () => {
   it('sorts U+E000–U+FFFF before astral characters', () => {
     expect(sortedByCodePoint(['\u{10000}', '\uffff', 'a'])).toEqual(['a', '\uffff', '\u{10000}']);
   });

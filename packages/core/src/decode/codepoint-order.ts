@@ -1,6 +1,6 @@
 /**
  * Compare strings by Unicode code point (Python's order), not by UTF-16 code unit
- * (SPEC §11.3): U+E000–U+FFFF sort before astral characters.
+ * (docs/spec/protocol.md §11.3): U+E000–U+FFFF sort before astral characters.
  */
 export function compareCodePoints(a: string, b: string): number {
   if (a === b) return 0;

@@ -86,7 +86,7 @@ describe('decodeView', () => {
   });
 });
 
-describe('namesProposition (SPEC §4.5)', () => {
+describe('namesProposition (docs/spec/protocol.md §4.5)', () => {
   it.each([
     ['P-x', true],
     ['P-x:', true],

@@ -93,7 +93,7 @@ function plain(o: JsonObject, clean: boolean): boolean {
 }
 
 /**
- * A field is missing when absent or null (SPEC §3.2). Only own properties count; `own` says
+ * A field is missing when absent or null (docs/spec/protocol.md §3.2). Only own properties count; `own` says
  * that any property of `o` is own ({@link plain}).
  */
 function get(o: JsonObject, own: boolean, key: string): Json {
@@ -156,7 +156,7 @@ function recordArray(view: JsonObject, key: string): JsonObject[] {
   return v as JsonObject[];
 }
 
-/** `x` names P when x = P or x starts with `P:` (SPEC §4.5). */
+/** `x` names P when x = P or x starts with `P:` (docs/spec/protocol.md §4.5). */
 export function namesProposition(x: string, p: string): boolean {
   return x === p || (x.length > p.length && x.charCodeAt(p.length) === 0x3a && x.startsWith(p));
 }
@@ -202,7 +202,7 @@ function confidence(o: JsonObject, own: boolean, base: Path): number {
   return n;
 }
 
-/** Python truthiness of a decoded JSON value (for `Conflict.note`, SPEC §3.7). */
+/** Python truthiness of a decoded JSON value (for `Conflict.note`, docs/spec/protocol.md §3.7). */
 function isFalsy(v: Json): boolean {
   if (v === undefined || v === null || v === false || v === '' || v === 0 || v === 0n) return true;
   if (v instanceof JsonFloat) return v.value === 0;
@@ -449,10 +449,10 @@ function decodeLineage(raw: JsonObject[], clean: boolean): LineageEdge[] {
 }
 
 /**
- * Decode and validate an EvidenceView given as a JavaScript value (SPEC §3–§4). Every rule of
+ * Decode and validate an EvidenceView given as a JavaScript value (docs/spec/protocol.md §3–§4). Every rule of
  * the spec refuses the whole view with an {@link InvalidEvidenceView} naming the JSON path; no
  * record is filtered and no field repaired. A missing, `null` or `""` `view_id` becomes the
- * derived id (SPEC §8).
+ * derived id (docs/spec/protocol.md §8).
  *
  * Values from {@link parseJson} keep Python's number distinctions; for plain JS values an
  * integral number counts as an integer token.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonFloat } from '../json/parse-json.js';
 import { pythonFloatRepr, pythonStr } from './python-text.js';
 
-describe('Python str() of JSON scalars (SPEC §4.3, §11.2)', () => {
+describe('Python str() of JSON scalars (docs/spec/protocol.md §4.3, §11.2)', () => {
   it.each([
     [1.5, '1.5'],
     [1, '1.0'],

@@ -1,7 +1,7 @@
 import { JsonFloat } from '../json/parse-json.js';
 
 /**
- * Python float repr (SPEC §11.2): shortest round-trip digits, positional for exponents
+ * Python float repr (docs/spec/protocol.md §11.2): shortest round-trip digits, positional for exponents
  * -4 < n <= 16, else scientific with a signed two-digit exponent.
  */
 export function pythonFloatRepr(v: number): string {

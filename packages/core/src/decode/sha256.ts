@@ -1,5 +1,5 @@
 /**
- * Synchronous SHA-256 (FIPS 180-4). The derived view id (SPEC §8) must be computable inside the
+ * Synchronous SHA-256 (FIPS 180-4). The derived view id (docs/spec/protocol.md §8) must be computable inside the
  * pure, synchronous kernel in every runtime; WebCrypto is async and `node:crypto` is Node-only.
  */
 const K = new Uint32Array([

@@ -53,7 +53,7 @@ function byKey<T>(items: readonly T[], key: (t: T) => string): T[] {
 }
 
 /**
- * The canonical text of a snapshot's content (SPEC §8): every field but `view_id` and
+ * The canonical text of a snapshot's content (docs/spec/protocol.md §8): every field but `view_id` and
  * `adapter_meta`, records and sets sorted in code point order, serialized like Python's
  * `json.dumps(sort_keys=True)`. Pure ASCII. Same content in any record order → same text.
  */
@@ -93,7 +93,7 @@ export function canonicalViewText(view: EvidenceView): string {
   );
 }
 
-/** The content-derived view id (SPEC §8): `v-` + the first 20 hex digits of SHA-256 of the canonical text. */
+/** The content-derived view id (docs/spec/protocol.md §8): `v-` + the first 20 hex digits of SHA-256 of the canonical text. */
 export function deriveViewId(view: EvidenceView): string {
   return `v-${sha256HexOfAscii(canonicalViewText(view)).slice(0, 20)}`;
 }

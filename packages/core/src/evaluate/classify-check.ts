@@ -2,14 +2,14 @@ import type { Verification, VerificationCheck } from '../types.js';
 import { EXTERNAL_METHODS, HUMAN_METHODS, INDIRECT_METHODS, TRUSTED_ORIGINS } from './policy-tables.js';
 import { pythonLower } from './python-lower.js';
 
-/** Subject ids lowercased as Python does, as a set (SPEC §6.3). */
+/** Subject ids lowercased as Python does, as a set (docs/spec/protocol.md §6.3). */
 export function lowerSubjects(subjects: readonly string[]): ReadonlySet<string> {
   const out = new Set<string>();
   for (const s of subjects) out.add(pythonLower(s));
   return out;
 }
 
-/** A check binds when both subject sets are empty or they share an element (SPEC §6.3). */
+/** A check binds when both subject sets are empty or they share an element (docs/spec/protocol.md §6.3). */
 export function bindsToView(checkSubjects: readonly string[], viewSubjects: ReadonlySet<string>): boolean {
   if (checkSubjects.length === 0) return viewSubjects.size === 0;
   if (viewSubjects.size === 0) return false;
@@ -18,7 +18,7 @@ export function bindsToView(checkSubjects: readonly string[], viewSubjects: Read
 }
 
 /**
- * The class of an AVAILABLE check (SPEC §6.2 steps 2–4); an unavailable check is `NONE`
+ * The class of an AVAILABLE check (docs/spec/protocol.md §6.2 steps 2–4); an unavailable check is `NONE`
  * and is handled by the caller.
  */
 export function classifyCheck(check: VerificationCheck, viewSubjects: ReadonlySet<string>): Verification {

@@ -2,7 +2,7 @@ import { sortedByCodePoint } from '../decode/codepoint-order.js';
 import type { WarrantView } from '../types.js';
 
 /**
- * The normalized WarrantView (SPEC §7.2): the goldens' form, with every id list and the
+ * The normalized WarrantView (docs/spec/protocol.md §7.2): the goldens' form, with every id list and the
  * rationale codes sorted in code point order (duplicates kept). Returns a new object.
  */
 export function normalizeWarrantView(w: WarrantView): WarrantView {
@@ -22,7 +22,7 @@ export function normalizeWarrantView(w: WarrantView): WarrantView {
   };
 }
 
-/** The normative part only (SPEC §7.1): what two conforming implementations must agree on. */
+/** The normative part only (docs/spec/protocol.md §7.1): what two conforming implementations must agree on. */
 export function normativeWarrant(w: WarrantView): Pick<WarrantView, 'protocol_version' | 'proposition_id' | 'view_id' | 'policy_id' | 'policy_version' | 'evaluated_at'> & {
   warrant: Pick<WarrantView['warrant'], 'acceptance' | 'conflict' | 'verification' | 'currency' | 'sufficiency'>;
 } {

@@ -1,4 +1,4 @@
-/** The method and origin tables of policy `reference-v2` (SPEC §6.2; pack/policy.json). */
+/** The method and origin tables of policy `reference-v2` (docs/spec/protocol.md §6.2; pack/policy.json). */
 export const HUMAN_METHODS: ReadonlySet<string> = new Set(['human_attestation', 'human_review']);
 export const EXTERNAL_METHODS: ReadonlySet<string> = new Set([
   'tool_observation',

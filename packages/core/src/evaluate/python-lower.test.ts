@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pythonLower } from './python-lower.js';
 
-describe('pythonLower (SPEC §11.5)', () => {
+describe('pythonLower (docs/spec/protocol.md §11.5)', () => {
   it('lowercases like Python, including final sigma and U+0130', () => {
     expect(pythonLower('SERVER01')).toBe('server01');
     expect(pythonLower('ΟΔΟΣ')).toBe('οδος'.slice(0, 3) + 'ς');

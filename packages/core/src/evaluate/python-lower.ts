@@ -1,5 +1,5 @@
 /**
- * Python 3.12 `str.lower()` (Unicode 15.0) on a runtime whose ICU may be newer (SPEC §11.5):
+ * Python 3.12 `str.lower()` (Unicode 15.0) on a runtime whose ICU may be newer (docs/spec/protocol.md §11.5):
  * these 55 code points gained lowercase mappings after Unicode 15.0, so Python leaves them as is.
  */
 const NEWER_THAN_PYTHON = /[\u1C89\uA7CB\uA7CC\uA7CE\uA7D2\uA7D4\uA7DA\uA7DC\u{10D50}-\u{10D65}\u{16EA0}-\u{16EB8}]/u;

@@ -21,7 +21,7 @@ import { ENDOGENOUS_ORIGINS, EXTERNAL_METHODS } from './policy-tables.js';
 const RANK: Record<Verification, number> = { NONE: 0, INDIRECT: 1, EXTERNAL: 2, HUMAN: 3 };
 const BY_RANK: readonly Verification[] = ['NONE', 'INDIRECT', 'EXTERNAL', 'HUMAN'];
 
-/** Refuse any policy identity other than `reference-v2` / `reference-v2` (SPEC §1). */
+/** Refuse any policy identity other than `reference-v2` / `reference-v2` (docs/spec/protocol.md §1). */
 export function assertReferencePolicy(policy: Policy): void {
   if (typeof policy !== 'object' || policy === null || policy.policy_id !== POLICY_ID || policy.version !== POLICY_VERSION) {
     const shown = typeof policy === 'object' && policy !== null ? `${String(policy.policy_id)}/${String(policy.version)}` : String(policy);
@@ -30,7 +30,7 @@ export function assertReferencePolicy(policy: Policy): void {
 }
 
 /**
- * Parse T (SPEC §5). A non-string or unparsable T is refused; an instant outside years
+ * Parse T (docs/spec/protocol.md §5). A non-string or unparsable T is refused; an instant outside years
  * 1–9999 after UTC conversion is {@link TimestampOutOfRange}.
  */
 export function parseEvaluatedAt(evaluatedAt: unknown): Instant {
@@ -61,7 +61,7 @@ function later(seconds: number[], micros: number[], a: number, b: number): boole
 }
 
 /**
- * Evaluate a decoded view at T under policy `reference-v2` (SPEC §6–§7). Pure and
+ * Evaluate a decoded view at T under policy `reference-v2` (docs/spec/protocol.md §6–§7). Pure and
  * deterministic: no clock, no I/O. Returns the full WarrantView in raw order (id lists in view
  * order, codes in emission order); {@link normalizeWarrantView} gives the goldens' form.
  *
@@ -100,7 +100,7 @@ export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: stri
   const viewSubjects = lowerSubjects(view.subjects);
   const n = view.checks.length;
   const classes: Verification[] = new Array(n);
-  // Times of the available checks (SPEC §6.6), without an Instant object per check.
+  // Times of the available checks (docs/spec/protocol.md §6.6), without an Instant object per check.
   const available: boolean[] = new Array(n);
   const seconds: number[] = new Array(n);
   const micros: number[] = new Array(n);
@@ -245,7 +245,7 @@ function isLaunderedEndogenous(c: VerificationCheck): boolean {
 const ACCEPTANCE_POINTS: Record<Acceptance, number> = { ACCEPTED: 45, TENTATIVE: 15, UNACCEPTED: 0 };
 const VERIFICATION_POINTS: Record<Verification, number> = { HUMAN: 25, EXTERNAL: 20, INDIRECT: 5, NONE: 0 };
 
-/** Non-normative strength in whole hundredths (SPEC §7.4). */
+/** Non-normative strength in whole hundredths (docs/spec/protocol.md §7.4). */
 function strength(
   acceptance: Acceptance,
   verification: Verification,

@@ -10,7 +10,7 @@ export class JsonFloat {
 }
 
 /**
- * Parse JSON text the way Python's `json` module does (SPEC §3.1, §11.1):
+ * Parse JSON text the way Python's `json` module does (docs/spec/protocol.md §3.1, §11.1):
  * integer tokens stay exact (`number` when safe, `bigint` beyond 2^53), float tokens become
  * numbers (or {@link JsonFloat} when integral or non-finite), `NaN` / `Infinity` / `-Infinity`
  * are accepted, the last duplicate key wins, lone surrogate escapes are kept.

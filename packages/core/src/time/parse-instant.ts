@@ -1,9 +1,9 @@
 /**
- * The EWP time grammar (SPEC §5): Python 3.12.1 `datetime.fromisoformat` after the reference's
+ * The EWP time grammar (docs/spec/protocol.md §5): Python 3.12.1 `datetime.fromisoformat` after the reference's
  * strip-and-replace-`Z` step, reproduced byte for byte, plus instant comparison and the
- * reference's staleness arithmetic (SPEC §5.7).
+ * reference's staleness arithmetic (docs/spec/protocol.md §5.7).
  *
- * The parser follows the procedure of SPEC §5.3 literally over the UTF-8 bytes of the string,
+ * The parser follows the procedure of docs/spec/protocol.md §5.3 literally over the UTF-8 bytes of the string,
  * because the quirks it must reproduce (a NUL reads as the end, the separator may be any
  * character, the reader looks past its limit) only fall out of that byte-level procedure.
  */
@@ -11,7 +11,7 @@
 /**
  * A UTC instant with microsecond resolution. `seconds` is the floor of the epoch seconds
  * (negative before 1970) and `micros` the remaining 0…999999 microseconds, so the whole range of
- * SPEC §5.2 (years 1…9999) fits in plain numbers without BigInt.
+ * docs/spec/protocol.md §5.2 (years 1…9999) fits in plain numbers without BigInt.
  */
 export interface Instant {
   readonly seconds: number;
@@ -22,14 +22,14 @@ export interface Instant {
  * The outcome of parsing a time string: an {@link Instant}, `'unparsable'` (the reference cannot
  * parse it: a record with this time is never available, a T is refused) or `'out_of_range'` (it
  * parses but its UTC instant lies outside years 1…9999: the reference fails the whole
- * evaluation, SPEC §5.4).
+ * evaluation, docs/spec/protocol.md §5.4).
  */
 export type ParsedTime = Instant | 'unparsable' | 'out_of_range';
 
 const UNPARSABLE = 'unparsable' as const;
 const OUT_OF_RANGE = 'out_of_range' as const;
 
-/** Epoch seconds of 0001-01-01T00:00:00Z and of 9999-12-31T23:59:59Z (SPEC §5.2 step 6). */
+/** Epoch seconds of 0001-01-01T00:00:00Z and of 9999-12-31T23:59:59Z (docs/spec/protocol.md §5.2 step 6). */
 const MIN_SECONDS = -62_135_596_800;
 const MAX_SECONDS = 253_402_300_799;
 /** Epoch days of 0001-01-01 and 9999-12-31 (the range a week date must convert into). */
@@ -52,7 +52,7 @@ const FRACTION_SCALE = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
 
 /**
  * Bytes a read may reach past the end of the string. The procedure reads up to two bytes past a
- * limit and the separator skip can jump four bytes, so every such read must find 0 (SPEC §5.3
+ * limit and the separator skip can jump four bytes, so every such read must find 0 (docs/spec/protocol.md §5.3
  * "Reading B at an index ≥ n yields 0").
  */
 const PAD = 16;
@@ -61,7 +61,7 @@ const PAD = 16;
 let bytes = new Uint8Array(128);
 
 /**
- * The characters Python's `str.strip()` removes (SPEC §5.2 step 2, §11.4). Not the same set as
+ * The characters Python's `str.strip()` removes (docs/spec/protocol.md §5.2 step 2, §11.4). Not the same set as
  * JavaScript's `trim()`: U+001C–U+001F and U+0085 are stripped, U+FEFF is not.
  */
 function isPythonWhitespace(c: number): boolean {
@@ -144,7 +144,7 @@ const READ_OPEN = 0;
 const READ_ENDED = 1;
 
 /**
- * The reader of SPEC §5.3 (CPython's `parse_hh_mm_ss_ff`): reads up to three two-digit groups and
+ * The reader of docs/spec/protocol.md §5.3 (CPython's `parse_hh_mm_ss_ff`): reads up to three two-digit groups and
  * a fraction from `p` with limit `limit`. Returns READ_FAILED, READ_ENDED (it stopped on a 0 byte:
  * the end or a NUL) or READ_OPEN (it stopped on anything else).
  */
@@ -189,7 +189,7 @@ function readClock(b: Uint8Array, start: number, limit: number): number {
 }
 
 /**
- * SPEC §5.2 steps 2–4 and §5.3 step A: strips Python whitespace, replaces every `Z` with
+ * docs/spec/protocol.md §5.2 steps 2–4 and §5.3 step A: strips Python whitespace, replaces every `Z` with
  * `+00:00`, applies the surrogate rule and writes the UTF-8 bytes into `bytes`, followed by PAD
  * zero bytes. Returns the byte count, or −1 when the string is unparsable at this stage.
  */
@@ -265,7 +265,7 @@ function encodeForParsing(raw: string): number {
   return n;
 }
 
-/** SPEC §5.3 step B: the byte position where the date ends, or −1 (unparsable). */
+/** docs/spec/protocol.md §5.3 step B: the byte position where the date ends, or −1 (unparsable). */
 function dateEnd(b: Uint8Array, n: number): number {
   if (n === 7) return 7;
   if (b[4] === CH_MINUS) {
@@ -285,7 +285,7 @@ function dateEnd(b: Uint8Array, n: number): number {
   return 8;
 }
 
-/** SPEC §5.3 step C: epoch days of the date read from byte 0, or NaN (unparsable). */
+/** docs/spec/protocol.md §5.3 step C: epoch days of the date read from byte 0, or NaN (unparsable). */
 function readDate(b: Uint8Array, s: number): number {
   const hi = twoDigits(b, 0);
   const lo = twoDigits(b, 2);
@@ -320,7 +320,7 @@ function readDate(b: Uint8Array, s: number): number {
   }
   const day = twoDigits(b, p);
   if (day < 0) return Number.NaN;
-  // SPEC §5.3 step F for the date fields.
+  // docs/spec/protocol.md §5.3 step F for the date fields.
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
     return Number.NaN;
   }
@@ -433,13 +433,13 @@ function commonFormParts(s: string): number {
   const offsetHours = twoDigitsAt(s, i + 1);
   const offsetMinutes = twoDigitsAt(s, i + 4);
   if ((offsetHours | offsetMinutes) < 0) return PARTS_NONE;
-  // Offset minutes are not range-checked on their own (SPEC §5.3 step E): +05:99 is 5 h 99 min.
+  // Offset minutes are not range-checked on their own (docs/spec/protocol.md §5.3 step E): +05:99 is 5 h 99 min.
   const offset = offsetHours * 3600 + offsetMinutes * 60;
   if (offset >= 86_400) return PARTS_NONE;
   return setParts(c === CH_PLUS ? local - offset : local + offset, micros);
 }
 
-/** The full procedure: SPEC §5.2 and §5.3 in order, over the UTF-8 bytes. */
+/** The full procedure: docs/spec/protocol.md §5.2 and §5.3 in order, over the UTF-8 bytes. */
 function parseFully(raw: string): ParsedTime {
   const n = encodeForParsing(raw);
   if (n < 0) return UNPARSABLE;
@@ -510,7 +510,7 @@ const MEMO_MAX_LENGTH = 64;
 const memo = new Map<string, ParsedTime>();
 
 /**
- * Parses an EWP time string exactly as the reference does (SPEC §5.2–§5.4): Python whitespace
+ * Parses an EWP time string exactly as the reference does (docs/spec/protocol.md §5.2–§5.4): Python whitespace
  * stripped, every `Z` read as `+00:00`, Python 3.12 `datetime.fromisoformat` grammar, naive
  * times taken as UTC.
  *
@@ -551,7 +551,7 @@ export function epochMicros(i: Instant): bigint {
 const EXACT_FRESHNESS_LIMIT = 17_179_869_184;
 
 /**
- * SPEC §5.7: whether a check observed at `checkTime` is stale when evaluating at `evaluatedAt`
+ * docs/spec/protocol.md §5.7: whether a check observed at `checkTime` is stale when evaluating at `evaluatedAt`
  * under a freshness of `freshnessSeconds`. The reference tests `double(age_µs / 10^6) > F`;
  * this reproduces that bit for bit, including ages that exceed a freshness of 2^34 s or more by
  * less than half an ulp, which the reference's rounding counts as not stale.

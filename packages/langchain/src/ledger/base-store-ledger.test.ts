@@ -52,7 +52,7 @@ describe('BaseStoreLedger over InMemoryStore', () => {
     expect((await ledger.get('P-server01-2019'))!.adapter_meta).toEqual(view.adapter_meta);
   });
 
-  // STORES.md §1, "The cross-store agreement test".
+  // docs/spec/store-contract.md §1.7, the cross-store agreement sequence.
   it('passes the cross-store agreement sequence', async () => {
     const ledger = new BaseStoreLedger(new InMemoryStore());
     const base = fixture('08-verified-now');

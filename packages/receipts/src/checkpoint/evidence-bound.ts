@@ -15,7 +15,7 @@ import {
 } from './model.js';
 import { type VerificationResult, type VerifyCheckpointOptions, verifyCheckpoint } from './verification.js';
 
-/** Events the facade emits (SPEC §7.3), for logs and audit chains. */
+/** Events the facade emits (docs/spec/receipts.md §7.3), for logs and audit chains. */
 export type EvidenceBoundEvent =
   | { type: 'checkpoint_created'; checkpoint_id: string; agent: string }
   | { type: 'verification_completed'; checkpoint_id: string; action: string; applicability: string }
@@ -38,7 +38,7 @@ export interface CreateCheckpointInput {
   output: unknown;
   depends_on?: string[];
   operation_id?: string | null;
-  /** Omit for the automatic id (SPEC §2.5). */
+  /** Omit for the automatic id (docs/spec/receipts.md §2.5). */
   checkpoint_id?: string;
 }
 
@@ -51,7 +51,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * The reference facade (SPEC §2.5, §7.3): creates checkpoints under one policy, verifies them,
+ * The reference facade (docs/spec/receipts.md §2.5, §7.3): creates checkpoints under one policy, verifies them,
  * remembers the latest result per checkpoint, and plans recovery after an invalidation.
  *
  * Stored checkpoints and the results it issues are deep-frozen copies, so a result it issued for a

@@ -1,7 +1,7 @@
 import { TimestampError } from '../errors.js';
 
 /**
- * An RFC 3339 instant as microseconds since the Unix epoch (SPEC §3.2). A `Date` keeps only
+ * An RFC 3339 instant as microseconds since the Unix epoch (docs/spec/receipts.md §3.2). A `Date` keeps only
  * milliseconds and would call `…00.000100` and `…00.000900` equal, so the fraction is parsed here.
  */
 export type Micros = bigint;

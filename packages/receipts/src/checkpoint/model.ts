@@ -1,9 +1,9 @@
 /**
- * The EvidenceBound data model (SPEC §2), with the reference's wire names so a record serializes to
+ * The EvidenceBound data model (docs/spec/receipts.md §2), with the reference's wire names so a record serializes to
  * exactly the dict the reference hashes. Every field is always present; optional ones are `null`.
  */
 
-/** Where a piece of evidence came from (SPEC §2.1). */
+/** Where a piece of evidence came from (docs/spec/receipts.md §2.1). */
 export interface ProvenanceRecord {
   source: string | null;
   locator: string | null;
@@ -12,7 +12,7 @@ export interface ProvenanceRecord {
   metadata: Record<string, unknown>;
 }
 
-/** One piece of evidence a checkpoint protects (SPEC §2.2). Only `payload` enters its digest. */
+/** One piece of evidence a checkpoint protects (docs/spec/receipts.md §2.2). Only `payload` enters its digest. */
 export interface EvidenceRecord {
   evidence_id: string;
   /** Any EBCJ-1 value; `null` means the evidence is missing. */
@@ -24,7 +24,7 @@ export interface EvidenceRecord {
   explicitly_refuted: boolean;
 }
 
-/** The policy a checkpoint was created under (SPEC §2.3). */
+/** The policy a checkpoint was created under (docs/spec/receipts.md §2.3). */
 export interface PolicyBinding {
   policy_id: string;
   version: string;
@@ -33,7 +33,7 @@ export interface PolicyBinding {
   consequential: boolean;
 }
 
-/** A protected unit of agent work: evidence, output and policy (SPEC §2.4). */
+/** A protected unit of agent work: evidence, output and policy (docs/spec/receipts.md §2.4). */
 export interface Checkpoint {
   checkpoint_id: string;
   agent: string;
@@ -108,7 +108,7 @@ export function checkpoint(input: CheckpointInput): Checkpoint {
   };
 }
 
-/** True when provenance exists and both `source` and `locator` are non-empty strings (SPEC §2.1). */
+/** True when provenance exists and both `source` and `locator` are non-empty strings (docs/spec/receipts.md §2.1). */
 export function isProvenanceComplete(provenance: ProvenanceRecord | null): boolean {
   return (
     provenance !== null &&
@@ -152,7 +152,7 @@ export function policyPayload(p: PolicyBinding): Record<string, unknown> {
   };
 }
 
-/** The protected payload of a checkpoint: exactly the eight keys of SPEC §2.4. */
+/** The protected payload of a checkpoint: exactly the eight keys of docs/spec/receipts.md §2.4. */
 export function checkpointPayload(cp: Checkpoint): Record<string, unknown> {
   return {
     checkpoint_id: cp.checkpoint_id,

@@ -4,7 +4,7 @@ import type { Checkpoint } from './model.js';
 import { type ProofReceipt, type VerificationResult, verificationPayloadOf } from './verification.js';
 
 /**
- * True only if the receipt binds this exact checkpoint (SPEC §4.3): version "1", same id, recomputed
+ * True only if the receipt binds this exact checkpoint (docs/spec/receipts.md §4.3): version "1", same id, recomputed
  * checkpoint digest, both digests well-formed, same policy identity, canonicalization "EBCJ-1".
  * Like the reference it does not recompute `verification_digest`; use {@link verifyVerificationReceipt}.
  */
@@ -25,7 +25,7 @@ export function verifyReceipt(receipt: ProofReceipt, cp: Checkpoint): boolean {
 /**
  * True only if the result was issued for this exact checkpoint and none of its fields changed since:
  * its receipt binds `cp` and the verification payload rebuilt from the result hashes to the receipt's
- * `verification_digest` (SPEC §4.3).
+ * `verification_digest` (docs/spec/receipts.md §4.3).
  */
 export function verifyVerificationReceipt(result: VerificationResult, cp: Checkpoint): boolean {
   if (result === null || typeof result !== 'object') return false;

@@ -4,7 +4,7 @@ import { checkpointDigest, evidenceDigest } from './digests.js';
 import { parseInstantMicros } from './instant.js';
 import { type Checkpoint, type EvidenceRecord, type PolicyBinding, isProvenanceComplete } from './model.js';
 
-/** Evidence states of SPEC §3.3. */
+/** Evidence states of docs/spec/receipts.md §3.3. */
 export type EvidenceState = 'UNCHANGED' | 'NEW' | 'CHANGED' | 'STALE' | 'MISSING' | 'REFUTED';
 /** Historical integrity of the protected payload. UNVERIFIED exists but is never produced. */
 export type IntegrityStatus = 'VERIFIED' | 'FAILED' | 'UNVERIFIED';
@@ -22,7 +22,7 @@ export interface EvidenceAssessment {
   reason: string;
 }
 
-/** Binds a checkpoint and its verification (SPEC §4.2). */
+/** Binds a checkpoint and its verification (docs/spec/receipts.md §4.2). */
 export interface ProofReceipt {
   checkpoint_id: string;
   checkpoint_digest: string;
@@ -46,7 +46,7 @@ export interface VerificationResult {
   receipt: ProofReceipt;
 }
 
-/** Inputs of {@link verifyCheckpoint} besides the checkpoint (SPEC §3.1). */
+/** Inputs of {@link verifyCheckpoint} besides the checkpoint (docs/spec/receipts.md §3.1). */
 export interface VerifyCheckpointOptions {
   /**
    * Evidence available now, by id. Absent/undefined/null: the snapshot records are their own current
@@ -91,7 +91,7 @@ function toMap(
 }
 
 /**
- * Verifies a checkpoint against the evidence available now (SPEC §3). Pure: no clock, no I/O.
+ * Verifies a checkpoint against the evidence available now (docs/spec/receipts.md §3). Pure: no clock, no I/O.
  * @throws {TimestampError} when `now` or a needed `valid_until` is naive or malformed.
  */
 export function verifyCheckpoint(cp: Checkpoint, options: VerifyCheckpointOptions = {}): VerificationResult {
@@ -214,7 +214,7 @@ function assess(snap: EvidenceRecord, cur: EvidenceRecord | undefined, now: bigi
   return { ...base, state: 'CHANGED', current_digest: currentDigest, reason: REASONS.changed };
 }
 
-/** The nine-key verification payload of SPEC §4.1, from a result's fields and a checkpoint digest. */
+/** The nine-key verification payload of docs/spec/receipts.md §4.1, from a result's fields and a checkpoint digest. */
 export function verificationPayloadOf(
   result: Omit<VerificationResult, 'receipt'>,
   checkpointDigestHex: string,

@@ -8,7 +8,7 @@ export interface GraphNode {
 }
 
 /**
- * A validated dependency DAG of checkpoints (SPEC §6). An edge runs from a prerequisite to each node
+ * A validated dependency DAG of checkpoints (docs/spec/receipts.md §6). An edge runs from a prerequisite to each node
  * that lists it in `depends_on`. Everything is computed once at construction in O(N + E log W)
  * (W = widest ready set): index, children/parents adjacency and the deterministic topological order.
  *
@@ -105,7 +105,7 @@ export class DependencyGraph<T extends GraphNode = GraphNode> {
   }
 
   /**
-   * Kahn's algorithm, always taking the smallest ready id by code point (SPEC §6.2). Ids are ranked
+   * Kahn's algorithm, always taking the smallest ready id by code point (docs/spec/receipts.md §6.2). Ids are ranked
    * once with the engine's native sort, so the ready heap compares integers, not strings.
    */
   #kahn(indegree: Int32Array): Int32Array {

@@ -5,7 +5,7 @@ import { GraphError } from '../errors.js';
 import { DependencyGraph, type GraphNode } from '../graph/dependency-graph.js';
 import { type InvalidationReason, type PlanRecoveryOptions, type RecoveryPlan, planRecovery } from '../recovery/recovery-plan.js';
 
-/** Graph node id of a proposition (SPEC §12.5). */
+/** Graph node id of a proposition (docs/spec/receipts.md §12.5). */
 export const propositionNode = (propositionId: string): string => `prop:${propositionId}`;
 /** Graph node id of a gated action. */
 export const actionNode = (actionId: string): string => `act:${actionId}`;
@@ -31,7 +31,7 @@ export interface IgnoredLineageEdge {
 }
 
 /**
- * Proposition-level lineage from the latest views (SPEC §12.5): an edge `{from_id: X, to_id: Y, kind:
+ * Proposition-level lineage from the latest views (docs/spec/receipts.md §12.5): an edge `{from_id: X, to_id: Y, kind:
  * derived_from}` of P's view with X naming P (P or `P:<suffix>`) and Y naming a known proposition
  * makes P depend on that proposition. Record-level, `parent_source`, supersession and dangling edges
  * are reported in `ignored`.
@@ -87,7 +87,7 @@ export interface ReevaluationPlan {
 }
 
 /**
- * Lineage-driven re-evaluation (SPEC §12.5): builds the proposition graph (plus action nodes), marks
+ * Lineage-driven re-evaluation (docs/spec/receipts.md §12.5): builds the proposition graph (plus action nodes), marks
  * the changed propositions as invalidated and plans recovery in O(N + E). Every action node is
  * consequential, so `recovery.blocked` lists the actions that must wait.
  * @param changed proposition id → reason (default `evidence_changed`), or a list of proposition ids.

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type SqliteReceiptStore, openSqliteReceiptStore } from './sqlite-receipt-store.js';
 
-// A real process kill mid-transaction (SPEC §9.4 asks for more than in-process exceptions). The
+// A real process kill mid-transaction (docs/spec/receipts.md §9.4 asks for more than in-process exceptions). The
 // store's source is bundled with the workspace's esbuild so a plain `node` child can run it.
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ESBUILD = join(HERE, '../../node_modules/.bin/esbuild');

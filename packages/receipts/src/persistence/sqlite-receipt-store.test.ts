@@ -54,7 +54,7 @@ describe('persistence-sqlite.json baseline rows', () => {
   });
 });
 
-// SPEC 9.5: this port refuses non-canonical stored text, so these three reference outcomes flip.
+// docs/spec/receipts.md §9.5: this port refuses non-canonical stored text, so these three reference outcomes flip.
 const STRICT_FLIPS = new Set(['non-canonical-whitespace', 'non-canonical-key-order', 'non-canonical-duplicate-key']);
 
 describe('persistence-sqlite.json load_cases (23)', () => {

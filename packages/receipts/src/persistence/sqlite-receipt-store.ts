@@ -37,7 +37,7 @@ export interface SqliteDatabase {
 }
 type Database = SqliteDatabase;
 
-/** Where an injected fault may fire during {@link SqliteReceiptStore.commitBundle}, in order (SPEC §9.4). */
+/** Where an injected fault may fire during {@link SqliteReceiptStore.commitBundle}, in order (docs/spec/receipts.md §9.4). */
 export type CrashPoint =
   | 'before_checkpoint_write'
   | 'after_checkpoint_write'
@@ -102,9 +102,9 @@ export async function openSqliteReceiptStore(
 }
 
 /**
- * The reference's SQLite persistence (SPEC §9): checkpoint, receipt and verification rows committed
+ * The reference's SQLite persistence (docs/spec/receipts.md §9): checkpoint, receipt and verification rows committed
  * as one bundle in one transaction, a durable replay guard, and loads that fail closed. Stored is
- * not trusted: every load re-derives the digests, and (stricter than the reference, as SPEC §9.5
+ * not trusted: every load re-derives the digests, and (stricter than the reference, as docs/spec/receipts.md §9.5
  * recommends) a row whose text is not the EBCJ-1 text of its value is refused.
  */
 export class SqliteReceiptStore {
@@ -150,7 +150,7 @@ export class SqliteReceiptStore {
   }
 
   /**
-   * Commits a checkpoint with its verification result as one bundle (SPEC §9.4). Everything is checked
+   * Commits a checkpoint with its verification result as one bundle (docs/spec/receipts.md §9.4). Everything is checked
    * before the transaction; inside it, an operation id already recorded with the same payload and the
    * identical bundle is ALREADY_APPLIED (nothing written), with another payload a ReplayConflict.
    * @returns APPLIED / ALREADY_APPLIED with an operation id, null without.
@@ -237,7 +237,7 @@ export class SqliteReceiptStore {
   }
 
   /**
-   * The durable replay guard (SPEC §8, §9.5) in its own transaction: same semantics as
+   * The durable replay guard (docs/spec/receipts.md §8, §9.5) in its own transaction: same semantics as
    * {@link ReplayGuard}, across restarts and processes.
    * @throws {ReplayConflict}
    */
@@ -385,7 +385,7 @@ function decodeRow<T>(what: string, text: string, decode: (value: unknown) => T)
   let value: unknown;
   try {
     value = readJsonExact(text);
-    // Stricter than the reference (SPEC §9.5): the stored bytes must be exactly the canonical form.
+    // Stricter than the reference (docs/spec/receipts.md §9.5): the stored bytes must be exactly the canonical form.
     if (ebcj1String(value) !== text) throw new PersistenceIntegrityError(`non-canonical stored text for ${what}`);
   } catch (error) {
     if (PersistenceIntegrityError.isInstance(error)) throw error;

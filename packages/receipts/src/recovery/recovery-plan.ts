@@ -4,7 +4,7 @@ import type { RecoveryAction, VerificationResult } from '../checkpoint/verificat
 import type { Checkpoint } from '../checkpoint/model.js';
 import type { DependencyGraph, GraphNode } from '../graph/dependency-graph.js';
 
-/** Why a checkpoint was invalidated (SPEC §7.1); the wire values are these lowercase strings. */
+/** Why a checkpoint was invalidated (docs/spec/receipts.md §7.1); the wire values are these lowercase strings. */
 export type InvalidationReason =
   | 'evidence_changed'
   | 'evidence_stale'
@@ -52,7 +52,7 @@ export interface PlanRecoveryOptions {
 }
 
 /**
- * The answer of {@link planRecovery} (SPEC §7.1): what must be recomputed, what is proven reusable,
+ * The answer of {@link planRecovery} (docs/spec/receipts.md §7.1): what must be recomputed, what is proven reusable,
  * and which re-evaluations each node needs. Lists are in topological order.
  *
  * `reverification_requirements` is Θ(k²) entries for a chain of k affected nodes, so it is computed
@@ -96,7 +96,7 @@ export class RecoveryPlan {
   }
 
   /**
-   * Reason per non-reusable node (SPEC §7.1; compare as a map): the invalidation reason,
+   * Reason per non-reusable node (docs/spec/receipts.md §7.1; compare as a map): the invalidation reason,
    * `depends_on_invalidated:<roots>` or `verification_<…>`. Materialized on first access.
    */
   get reasons(): Record<string, string> {
@@ -177,7 +177,7 @@ export class RecoveryPlan {
 }
 
 /**
- * Plans selective recovery after invalidations (SPEC §7.1), in O(N + E) plus the size of the reasons
+ * Plans selective recovery after invalidations (docs/spec/receipts.md §7.1), in O(N + E) plus the size of the reasons
  * (each affected node lists the invalidated roots it descends from).
  *
  * A node is reusable only with proof: unaffected, and a result bound to its exact payload says ALLOW.
@@ -308,7 +308,7 @@ function dependsOnText(roots: number[], g: DependencyGraph<GraphNode>, cache: Ma
 }
 
 /**
- * May node `id` proceed after recovery (SPEC §7.2)? ALLOW when it is reusable, or when every
+ * May node `id` proceed after recovery (docs/spec/receipts.md §7.2)? ALLOW when it is reusable, or when every
  * required re-evaluation maps in `reverified` to a result for that very id whose action is ALLOW;
  * otherwise (including ids outside the plan) BLOCK. Like the reference, the reverified results'
  * receipts are not re-checked here: pass only results from `verifyCheckpoint` on the current node.

@@ -4,13 +4,13 @@ import { ReplayConflict } from '../errors.js';
 /** Outcome of applying an operation id. */
 export type ReplayOutcome = 'APPLIED' | 'ALREADY_APPLIED';
 
-/** The `operation`-domain digest of an operation payload (SPEC §8); key order is irrelevant. */
+/** The `operation`-domain digest of an operation payload (docs/spec/receipts.md §8); key order is irrelevant. */
 export function operationDigest(payload: unknown): string {
   return domainDigest('operation', payload);
 }
 
 /**
- * In-process idempotency guard (SPEC §8): first sight of an id → APPLIED; same id and payload →
+ * In-process idempotency guard (docs/spec/receipts.md §8): first sight of an id → APPLIED; same id and payload →
  * ALREADY_APPLIED; same id, other payload → {@link ReplayConflict}, keeping the first digest. It cannot
  * know whether a side effect happened; it is not exactly-once execution. For a guard that survives
  * restarts use `SqliteReceiptStore.applyOperation`.

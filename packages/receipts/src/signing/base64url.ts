@@ -6,7 +6,7 @@ export function encodeBase64Url(bytes: Uint8Array): string {
 const LENIENT = /^[A-Za-z0-9_+/-]*={0,2}$/;
 
 /**
- * Decodes a signature string as the reference does (SPEC §5.6): the URL-safe and the standard
+ * Decodes a signature string as the reference does (docs/spec/receipts.md §5.6): the URL-safe and the standard
  * alphabet, optional `=` padding, non-zero unused trailing bits ignored. Returns null for anything
  * else (non-ASCII, other characters, an impossible length) and for an empty result.
  */

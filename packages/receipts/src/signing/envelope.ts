@@ -2,11 +2,11 @@ import { ebcj1String } from '@ewp/canonical';
 import { SigningError } from '../errors.js';
 import { decodeBase64UrlLenient, encodeBase64Url } from './base64url.js';
 
-/** Key lifecycle states (SPEC §5.4). Only ACTIVE keys sign; REVOKED and UNKNOWN fail closed. */
+/** Key lifecycle states (docs/spec/receipts.md §5.4). Only ACTIVE keys sign; REVOKED and UNKNOWN fail closed. */
 export type KeyState = 'ACTIVE' | 'RETIRED' | 'REVOKED' | 'UNKNOWN';
 export const KEY_STATES: readonly KeyState[] = ['ACTIVE', 'RETIRED', 'REVOKED', 'UNKNOWN'];
 
-/** Outcomes of signed-receipt verification (SPEC §5.3), in the order the checks run. */
+/** Outcomes of signed-receipt verification (docs/spec/receipts.md §5.3), in the order the checks run. */
 export type SignatureStatus =
   | 'UNSIGNED'
   | 'INVALID_ENVELOPE'
@@ -28,7 +28,7 @@ export interface ReceiptSigner {
   sign(bytes: Uint8Array): Uint8Array;
 }
 
-/** What a signature provider says about one signature (SPEC §5.5). */
+/** What a signature provider says about one signature (docs/spec/receipts.md §5.5). */
 export interface ProviderVerdict {
   status: string;
   key_state?: KeyState | null;
@@ -55,7 +55,7 @@ export interface SignatureCheck {
   reason: string;
 }
 
-/** The envelope fields shared by every signed receipt type (SPEC §5.1). */
+/** The envelope fields shared by every signed receipt type (docs/spec/receipts.md §5.1). */
 export interface SignedEnvelope<R> {
   receipt: R;
   algorithm: string;
@@ -136,7 +136,7 @@ function isBlank(s: unknown): boolean {
 }
 
 /**
- * @internal Verifies an envelope in the order of SPEC §5.3; the first failing step wins, and
+ * @internal Verifies an envelope in the order of docs/spec/receipts.md §5.3; the first failing step wins, and
  * nothing but a valid signature by an ACTIVE or RETIRED key over a binding receipt is verified.
  */
 export function verifyEnvelope<R>(

@@ -33,7 +33,7 @@ export interface RegisteredKey {
 }
 
 /**
- * The reference Ed25519 verifier over a key registry (SPEC §5.5): algorithm ≠ Ed25519 →
+ * The reference Ed25519 verifier over a key registry (docs/spec/receipts.md §5.5): algorithm ≠ Ed25519 →
  * UNSUPPORTED_ALGORITHM; unknown key id → UNKNOWN_KEY; REVOKED → REVOKED_KEY; bad signature (any
  * length but 64 included) → INVALID_SIGNATURE with the key's state; else VERIFIED with the key's state.
  */

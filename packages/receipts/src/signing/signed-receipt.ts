@@ -12,19 +12,19 @@ import {
   verifyEnvelope,
 } from './envelope.js';
 
-/** A ProofReceipt with an issuer signature (SPEC §5.1). */
+/** A ProofReceipt with an issuer signature (docs/spec/receipts.md §5.1). */
 export type SignedProofReceipt = SignedEnvelope<ProofReceipt>;
 
 /** The label of proof-receipt signatures: `evidencebound:signed-receipt:EBCJ-1:` + version. */
 export const SIGNED_RECEIPT_LABEL = 'evidencebound:signed-receipt:EBCJ-1:';
 
-/** The exact bytes an issuer signs for this envelope (SPEC §5.1). */
+/** The exact bytes an issuer signs for this envelope (docs/spec/receipts.md §5.1). */
 export function signedReceiptBytes(envelope: Omit<SignedProofReceipt, 'signature'>): Uint8Array {
   return signedBytes(SIGNED_RECEIPT_LABEL, envelope.signature_version, signedPayloadOf(receiptPayload(envelope.receipt), envelope));
 }
 
 /**
- * Signs a proof receipt (SPEC §5.2). The signer's algorithm and key id are trimmed; those are stored
+ * Signs a proof receipt (docs/spec/receipts.md §5.2). The signer's algorithm and key id are trimmed; those are stored
  * and signed.
  * @throws {SigningError} when the key is not ACTIVE, metadata is blank, the receipt's versions are
  * not "1"/"EBCJ-1", or the signer returns no bytes.
@@ -39,7 +39,7 @@ function isProofEnvelope(item: unknown): item is SignedProofReceipt {
 
 /**
  * Verifies a signed proof receipt against a checkpoint (and optionally its verification result),
- * failing closed in the order of SPEC §5.3. A bare ProofReceipt is never verified: it is UNSIGNED at
+ * failing closed in the order of docs/spec/receipts.md §5.3. A bare ProofReceipt is never verified: it is UNSIGNED at
  * best.
  */
 export function verifySignedReceipt(

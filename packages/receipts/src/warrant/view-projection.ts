@@ -2,7 +2,7 @@ import { domainDigest } from '@ewp/canonical';
 import { compareCodePoints, type EvidenceView, normativeWarrant, type SourceRef, type WarrantView } from '@ewp/core';
 
 /*
- * The order-independent projection of an EvidenceView that warrant receipts hash (SPEC §12.3).
+ * The order-independent projection of an EvidenceView that warrant receipts hash (docs/spec/receipts.md §12.3).
  * EBCJ-1 refuses floats and EWP views carry one (`assertion_confidence`), so the projection writes
  * every non-integer number as a string in ECMAScript / RFC 8785 number form (`0.99` → "0.99") and
  * stays EBCJ-1. `adapter_meta` (where recall salience lives: scores, ranks, access counts) is dropped,
@@ -52,7 +52,7 @@ export function projectLineage(view: EvidenceView): Json[] {
     .map((e) => ({ from_id: e.from_id, to_id: e.to_id, kind: e.kind }));
 }
 
-/** The records of a view, one projected record per `<kind>:<id>` key (SPEC §12.4), sorted by id. */
+/** The records of a view, one projected record per `<kind>:<id>` key (docs/spec/receipts.md §12.4), sorted by id. */
 export function projectRecords(view: EvidenceView): { id: string; record: { [k: string]: Json }; source: SourceRef | null }[] {
   const out: { id: string; record: { [k: string]: Json }; source: SourceRef | null }[] = [];
   for (const a of [...view.assertions].sort(byKey((x) => x.assertion_id))) {
@@ -106,7 +106,7 @@ export function projectRecords(view: EvidenceView): { id: string; record: { [k: 
   return out;
 }
 
-/** The view-level fields that are not records (the `view:meta` payload of SPEC §12.4). */
+/** The view-level fields that are not records (the `view:meta` payload of docs/spec/receipts.md §12.4). */
 export function projectViewMeta(view: EvidenceView): { [k: string]: Json } {
   return {
     retrieval_scope: view.retrieval_scope,
@@ -144,7 +144,7 @@ export function ewpViewDigest(view: EvidenceView): string {
   return domainDigest('ewp-view', ewpViewProjection(view));
 }
 
-/** The normative WarrantView of SPEC §12.2: identity, T and the five axes; nothing else. */
+/** The normative WarrantView of docs/spec/receipts.md §12.2: identity, T and the five axes; nothing else. */
 export function normativeWarrantView(w: WarrantView): { [k: string]: Json } {
   return normativeWarrant(w);
 }

@@ -17,7 +17,7 @@ const keys = load(fileURLToPath(new URL('../../../../packages/receipts/vectors/s
 const signer = new Ed25519Signer('key-1', keys['key-1'].seed_hex);
 const verifier = new Ed25519Verifier({ 'key-1': { public_hex: keys['key-1'].public_hex, state: 'ACTIVE' } });
 
-describe('SPEC §12.2 worked example', () => {
+describe('docs/spec/receipts.md §12.2 worked example', () => {
   it('normative WarrantView text and ewp-warrant digest', () => {
     const w = {
       protocol_version: 'EWP-0.2.0',

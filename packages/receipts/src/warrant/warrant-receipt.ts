@@ -21,7 +21,7 @@ import {
 } from '../signing/envelope.js';
 import { ewpViewDigest, ewpWarrantDigest } from './view-projection.js';
 
-/** Binds a view, a policy identity, T and the normative WarrantView (SPEC §12.2). */
+/** Binds a view, a policy identity, T and the normative WarrantView (docs/spec/receipts.md §12.2). */
 export interface WarrantReceipt {
   receipt_version: '1';
   canonicalization_version: 'EBCJ-1';
@@ -35,7 +35,7 @@ export interface WarrantReceipt {
   warrant_digest: string;
 }
 
-/** A warrant receipt with an issuer signature (SPEC §5 envelope, warrant-specific prefix). */
+/** A warrant receipt with an issuer signature (docs/spec/receipts.md §5 envelope, warrant-specific prefix). */
 export type SignedWarrantReceipt = SignedEnvelope<WarrantReceipt>;
 
 /** Signature label: `UTF8("ewp:signed-warrant-receipt:EBCJ-1:1") || 0x00` never verifies as a proof receipt. */
@@ -132,7 +132,7 @@ function isWarrantEnvelope(item: unknown): item is SignedWarrantReceipt {
 }
 
 /**
- * Re-evaluates and checks a warrant receipt (SPEC §12.2): decodes the view, recomputes `view_digest`,
+ * Re-evaluates and checks a warrant receipt (docs/spec/receipts.md §12.2): decodes the view, recomputes `view_digest`,
  * re-runs `warrantNow` at the receipt's own policy and T, recomputes `warrant_digest`; any differing
  * field fails. With a verifier, the signature must verify too (an unsigned receipt then fails,
  * status UNSIGNED). Never throws on bad input: it fails closed with a status.

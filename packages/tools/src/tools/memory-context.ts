@@ -8,7 +8,7 @@ const NOTE =
   'Memory is evidence, not belief. Report the five axes as they are; say conflict=OPEN out loud and do not invent a ' +
   'reconciliation; DEGRADED means the view is incomplete. This context is computed, never stored.';
 
-/** Each check's class at T (SPEC §6.2); a check not yet available at T is `NONE`. */
+/** Each check's class at T (docs/spec/protocol.md §6.2); a check not yet available at T is `NONE`. */
 function checkClasses(view: EvidenceView, evaluatedAt: string): Verification[] {
   const t = parseInstant(evaluatedAt);
   const subjects = lowerSubjects(view.subjects);
