@@ -101,6 +101,13 @@ export interface EvidenceStore {
    * keep rows, every row against the event that committed it. Reports the first bad index; never repairs.
    */
   verifyChain(): Promise<ChainVerification>;
+  /**
+   * The ledger's revision: a text that changes whenever a snapshot is committed, by this or any other
+   * process on the same ledger (every commit appends to the event log). Two equal revisions read in
+   * turn mean nothing was committed between them, so a caller may keep what it derived from the
+   * contents until the revision changes. Optional: a store without it offers no such check.
+   */
+  revision?(): Promise<string>;
   /** Release the store; later calls → `StoreUnavailableError` (`closed`). */
   close(): Promise<void>;
 }

@@ -21,7 +21,7 @@ import type {
   SnapshotSummary,
   StoreCapabilities,
 } from './evidence-store.js';
-import { buildChainEntries, type ChainVerification, ChainVerifier, ebcj1String } from '@ewp/canonical';
+import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, ebcj1String } from '@ewp/canonical';
 import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding, StoredBindingRow } from './ledger-backend.js';
 import {
   assembleView,
@@ -76,7 +76,7 @@ export class LedgerEngineStore implements EvidenceStore {
   async put(view: unknown): Promise<PutResult> {
     this.ensureOpen();
     const decoded = decodeView(view);
-    return this.backend.write((w) => this.commit(w, decoded, undefined));
+    return this.backend.write((w) => this.commit(w, decoded, undefined, new ChainCursor()));
   }
 
   /**
@@ -90,7 +90,9 @@ export class LedgerEngineStore implements EvidenceStore {
     if (!Array.isArray(views)) throw new TypeError('putMany: views must be an array');
     return this.backend.write(async (w) => {
       const out: PutResult[] = [];
-      for (const v of views) out.push(await this.commit(w, decodeView(v), undefined));
+      // One cursor for the transaction: the log's anchor is read and checked once, not once per view.
+      const cursor = new ChainCursor();
+      for (const v of views) out.push(await this.commit(w, decodeView(v), undefined, cursor));
       return out;
     });
   }
@@ -113,7 +115,7 @@ export class LedgerEngineStore implements EvidenceStore {
       const resolved = await this.resolve(w, latest);
       const candidate = appendDelta(resolved.view, delta, options?.newViewId ?? '');
       const view = decodeView(candidate);
-      return this.commit(w, view, { row: latest, resolved });
+      return this.commit(w, view, { row: latest, resolved }, new ChainCursor());
     });
   }
 
@@ -263,6 +265,15 @@ export class LedgerEngineStore implements EvidenceStore {
     });
   }
 
+  /** The event log's length and head hash: one small read, and every commit moves both. */
+  async revision(): Promise<string> {
+    this.ensureOpen();
+    return this.backend.read(async (r) => {
+      const anchor = await r.chainAnchor();
+      return `${anchor.length}:${anchor.head_hash}`;
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -348,7 +359,7 @@ export class LedgerEngineStore implements EvidenceStore {
   }
 
   /** Write one decoded view as a snapshot inside the caller's transaction. */
-  private async commit(w: LedgerWriter, view: EvidenceView, parent: ParentInfo | undefined): Promise<PutResult> {
+  private async commit(w: LedgerWriter, view: EvidenceView, parent: ParentInfo | undefined, cursor: ChainCursor): Promise<PutResult> {
     const pid = view.proposition_id;
     const vid = view.view_id;
     // The ids go into the event log, whose events must be EBCJ-1 (no unpaired surrogate): refuse them
@@ -423,16 +434,7 @@ export class LedgerEngineStore implements EvidenceStore {
       parent_view_id: parent?.row.view_id ?? null,
       records: recordCount,
     });
-    const anchor = await w.chainAnchor();
-    const tail = await w.chainTail();
-    const consistent =
-      anchor.length === 0 ? tail === undefined : tail !== undefined && tail.index === anchor.length - 1 && tail.hash === anchor.head_hash;
-    if (!consistent) {
-      throw new StoreUnavailableError(
-        'damaged',
-        `the event log (${tail === undefined ? 0 : tail.index + 1} entries) disagrees with its anchor (${anchor.length}); refusing to append — run \`ewp audit verify\``,
-      );
-    }
+    const anchor = await cursor.anchor(w);
     const chain = buildChainEntries(anchor, events);
     await w.insertBindings(pid, fresh);
     await w.insertSnapshot({
@@ -448,7 +450,38 @@ export class LedgerEngineStore implements EvidenceStore {
       committed_at: at,
     });
     await w.appendChain(chain.entries, chain.anchor);
+    cursor.advance(chain.anchor);
     return { status: 'stored', proposition_id: pid, view_id: vid };
+  }
+}
+
+/**
+ * The event log's anchor within one write transaction. The first commit reads the stored anchor and
+ * checks it against the log's tail (a log that disagrees with its anchor is damaged: nothing is
+ * appended); later commits of the same transaction continue from the anchor the previous one wrote,
+ * which no other writer can change while the transaction holds the write lock.
+ */
+class ChainCursor {
+  private current: ChainAnchor | undefined;
+
+  async anchor(w: LedgerWriter): Promise<ChainAnchor> {
+    if (this.current !== undefined) return this.current;
+    const anchor = await w.chainAnchor();
+    const tail = await w.chainTail();
+    const consistent =
+      anchor.length === 0 ? tail === undefined : tail !== undefined && tail.index === anchor.length - 1 && tail.hash === anchor.head_hash;
+    if (!consistent) {
+      throw new StoreUnavailableError(
+        'damaged',
+        `the event log (${tail === undefined ? 0 : tail.index + 1} entries) disagrees with its anchor (${anchor.length}); refusing to append — run \`ewp audit verify\``,
+      );
+    }
+    this.current = anchor;
+    return anchor;
+  }
+
+  advance(anchor: ChainAnchor): void {
+    this.current = anchor;
   }
 }
 

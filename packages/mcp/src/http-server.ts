@@ -52,7 +52,10 @@ export interface EwpHttpServer {
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+function sendJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
@@ -141,7 +144,7 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     }
     const { server, transport } = await roleServer(ingest);
     const direct = isRequest ? directCallsOf(server)?.(message) : undefined;
-    if (direct !== undefined) return sendJson(res, 200, await direct);
+    if (direct !== undefined) return sendJsonText(res, 200, await direct);
     if (!isRequest) {
       transport.deliver(message);
       res.writeHead(202).end();

@@ -37,6 +37,7 @@ import {
 import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
 import { completeResourceArgument, listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
 import { stableJson } from './stable-json.js';
+import { ToolResultCache } from './tool-result-cache.js';
 
 /** The eight tools, in `tools/list` order. */
 export const EWP_TOOLS: readonly EwpTool[] = EWP_TOOL_NAMES.map((name) => TOOLSET[name] as EwpTool);
@@ -111,17 +112,16 @@ export async function callEwpTool(name: string, rawArguments: unknown, context: 
   return outcome.ok ? successResult(outcome.value as Record<string, unknown>) : refusalResult(outcome.refusal);
 }
 
-/** A JSON-RPC reply built without the SDK. */
-export type DirectReply = { jsonrpc: '2.0'; id: string | number; result: CallToolResult } | { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string } };
-
 /**
  * Answers a plain `tools/call` request (params holding only a string `name` and an object
  * `arguments`, which is all the SDK's `CallToolRequestSchema` would check) straight from the
- * toolset; returns undefined for every other message, which goes through the SDK server. The SDK
- * path costs three schema passes (two of them failing, which allocate their issues), a cancellation
- * controller and a request context per call; the answer is the same.
+ * toolset, with the JSON text of the JSON-RPC reply; returns undefined for every other message,
+ * which goes through the SDK server. The SDK path costs three schema passes (two of them failing,
+ * which allocate their issues), a cancellation controller and a request context per call; the
+ * answer is the same. A deterministic tool's result text is reused while the ledger is unchanged
+ * (see {@link ToolResultCache}).
  */
-export type DirectCalls = (message: unknown) => Promise<DirectReply> | undefined;
+export type DirectCalls = (message: unknown) => Promise<string> | undefined;
 
 const DIRECT_CALLS = new WeakMap<Server, DirectCalls>();
 
@@ -130,7 +130,13 @@ export function directCallsOf(server: Server): DirectCalls | undefined {
   return DIRECT_CALLS.get(server);
 }
 
+/** The reply to request `id` whose result is the JSON text `resultText`. */
+function resultReplyText(id: string | number, resultText: string): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultText}}`;
+}
+
 function directCalls(context: ToolContext): DirectCalls {
+  const cache = ToolResultCache.over(context.store);
   return (message) => {
     const m = message as { id?: unknown; method?: unknown; params?: unknown };
     if (m.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return undefined;
@@ -140,13 +146,18 @@ function directCalls(context: ToolContext): DirectCalls {
     const args = params.arguments;
     if (typeof params.name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) return undefined;
     const id = m.id;
-    return callEwpTool(params.name, args, context).then(
-      (result): DirectReply => ({ jsonrpc: '2.0', id, result }),
-      (error: unknown): DirectReply => {
+    const name = params.name;
+    const compute = async (): Promise<string> => JSON.stringify(await callEwpTool(name, args, context));
+    const tool = Object.hasOwn(TOOLSET, name) ? (TOOLSET[name as keyof typeof TOOLSET] as EwpTool) : undefined;
+    // The arguments came from JSON text, so their JSON text names them (key order aside: a miss, never a wrong hit).
+    const result = cache !== undefined && tool?.deterministic === true ? cache.text(`${name}\n${JSON.stringify(args ?? {})}`, compute) : compute();
+    return result.then(
+      (text) => resultReplyText(id, text),
+      (error: unknown) => {
         // As the SDK replies to a handler that throws.
         const e = error as { code?: unknown; message?: unknown };
         const code = typeof e.code === 'number' && Number.isSafeInteger(e.code) ? e.code : ErrorCode.InternalError;
-        return { jsonrpc: '2.0', id, error: { code, message: typeof e.message === 'string' ? e.message : 'Internal error' } };
+        return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message: typeof e.message === 'string' ? e.message : 'Internal error' } });
       },
     );
   };

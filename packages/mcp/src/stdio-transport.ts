@@ -117,7 +117,8 @@ export class LineDelimitedServerTransport implements Transport {
     if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) this.inFlight.add(message.id);
     const direct = this.direct?.(guarded.message);
     if (direct !== undefined) {
-      void direct.then((reply) => this.send(reply as JSONRPCMessage));
+      const id = message.id as string | number;
+      void direct.then((text) => this.sendText(id, text));
       return;
     }
     this.onmessage?.(guarded.message);
@@ -134,7 +135,11 @@ export class LineDelimitedServerTransport implements Transport {
    * make the server buffer them without bound.
    */
   private write(message: unknown): Promise<void> | undefined {
-    this.outgoing += `${JSON.stringify(message)}\n`;
+    return this.writeText(JSON.stringify(message));
+  }
+
+  private writeText(text: string): Promise<void> | undefined {
+    this.outgoing += `${text}\n`;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(this.flush);
@@ -162,11 +167,21 @@ export class LineDelimitedServerTransport implements Transport {
     if (this.closed) return;
     const pending = this.write(message);
     const answered = message as { id?: unknown; method?: unknown };
-    if (answered.method === undefined && (typeof answered.id === 'string' || typeof answered.id === 'number')) {
-      this.inFlight.delete(answered.id);
-      this.closeWhenAnswered();
-    }
+    if (answered.method === undefined && (typeof answered.id === 'string' || typeof answered.id === 'number')) this.answered(answered.id);
     if (pending !== undefined) await pending;
+  }
+
+  /** Send the reply text (one JSON-RPC response) to request `id`. */
+  private async sendText(id: string | number, text: string): Promise<void> {
+    if (this.closed) return;
+    const pending = this.writeText(text);
+    this.answered(id);
+    if (pending !== undefined) await pending;
+  }
+
+  private answered(id: string | number): void {
+    this.inFlight.delete(id);
+    this.closeWhenAnswered();
   }
 
   async close(): Promise<void> {

@@ -30,6 +30,11 @@ export interface EwpTool<N extends EwpToolName = EwpToolName> {
   description: string;
   /** Writes need the ingest role, which is checked before any argument is read. */
   writes: boolean;
+  /**
+   * The result is a function of the arguments, the context's roles and the ledger's contents alone
+   * (no clock): a binding may reuse it while the ledger's revision (`EvidenceStore.revision`) is unchanged.
+   */
+  deterministic?: boolean;
   /** Decode `args` (refusing with EWP codes and JSON paths) and run the tool. */
   run(args: ToolArguments, context: ToolContext): Promise<ToolOutput<N>>;
 }

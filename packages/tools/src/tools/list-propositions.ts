@@ -10,6 +10,7 @@ export const listPropositionsTool: EwpTool<'ewp_list_propositions'> = {
     'List stored propositions, newest snapshot first, with their latest view id, up to five assertion texts and the snapshot ' +
     'count. query: case-insensitive substring of the id or an assertion text; limit 1-500 (default 50). Discovery only: no warrant.',
   writes: false,
+  deterministic: true,
   async run(args, context) {
     const query = readText(args, 'query');
     const limit = readInteger(args, 'limit', 1, 500, 50);

@@ -45,6 +45,7 @@ export const warrantNowTool: EwpTool<'ewp_warrant_now'> = {
     '(proposition_id, optional view_id) or of an inline view, at evaluated_at. Inline views are untrusted: their trusted ' +
     'origins are demoted to inline:<origin>. Read-only.',
   writes: false,
+  deterministic: true,
   async run(args, context) {
     const evaluatedAt = readEvaluatedAt(args);
     readPolicyField(args, 'policy_id', POLICY_ID);
