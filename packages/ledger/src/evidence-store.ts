@@ -103,9 +103,10 @@ export interface EvidenceStore {
   verifyChain(): Promise<ChainVerification>;
   /**
    * The ledger's revision: a text that changes whenever a snapshot is committed, by this or any other
-   * process on the same ledger (every commit appends to the event log). Two equal revisions read in
-   * turn mean nothing was committed between them, so a caller may keep what it derived from the
-   * contents until the revision changes. Optional: a store without it offers no such check.
+   * process on the same ledger. Two equal revisions read in turn from this store mean nothing was
+   * committed between them, so a caller may keep what it derived from the contents until the
+   * revision changes (revisions of two store handles are not comparable). Optional: a store without
+   * it offers no such check.
    */
   revision?(): Promise<string>;
   /** Release the store; later calls → `StoreUnavailableError` (`closed`). */

@@ -103,6 +103,12 @@ export interface LedgerBackend {
    * commit when it resolves, roll back when it throws.
    */
   write<T>(fn: (writer: LedgerWriter) => Promise<T>): Promise<T>;
+  /**
+   * Optional, cheaper than reading the event-log anchor: a value that changes whenever another
+   * connection (of this or any other process) commits to the ledger. It need not change on this
+   * backend's own commits (the engine counts those).
+   */
+  othersCommits?(): number | string;
   close(): Promise<void>;
 }
 

@@ -67,6 +67,8 @@ export class LedgerEngineStore implements EvidenceStore {
   readonly capabilities: StoreCapabilities;
   protected readonly backend: LedgerBackend;
   private closed = false;
+  /** Write transactions this store has run (committed or not): part of {@link revision}. */
+  private ownWrites = 0;
 
   constructor(backend: LedgerBackend, capabilities: StoreCapabilities) {
     this.backend = backend;
@@ -76,7 +78,7 @@ export class LedgerEngineStore implements EvidenceStore {
   async put(view: unknown): Promise<PutResult> {
     this.ensureOpen();
     const decoded = decodeView(view);
-    return this.backend.write((w) => this.commit(w, decoded, undefined, new ChainCursor()));
+    return this.write((w) => this.commit(w, decoded, undefined, new ChainCursor()));
   }
 
   /**
@@ -88,7 +90,7 @@ export class LedgerEngineStore implements EvidenceStore {
   async putMany(views: readonly unknown[]): Promise<PutResult[]> {
     this.ensureOpen();
     if (!Array.isArray(views)) throw new TypeError('putMany: views must be an array');
-    return this.backend.write(async (w) => {
+    return this.write(async (w) => {
       const out: PutResult[] = [];
       // One cursor for the transaction: the log's anchor is read and checked once, not once per view.
       const cursor = new ChainCursor();
@@ -109,7 +111,7 @@ export class LedgerEngineStore implements EvidenceStore {
     this.ensureOpen();
     if (!Array.isArray(records)) throw new TypeError('extend: records must be an array of {kind, record}');
     const delta = decodeDelta(propositionId, records);
-    return this.backend.write(async (w) => {
+    return this.write(async (w) => {
       const latest = await w.latestSnapshot(propositionId);
       if (latest === undefined) throw new MissingViewError(propositionId);
       const resolved = await this.resolve(w, latest);
@@ -265,9 +267,14 @@ export class LedgerEngineStore implements EvidenceStore {
     });
   }
 
-  /** The event log's length and head hash: one small read, and every commit moves both. */
+  /**
+   * When the backend can say cheaply whether another connection committed (`othersCommits`), that
+   * and this store's own write count; else the event log's length and head hash (one small read:
+   * every commit moves both).
+   */
   async revision(): Promise<string> {
     this.ensureOpen();
+    if (this.backend.othersCommits !== undefined) return `${this.backend.othersCommits()}.${this.ownWrites}`;
     return this.backend.read(async (r) => {
       const anchor = await r.chainAnchor();
       return `${anchor.length}:${anchor.head_hash}`;
@@ -278,6 +285,15 @@ export class LedgerEngineStore implements EvidenceStore {
     if (this.closed) return;
     this.closed = true;
     await this.backend.close();
+  }
+
+  /** A write transaction, counted (whatever its outcome) once it has ended, for {@link revision}. */
+  private async write<T>(fn: (w: LedgerWriter) => Promise<T>): Promise<T> {
+    try {
+      return await this.backend.write(fn);
+    } finally {
+      this.ownWrites += 1;
+    }
   }
 
   protected ensureOpen(): void {

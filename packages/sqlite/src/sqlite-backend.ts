@@ -74,6 +74,7 @@ function statements(db: Database.Database) {
     ),
     insertChain: db.prepare('INSERT INTO ewp_chain (idx, prev_hash, event, hash) VALUES (?, ?, ?, ?)'),
     setMeta: db.prepare('UPDATE ewp_meta SET value = ? WHERE key = ?'),
+    dataVersion: db.prepare('PRAGMA data_version').pluck(),
   };
 }
 
@@ -216,6 +217,14 @@ export class SqliteLedgerBackend implements LedgerBackend {
     const run = this.queue.then(fn);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * SQLite's `data_version`: it changes when another connection commits to the file, from this
+   * process or another (our own commits leave it; the engine counts those).
+   */
+  othersCommits(): number {
+    return this.s.dataVersion.get() as number;
   }
 
   async close(): Promise<void> {
