@@ -45,8 +45,7 @@ function anchorOf(rows: readonly { key: string; value: string }[]): ChainAnchor 
 
 function makeReader(db: Queryable, schema: string): LedgerReader {
   const t = (name: string) => `${ident(schema)}.${name}`;
-  const cols =
-    'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
+  const cols = 'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
   const one = async (sql: string, params: unknown[]) => {
     const r = await db.query(sql, params);
     return r.rows[0] === undefined ? undefined : toRow(r.rows[0] as RawSnapshot);
@@ -177,8 +176,10 @@ export class PostgresLedgerBackend implements LedgerBackend {
       // ORDER BY: rows are locked in the sorted order, the same in every writer. Without it the order
       // follows the scan (which changes as the rows are updated), and two writers could each hold one row
       // and wait for the other: a deadlock seen under the 4-process append test.
-      const locked = (await client.query(`SELECT key, value FROM ${t('meta')} WHERE key IN ('anchor_length', 'anchor_head') ORDER BY key FOR UPDATE`))
-        .rows as { key: string; value: string }[];
+      const locked = (await client.query(`SELECT key, value FROM ${t('meta')} WHERE key IN ('anchor_length', 'anchor_head') ORDER BY key FOR UPDATE`)).rows as {
+        key: string;
+        value: string;
+      }[];
       const reader = makeReader(client, this.schema);
       let anchor = anchorOf(locked);
       const writer: LedgerWriter = {
@@ -224,7 +225,15 @@ export class PostgresLedgerBackend implements LedgerBackend {
              )
              UPDATE ${t('meta')} SET value = CASE key WHEN 'anchor_length' THEN $5 ELSE $6 END
              WHERE key IN ('anchor_length', 'anchor_head') AND (SELECT count(*) FROM appended) = $7`,
-            [first, entries.map((e) => e.prev_hash), entries.map((e) => e.event), entries.map((e) => e.hash), String(next.length), next.head_hash, entries.length],
+            [
+              first,
+              entries.map((e) => e.prev_hash),
+              entries.map((e) => e.event),
+              entries.map((e) => e.hash),
+              String(next.length),
+              next.head_hash,
+              entries.length,
+            ],
           );
           anchor = next;
         },

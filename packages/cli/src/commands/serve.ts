@@ -172,9 +172,7 @@ export const serveCommand: Command = async (args, io) => {
       if (!isLoopbackHost(options.http.host) && canWrite) {
         io.stderr.write('ewp serve: warning: this server is reachable beyond loopback over plain HTTP; the ingest token travels in clear (put TLS in front)\n');
       }
-      io.stderr.write(
-        `ewp serve: listening on ${server.url} (ledger: ${ledger.label}; ingest role: ${canWrite ? 'bearer token' : 'none, read-only'})\n`,
-      );
+      io.stderr.write(`ewp serve: listening on ${server.url} (ledger: ${ledger.label}; ingest role: ${canWrite ? 'bearer token' : 'none, read-only'})\n`);
       const signal = await untilSignal();
       io.stderr.write(`ewp serve: ${signal}, shutting down\n`);
       await server.close();
