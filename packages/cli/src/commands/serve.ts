@@ -7,6 +7,7 @@ import { isLoopbackHost, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, openStore } from '../open-store.js';
+import { untilSignal } from '../until-signal.js';
 
 const HELP = `usage: ewp serve [--db FILE | --pg URL | --json-dir DIR] [--allow-ingest]
        ewp serve --http [HOST:]PORT [--db FILE | --pg URL | --json-dir DIR] [--ingest-token-file FILE]
@@ -123,18 +124,6 @@ async function openLedger(options: ServeOptions, canWrite: boolean): Promise<{ s
   });
   const where = options.db ?? options.jsonDir ?? 'PostgreSQL';
   return { store, label: `${where}${canWrite ? '' : ' (read-only)'}` };
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolveSignal) => {
-    const onSignal = (signal: string) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolveSignal(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
 }
 
 /**
