@@ -18,6 +18,7 @@ import {
   type StoredBinding,
   StoreUnavailableError,
 } from '@ewp/ledger';
+import { EwpError } from '@ewp/core';
 import type pg from 'pg';
 import { ident } from './postgres-schema.js';
 
@@ -159,7 +160,7 @@ export class PostgresLedgerBackend implements LedgerBackend {
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      throw typedStoreError(error);
     } finally {
       client.release();
     }
@@ -243,7 +244,7 @@ export class PostgresLedgerBackend implements LedgerBackend {
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      throw typedStoreError(error);
     } finally {
       client.release();
     }
@@ -260,4 +261,18 @@ export class PostgresLedgerBackend implements LedgerBackend {
   async close(): Promise<void> {
     if (this.ownsPool) await this.pool.end();
   }
+}
+
+/**
+ * PostgreSQL `text` cannot hold U+0000 (SQLSTATE 22021, or 22P05 when converting): an id with a NUL
+ * that other stores keep is refused here with a typed code instead of the driver's raw error.
+ */
+function typedStoreError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === '22021' || code === '22P05') {
+    return new EwpError('EWP_REFUSE_UNSTORABLE_TEXT', 'PostgreSQL cannot store this id or text: it holds U+0000 (NUL), which PostgreSQL text does not allow', {
+      cause: error,
+    });
+  }
+  return error;
 }
