@@ -44,7 +44,10 @@ function plain(v: unknown): unknown {
 }
 
 describe('evaluate.jsonl.gz: the reference harness output', () => {
-  const lines = gunzipSync(readFileSync(new URL('evaluate.jsonl.gz', VECTORS))).toString('utf8').split('\n').filter(Boolean);
+  const lines = gunzipSync(readFileSync(new URL('evaluate.jsonl.gz', VECTORS)))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean);
 
   it('has 7558 lines and @ewp/core agrees on every one outside python_repr', () => {
     expect(lines).toHaveLength(7558);
@@ -126,7 +129,15 @@ describe('may_act.json: the whole action gate', () => {
     }
   });
   it('refuses unknown risks', () => {
-    const warrant: Warrant = { acceptance: 'ACCEPTED', conflict: 'NONE', verification: 'EXTERNAL', currency: 'CURRENT', sufficiency: 'SUFFICIENT', strength: 0, rationale_codes: [] };
+    const warrant: Warrant = {
+      acceptance: 'ACCEPTED',
+      conflict: 'NONE',
+      verification: 'EXTERNAL',
+      currency: 'CURRENT',
+      sufficiency: 'SUFFICIENT',
+      strength: 0,
+      rationale_codes: [],
+    };
     for (const { risk } of table.unknown_risk) {
       expect(() => mayAct(warrant, { action_id: 'a', kind: 'k', risk: risk as 'low' })).toThrow(expect.objectContaining({ code: 'INVALID_ACTION' }));
     }

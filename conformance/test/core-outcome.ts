@@ -37,8 +37,7 @@ export function coreOutcome(viewText: string, evaluatedAt: unknown): CoreOutcome
     return { ok: true, warrant: plain(normalizeWarrantView(warrantNow(view, REFERENCE_V2, evaluatedAt as string))) };
   } catch (err) {
     if (err instanceof InvalidEvidenceView) return { ok: false, errorClass: 'InvalidEvidenceView', code: err.code, detail: err.message };
-    if (err instanceof UnknownPolicy || err instanceof InvalidEvaluatedAt)
-      return { ok: false, errorClass: 'ValueError', code: err.code, detail: err.message };
+    if (err instanceof UnknownPolicy || err instanceof InvalidEvaluatedAt) return { ok: false, errorClass: 'ValueError', code: err.code, detail: err.message };
     if (err instanceof TimestampOutOfRange) return { ok: false, errorClass: 'OverflowError', code: err.code, detail: err.message };
     if (err instanceof EwpError) return { ok: false, errorClass: `EwpError(${err.name})`, code: err.code, detail: err.message };
     const e = err as Error;
@@ -50,7 +49,11 @@ export function coreOutcome(viewText: string, evaluatedAt: unknown): CoreOutcome
 export function sortedJson(x: unknown): string {
   return JSON.stringify(x, (_k, v) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+      ? Object.fromEntries(
+          Object.keys(v as object)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]]),
+        )
       : v,
   );
 }
@@ -68,6 +71,7 @@ export function disagreement(oracle: OracleOutcome, core: CoreOutcome): string |
       ? null
       : `refusal classes differ: oracle ${oracle.errorClass} (${oracle.detail}), core ${core.errorClass} ${core.code} (${core.detail})`;
   }
-  if (oracle.ok) return `oracle evaluated, core refused ${core.ok ? '' : `${core.errorClass} ${core.code}: ${core.detail}`}\n  oracle: ${sortedJson(oracle.warrant)}`;
+  if (oracle.ok)
+    return `oracle evaluated, core refused ${core.ok ? '' : `${core.errorClass} ${core.code}: ${core.detail}`}\n  oracle: ${sortedJson(oracle.warrant)}`;
   return `oracle refused ${oracle.errorClass} (${oracle.detail}), core evaluated\n  core: ${sortedJson((core as { warrant: unknown }).warrant)}`;
 }

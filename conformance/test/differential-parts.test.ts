@@ -25,16 +25,72 @@ const RUNS = Number(process.env.EWP_FUZZ_RUNS ?? 10_000);
 
 /** Pieces that time strings are made of, including the grammar's odd corners. */
 const TIME_PIECES = [
-  '2026', '0001', '9999', '0000', '-', '09', '21', '12', '31', '02', '29', '30', 'W', 'W39', 'W53', 'W01', '1', '7',
-  'T', 't', ' ', '_', 'é', '😀', '\ud800', '\u0000', '\u3000', '\u0085', '\ufeff', '21', '00', '59', '60', '24', ':', '.', ',',
-  '123456', '1234567', '5', '+', '+05:30', '-08:00', '+00:00', '-00:01', '+23:59:59.999999', '+24:00', 'Z', 'z', 'x', '0', '99',
+  '2026',
+  '0001',
+  '9999',
+  '0000',
+  '-',
+  '09',
+  '21',
+  '12',
+  '31',
+  '02',
+  '29',
+  '30',
+  'W',
+  'W39',
+  'W53',
+  'W01',
+  '1',
+  '7',
+  'T',
+  't',
+  ' ',
+  '_',
+  'é',
+  '😀',
+  '\ud800',
+  '\u0000',
+  '\u3000',
+  '\u0085',
+  '\ufeff',
+  '21',
+  '00',
+  '59',
+  '60',
+  '24',
+  ':',
+  '.',
+  ',',
+  '123456',
+  '1234567',
+  '5',
+  '+',
+  '+05:30',
+  '-08:00',
+  '+00:00',
+  '-00:01',
+  '+23:59:59.999999',
+  '+24:00',
+  'Z',
+  'z',
+  'x',
+  '0',
+  '99',
 ];
 
 const timeString = fc.oneof(
   fc.array(fc.constantFrom(...TIME_PIECES), { maxLength: 14 }).map((xs) => xs.join('')),
   fc
     .tuple(
-      fc.constantFrom('2026-09-21T21:00:00+00:00', '20260921T210000Z', '2026-W39-1T21:00', '0001-01-01T00:00:00+00:01', '9999-12-31T23:59:59.999999-00:00', '2024-02-29 23:59:59,5+05:30:15.5'),
+      fc.constantFrom(
+        '2026-09-21T21:00:00+00:00',
+        '20260921T210000Z',
+        '2026-W39-1T21:00',
+        '0001-01-01T00:00:00+00:01',
+        '9999-12-31T23:59:59.999999-00:00',
+        '2024-02-29 23:59:59,5+05:30:15.5',
+      ),
       fc.array(fc.tuple(fc.nat({ max: 30 }), fc.constantFrom(...TIME_PIECES, ''), fc.nat({ max: 2 })), { maxLength: 3 }),
     )
     .map(([base, edits]) => {
@@ -74,7 +130,15 @@ function fromCore(v: unknown): JValue {
 
 function show(v: JValue): string {
   return JSON.stringify(v, (_k, x) =>
-    typeof x === 'bigint' ? `${x}n` : x instanceof Map ? Object.fromEntries([...x.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : typeof x === 'number' && !Number.isFinite(x) ? String(x) : Object.is(x, -0) ? '-0' : x,
+    typeof x === 'bigint'
+      ? `${x}n`
+      : x instanceof Map
+        ? Object.fromEntries([...x.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : typeof x === 'number' && !Number.isFinite(x)
+          ? String(x)
+          : Object.is(x, -0)
+            ? '-0'
+            : x,
   );
 }
 
@@ -128,18 +192,30 @@ describe('building blocks: oracle vs @ewp/core', () => {
 
   it('Python float repr agrees on arbitrary doubles', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.double(), fc.integer().map((n) => n * 10 ** ((n % 40) - 20))), (x) => {
-        expect(pythonFloatRepr(x)).toBe(oracleFloatRepr(x));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.double(),
+          fc.integer().map((n) => n * 10 ** ((n % 40) - 20)),
+        ),
+        (x) => {
+          expect(pythonFloatRepr(x)).toBe(oracleFloatRepr(x));
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it('Python lowercasing agrees on arbitrary Unicode and on the subject pool', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 8 }), fc.array(fc.constantFrom(...SUBJECT_POOL), { maxLength: 4 }).map((xs) => xs.join(''))), (s) => {
-        expect(pythonLower(s)).toBe(oracleLower(s));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 8 }),
+          fc.array(fc.constantFrom(...SUBJECT_POOL), { maxLength: 4 }).map((xs) => xs.join('')),
+        ),
+        (s) => {
+          expect(pythonLower(s)).toBe(oracleLower(s));
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -155,7 +231,39 @@ describe('building blocks: oracle vs @ewp/core', () => {
   });
 
   it('JSON readers agree on acceptance and on values (number kinds, big integers, NaN, duplicate keys)', () => {
-    const pieces = ['{', '}', '[', ']', ',', ':', '"a"', '"\\ud800"', '"\\u00e9"', '"x\\n"', '1', '-0', '5.0', '1e400', '12345678901234567890', 'NaN', '-Infinity', 'Infinity', 'true', 'null', ' ', '\t', '\u00a0', '01', '1.', '.5', '-', '"', '\\', '1E+2', '\ufeff'];
+    const pieces = [
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      '"a"',
+      '"\\ud800"',
+      '"\\u00e9"',
+      '"x\\n"',
+      '1',
+      '-0',
+      '5.0',
+      '1e400',
+      '12345678901234567890',
+      'NaN',
+      '-Infinity',
+      'Infinity',
+      'true',
+      'null',
+      ' ',
+      '\t',
+      '\u00a0',
+      '01',
+      '1.',
+      '.5',
+      '-',
+      '"',
+      '\\',
+      '1E+2',
+      '\ufeff',
+    ];
     const text = fc.oneof(
       fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((xs) => xs.join('')),
       fc.jsonValue().map((v) => JSON.stringify(v)),

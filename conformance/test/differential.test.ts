@@ -35,10 +35,44 @@ describe('differential: oracle vs @ewp/core', () => {
 
   it('agrees on generated views with one value anywhere replaced by an awkward token', () => {
     const tokens = [
-      'null', '""', '0', '-0', '-1', '5.0', '1e400', 'NaN', '-Infinity', 'true', 'false', '[]', '{}', '[1]', '[""]', '["a", "a"]',
-      '"x"', '"None"', '"supports"', '"opposes"', '"inconclusive"', '"open"', '"resolved"', '"superseded_by"', '"complete"',
-      '"P-x"', '"P-x:"', '"P-x:v2"', '"tool"', '"extract"', '"tool_observation"', '"human_review"', '"\\ud800"',
-      '"2026-09-21T21:00:00Z"', '"0001-01-01T00:00:00+00:01"', '"garbage"', '12345678901234567890', '9007199254740992',
+      'null',
+      '""',
+      '0',
+      '-0',
+      '-1',
+      '5.0',
+      '1e400',
+      'NaN',
+      '-Infinity',
+      'true',
+      'false',
+      '[]',
+      '{}',
+      '[1]',
+      '[""]',
+      '["a", "a"]',
+      '"x"',
+      '"None"',
+      '"supports"',
+      '"opposes"',
+      '"inconclusive"',
+      '"open"',
+      '"resolved"',
+      '"superseded_by"',
+      '"complete"',
+      '"P-x"',
+      '"P-x:"',
+      '"P-x:v2"',
+      '"tool"',
+      '"extract"',
+      '"tool_observation"',
+      '"human_review"',
+      '"\\ud800"',
+      '"2026-09-21T21:00:00Z"',
+      '"0001-01-01T00:00:00+00:01"',
+      '"garbage"',
+      '12345678901234567890',
+      '9007199254740992',
     ];
     fc.assert(
       fc.property(
@@ -47,9 +81,10 @@ describe('differential: oracle vs @ewp/core', () => {
           const paths = allPaths(root);
           return fc.record({
             c: fc.constant(c),
-            text: paths.length === 0
-              ? fc.constant(viewToJsonText(c.view))
-              : fc.tuple(fc.constantFrom(...paths), fc.constantFrom(...tokens)).map(([path, token]) => writeJsonText(root, { path, token })),
+            text:
+              paths.length === 0
+                ? fc.constant(viewToJsonText(c.view))
+                : fc.tuple(fc.constantFrom(...paths), fc.constantFrom(...tokens)).map(([path, token]) => writeJsonText(root, { path, token })),
           });
         }),
         ({ c, text }) => compareOnText(text, c.evaluatedAt),

@@ -33,10 +33,7 @@ function* sources(dir: string): Generator<string> {
 
 it('every error class extends EwpError (one root)', () => {
   const roots: string[] = [];
-  const dirs = [
-    ...readdirSync(join(root, 'packages')).map((p) => join(root, 'packages', p)),
-    join(root, 'conformance'),
-  ];
+  const dirs = [...readdirSync(join(root, 'packages')).map((p) => join(root, 'packages', p)), join(root, 'conformance')];
   for (const dir of dirs) {
     for (const file of sources(dir)) {
       const text = readFileSync(file, 'utf8');

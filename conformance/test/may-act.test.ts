@@ -36,10 +36,14 @@ function toInput(r: Omit<Row, 'decision'>): GateInput {
 
 function coreDecision(warrant: WarrantView | Record<string, unknown>, r: Omit<Row, 'decision' | keyof WarrantView['warrant']>): string {
   try {
-    return mayAct(warrant as WarrantView, { action_id: 'a', kind: 'k', reversible: r.reversible, risk: r.risk as 'low' }, {
-      high_requires_accepted: r.high_requires_accepted,
-      high_requires_no_open_conflict: r.high_requires_no_open_conflict,
-    });
+    return mayAct(
+      warrant as WarrantView,
+      { action_id: 'a', kind: 'k', reversible: r.reversible, risk: r.risk as 'low' },
+      {
+        high_requires_accepted: r.high_requires_accepted,
+        high_requires_no_open_conflict: r.high_requires_no_open_conflict,
+      },
+    );
   } catch (err) {
     if (err instanceof InvalidAction) return 'REFUSED';
     if (err instanceof EwpError) return `EwpError ${err.code}`;
@@ -63,7 +67,17 @@ describe.skipIf(!SHARED_AVAILABLE)('action gate: oracle vs vectors/may_act.json 
     const wrong: string[] = [];
     for (const r of file.rows) {
       for (const verification of ['NONE', 'INDIRECT', 'EXTERNAL', 'HUMAN']) {
-        const warrant = { warrant: { acceptance: r.acceptance, conflict: r.conflict, currency: r.currency, sufficiency: r.sufficiency, verification, strength: 0, rationale_codes: [] } };
+        const warrant = {
+          warrant: {
+            acceptance: r.acceptance,
+            conflict: r.conflict,
+            currency: r.currency,
+            sufficiency: r.sufficiency,
+            verification,
+            strength: 0,
+            rationale_codes: [],
+          },
+        };
         const got = coreDecision(warrant, r);
         if (got !== gateDecision(toInput(r))) wrong.push(`${JSON.stringify(r)} verification=${verification}: core ${got}`);
       }
@@ -84,7 +98,15 @@ describe.skipIf(!SHARED_AVAILABLE)('action gate: oracle vs vectors/may_act.json 
           if (!out.ok) return;
           const axes = out.warrant.warrant as Record<string, string>;
           const r = { risk, reversible, high_requires_accepted: hra, high_requires_no_open_conflict: hrnoc };
-          const want = gateDecision(toInput({ ...r, acceptance: axes.acceptance as string, conflict: axes.conflict as string, currency: axes.currency as string, sufficiency: axes.sufficiency as string }));
+          const want = gateDecision(
+            toInput({
+              ...r,
+              acceptance: axes.acceptance as string,
+              conflict: axes.conflict as string,
+              currency: axes.currency as string,
+              sufficiency: axes.sufficiency as string,
+            }),
+          );
           expect(coreDecision(out.warrant, r)).toBe(want);
         },
       ),

@@ -18,7 +18,23 @@ const FULL = process.env.EWP_FUZZ_FULL === '1';
 
 /** The 16 replacement tokens, written as raw JSON text, plus deletion of the key or element. */
 const TOKENS: Array<string | typeof DELETE> = [
-  'null', '""', '0', '-1', 'false', 'true', '[]', '{}', '"x"', '"supports"', '1.5', '1e400', 'NaN', '["a"]', '[""]', '[1]', DELETE,
+  'null',
+  '""',
+  '0',
+  '-1',
+  'false',
+  'true',
+  '[]',
+  '{}',
+  '"x"',
+  '"supports"',
+  '1.5',
+  '1e400',
+  'NaN',
+  '["a"]',
+  '[""]',
+  '[1]',
+  DELETE,
 ];
 
 function sampled(root: JValue, paths: JPath[]): JPath[] {
@@ -67,7 +83,7 @@ describe.skipIf(!SHARED_AVAILABLE)('mutation fuzz: oracle vs @ewp/core on mutate
           const oracle = evaluateHarnessLine(`{"view": ${text}}`);
           // The core gets T exactly as the harness would: the view's own key, decoded by the core's reader.
           const parsed = parseJson(text) as Record<string, unknown>;
-          const core = coreOutcome(text, parsed !== null && typeof parsed === 'object' ? parsed.evaluated_at ?? null : null);
+          const core = coreOutcome(text, parsed !== null && typeof parsed === 'object' ? (parsed.evaluated_at ?? null) : null);
           if (!core.ok && core.errorClass === 'CRASH') row.crashes++;
           if (!oracle.ok && oracle.pythonRepr === true) {
             row.pythonRepr++;

@@ -14,7 +14,12 @@ function scripted(calls) {
     doGenerate: async () => {
       const turn = turns.shift();
       if (typeof turn === 'string') return { content: [{ type: 'text', text: turn }], finishReason: { unified: 'stop' }, usage, warnings: [] };
-      return { content: [{ type: 'tool-call', toolCallId: turn.id, toolName: turn.name, input: JSON.stringify(turn.input) }], finishReason: { unified: 'tool-calls' }, usage, warnings: [] };
+      return {
+        content: [{ type: 'tool-call', toolCallId: turn.id, toolName: turn.name, input: JSON.stringify(turn.input) }],
+        finishReason: { unified: 'tool-calls' },
+        usage,
+        warnings: [],
+      };
     },
     doStream: async () => ({ stream: convertArrayToReadableStream([]) }),
   });
@@ -23,7 +28,17 @@ function scripted(calls) {
 let now = new Date('2026-09-23T12:00:00Z');
 const store = new MemoryEvidenceStore();
 const tools = ewpTools({ store, ingest: true, now: () => now });
-const src = { source_id: 'winrm', lineage_id: 'L-winrm', origin_type: 'tool', origin_locator: 'winrm://server01', snapshot_id: 's1', content_hash: 'sha256:1', observed_at: '2026-09-23T08:00:00Z', extractor_id: null, parent_source_id: null };
+const src = {
+  source_id: 'winrm',
+  lineage_id: 'L-winrm',
+  origin_type: 'tool',
+  origin_locator: 'winrm://server01',
+  snapshot_id: 's1',
+  content_hash: 'sha256:1',
+  observed_at: '2026-09-23T08:00:00Z',
+  extractor_id: null,
+  parent_source_id: null,
+};
 
 // The ingest side records a tool-verified view; trusted origins need the attestation.
 const put = await tools.ewp_evidence_view_put.execute(
@@ -31,7 +46,16 @@ const put = await tools.ewp_evidence_view_put.execute(
     view: {
       proposition_id: 'P-win',
       freshness_policy_seconds: 604800,
-      assertions: [{ assertion_id: 'a1', text: 'server01 runs Windows Server 2022', asserted_by: 'agent', assertion_confidence: 0.9, source: src, asserted_at: '2026-09-23T08:00:00Z' }],
+      assertions: [
+        {
+          assertion_id: 'a1',
+          text: 'server01 runs Windows Server 2022',
+          asserted_by: 'agent',
+          assertion_confidence: 0.9,
+          source: src,
+          asserted_at: '2026-09-23T08:00:00Z',
+        },
+      ],
       checks: [{ check_id: 'k1', method: 'tool_observation', scope: 'server01', source: src, observed_at: '2026-09-23T08:00:00Z', result: 'supports' }],
     },
     ingest_attestation: true,
@@ -50,7 +74,13 @@ const patch = tool({
   },
 });
 const gated = gateTool(patch, { proposition: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'medium', reversible: true }, store, now: () => now });
-const run = (messages) => generateText({ model: scripted([{ id: 'c1', name: 'patch', input: { server: 'server01' } }, 'done']), tools: { patch: gated }, messages, stopWhen: stepCountIs(3) });
+const run = (messages) =>
+  generateText({
+    model: scripted([{ id: 'c1', name: 'patch', input: { server: 'server01' } }, 'done']),
+    tools: { patch: gated },
+    messages,
+    stopWhen: stepCountIs(3),
+  });
 
 // 1. Fresh tool evidence: MAY_ACT, the tool runs.
 await run([{ role: 'user', content: 'patch server01' }]);
@@ -67,8 +97,18 @@ await generateText({ model: scripted(['patched after confirmation']), tools: { p
 console.log('   after a human approved -> ran:', patched.length === 2);
 
 // 3. A high-risk action on a proposition with no evidence: DENY, with a result the model reads.
-const risky = gateTool(patch, { proposition: 'P-unknown', action: { action_id: 'wipe', kind: 'wipe', risk: 'high', reversible: false }, store, now: () => now });
-const denied = await generateText({ model: scripted([{ id: 'c2', name: 'patch', input: { server: 'server02' } }, 'I may not.']), tools: { patch: risky }, prompt: 'wipe server02', stopWhen: stepCountIs(3) });
+const risky = gateTool(patch, {
+  proposition: 'P-unknown',
+  action: { action_id: 'wipe', kind: 'wipe', risk: 'high', reversible: false },
+  store,
+  now: () => now,
+});
+const denied = await generateText({
+  model: scripted([{ id: 'c2', name: 'patch', input: { server: 'server02' } }, 'I may not.']),
+  tools: { patch: risky },
+  prompt: 'wipe server02',
+  stopWhen: stepCountIs(3),
+});
 console.log('3. no evidence, high risk ->', JSON.stringify(denied.steps[0].toolResults[0].output.ewp_gate), '| ran:', patched.includes('server02'));
 
 // What the model sees when it asks for the memory context.

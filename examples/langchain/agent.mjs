@@ -10,11 +10,30 @@ import { z } from 'zod';
 
 let now = new Date('2026-09-23T12:00:00Z');
 const store = new MemoryEvidenceStore();
-const src = { source_id: 'winrm', lineage_id: 'L-winrm', origin_type: 'tool', origin_locator: 'winrm://server01', snapshot_id: 's1', content_hash: 'sha256:1', observed_at: '2026-09-23T08:00:00Z', extractor_id: null, parent_source_id: null };
+const src = {
+  source_id: 'winrm',
+  lineage_id: 'L-winrm',
+  origin_type: 'tool',
+  origin_locator: 'winrm://server01',
+  snapshot_id: 's1',
+  content_hash: 'sha256:1',
+  observed_at: '2026-09-23T08:00:00Z',
+  extractor_id: null,
+  parent_source_id: null,
+};
 const view = {
   proposition_id: 'P-win',
   freshness_policy_seconds: 604800,
-  assertions: [{ assertion_id: 'a1', text: 'server01 runs Windows Server 2022', asserted_by: 'agent', assertion_confidence: 0.9, source: src, asserted_at: src.observed_at }],
+  assertions: [
+    {
+      assertion_id: 'a1',
+      text: 'server01 runs Windows Server 2022',
+      asserted_by: 'agent',
+      assertion_confidence: 0.9,
+      source: src,
+      asserted_at: src.observed_at,
+    },
+  ],
   checks: [{ check_id: 'k1', method: 'tool_observation', scope: 'server01', source: src, observed_at: src.observed_at, result: 'supports' }],
 };
 
@@ -34,12 +53,23 @@ for (const m of out.messages.filter((m) => m.getType() === 'tool')) console.log(
 // 2. Two weeks later the check is stale: the gated patch tool pauses the graph for a human.
 now = new Date('2026-10-07T12:00:00Z');
 const ran = [];
-const patch = tool(async ({ server }) => (ran.push(server), `patched ${server}`), {
-  name: 'patch',
-  description: 'Install the security patch on a server',
-  schema: z.object({ server: z.string() }),
+const patch = tool(
+  async ({ server }) => {
+    ran.push(server);
+    return `patched ${server}`;
+  },
+  {
+    name: 'patch',
+    description: 'Install the security patch on a server',
+    schema: z.object({ server: z.string() }),
+  },
+);
+const gated = gateLangChainTool(patch, {
+  proposition: 'P-win',
+  action: { action_id: 'patch', kind: 'patch', risk: 'medium', reversible: true },
+  store,
+  now: () => now,
 });
-const gated = gateLangChainTool(patch, { proposition: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'medium', reversible: true }, store, now: () => now });
 const gatedAgent = createAgent({
   model: new FakeToolCallingModel({ toolCalls: [[{ name: 'patch', args: { server: 'server01' }, id: 'p1' }], []] }),
   tools: [gated],
@@ -47,6 +77,13 @@ const gatedAgent = createAgent({
 });
 const config = { configurable: { thread_id: 'patch-1' } };
 const paused = await gatedAgent.invoke({ messages: [{ role: 'user', content: 'patch server01' }] }, config);
-console.log('2. paused for a human:', paused.__interrupt__?.[0]?.value?.ewp_gate, '| currency', paused.__interrupt__?.[0]?.value?.currency, '| ran:', ran.length > 0);
+console.log(
+  '2. paused for a human:',
+  paused.__interrupt__?.[0]?.value?.ewp_gate,
+  '| currency',
+  paused.__interrupt__?.[0]?.value?.currency,
+  '| ran:',
+  ran.length > 0,
+);
 await gatedAgent.invoke(new Command({ resume: { approved: true } }), config);
 console.log('   approved on resume, decided again -> ran:', ran.includes('server01'));

@@ -29,8 +29,29 @@ console.log('   its warrant (a turn, never verified):', axes(item.warrant));
 // 2. The ingest pipeline records a tool observation for the same proposition.
 const winrm = source('winrm', 'tool', 'L-winrm');
 await store.ledger.extend('P-win', [
-  { kind: 'evidence', record: { evidence_id: 'e1', proposition_id: 'P-win', polarity: 'supports', source: winrm, content: 'Get-ComputerInfo', observed_at: '2026-09-23T08:00:00Z' } },
-  { kind: 'check', record: { check_id: 'k1', method: 'tool_observation', scope: 'server01', source: winrm, observed_at: '2026-09-23T08:00:00Z', result: 'supports', subjects: [] } },
+  {
+    kind: 'evidence',
+    record: {
+      evidence_id: 'e1',
+      proposition_id: 'P-win',
+      polarity: 'supports',
+      source: winrm,
+      content: 'Get-ComputerInfo',
+      observed_at: '2026-09-23T08:00:00Z',
+    },
+  },
+  {
+    kind: 'check',
+    record: {
+      check_id: 'k1',
+      method: 'tool_observation',
+      scope: 'server01',
+      source: winrm,
+      observed_at: '2026-09-23T08:00:00Z',
+      result: 'supports',
+      subjects: [],
+    },
+  },
 ]);
 item = await store.get(['memories', 'ops'], 'os');
 console.log('2. after a tool check:', axes(item.warrant));
@@ -50,13 +71,27 @@ console.log('4. chat transcript:', axes(await history.warrant()));
 await store.ledger.put({
   proposition_id: 'P-door',
   view_id: 'v1',
-  assertions: [{ assertion_id: 'a1', text: 'The door was open', asserted_by: 'cam-1', assertion_confidence: 0.8, source: source('cam1', 'sensor', 'L-cam1'), asserted_at: '2026-09-23T08:00:00Z' }],
+  assertions: [
+    {
+      assertion_id: 'a1',
+      text: 'The door was open',
+      asserted_by: 'cam-1',
+      assertion_confidence: 0.8,
+      source: source('cam1', 'sensor', 'L-cam1'),
+      asserted_at: '2026-09-23T08:00:00Z',
+    },
+  ],
   evidence: [
     { evidence_id: 'e1', polarity: 'supports', source: source('cam1', 'sensor', 'L-cam1'), content: 'frame 1', observed_at: '2026-09-23T08:00:00Z' },
     { evidence_id: 'e2', polarity: 'opposes', source: source('cam2', 'sensor', 'L-cam2'), content: 'frame 2', observed_at: '2026-09-23T08:00:00Z' },
   ],
 });
-const summary = await consolidate(store.ledger, { propositionId: 'P-ops-summary', sources: ['P-win', 'P-door'], text: 'server01 runs Windows 2022; the door was open.', at: T.toISOString() });
+const summary = await consolidate(store.ledger, {
+  propositionId: 'P-ops-summary',
+  sources: ['P-win', 'P-door'],
+  text: 'server01 runs Windows 2022; the door was open.',
+  at: T.toISOString(),
+});
 console.log('5. summary (origin summary, derived_from P-win, P-door):', axes(summary.warrant));
 console.log('   "X is disputed" did not become "X": conflict', summary.warrant.warrant.conflict, '| verification', summary.warrant.warrant.verification);
 

@@ -68,8 +68,13 @@ try {
 
   // A second client on the same Mem0 entity extends the snapshot: the same engine, the same rules.
   const other = mem0Adapter(memory, { userId: 'example-agent' });
-  await other.extend('P-deploys-from-main', [{ kind: 'evidence', record: { ...view.evidence[0], evidence_id: 'e2', content: 'Branch protection: main requires review' } }]);
-  console.log('snapshots:', (await store.listSnapshots('P-deploys-from-main')).map((s) => s.view_id));
+  await other.extend('P-deploys-from-main', [
+    { kind: 'evidence', record: { ...view.evidence[0], evidence_id: 'e2', content: 'Branch protection: main requires review' } },
+  ]);
+  console.log(
+    'snapshots:',
+    (await store.listSnapshots('P-deploys-from-main')).map((s) => s.view_id),
+  );
   const chain = await store.verifyChain();
   console.log('chain:', chain.ok, chain.length, 'entries; not guaranteed on Mem0:', chain.not_guaranteed);
 

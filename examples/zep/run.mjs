@@ -52,7 +52,10 @@ try {
     invalidAt: '2026-06-01T00:00:00Z',
   });
   const facts = await store.readNative('P-prod-db-version');
-  console.log("Zep's own facts:", facts.assertions.map((a) => `${a.text} (${a.source.origin_type})`));
+  console.log(
+    "Zep's own facts:",
+    facts.assertions.map((a) => `${a.text} (${a.source.origin_type})`),
+  );
   console.log('store notes:', facts.adapter_meta['@ewp/zep'].store_notes);
   console.log('warrant of the facts view:', warrantNow(facts, REFERENCE_V2, new Date().toISOString()).warrant);
 } finally {

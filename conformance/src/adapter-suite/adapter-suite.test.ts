@@ -173,9 +173,7 @@ describe('diffViews', () => {
 
 describe('expected-loss files and reports', () => {
   it('refuses a malformed expected-loss file naming the field', () => {
-    expect(() => parseExpectedLossFile({ adapter: 'x', losses: [{ class: 'LOST', fixture: '*', field: 'f', reason: 'r' }] })).toThrow(
-      /\$\.losses\[0\]\.class/,
-    );
+    expect(() => parseExpectedLossFile({ adapter: 'x', losses: [{ class: 'LOST', fixture: '*', field: 'f', reason: 'r' }] })).toThrow(/\$\.losses\[0\]\.class/);
     expect(() => parseExpectedLossFile({ adapter: '', losses: [] })).toThrow(/\$\.adapter/);
   });
   it('renders the same Markdown for the same reports', async () => {

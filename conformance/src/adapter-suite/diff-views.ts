@@ -29,13 +29,7 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function compareObject(
-  written: Record<string, unknown>,
-  read: Record<string, unknown>,
-  field: string,
-  path: string,
-  out: FieldDifference[],
-): void {
+function compareObject(written: Record<string, unknown>, read: Record<string, unknown>, field: string, path: string, out: FieldDifference[]): void {
   const keys = new Set([...Object.keys(written), ...Object.keys(read)]);
   for (const key of [...keys].sort()) {
     const w = written[key];

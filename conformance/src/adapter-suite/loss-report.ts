@@ -140,7 +140,7 @@ export function renderLossReportMarkdown(report: LossReportJson): string {
     '- **snapshot contract**: `checked` when the adapter is a snapshot store and ran the agreement sequence of',
     `  [the store contract](${STORE_CONTRACT_DOC}) §1; \`—\` when the adapter does not keep snapshots, so the`,
     '  sequence does not apply.',
-    '- **unexpected**: losses not in the adapter\'s expected-loss list; **stale**: listed losses that no longer',
+    "- **unexpected**: losses not in the adapter's expected-loss list; **stale**: listed losses that no longer",
     '  happen. Either one fails the adapter, as does an error.',
   );
   lines.push('', '## Losses and observations (adapter × class × field)', '');

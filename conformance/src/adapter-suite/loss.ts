@@ -7,13 +7,7 @@ import type { ExpectedLoss, ExpectedLossFile, LossClass } from '@ewp/core';
 
 export type { ExpectedLoss, ExpectedLossFile, LossClass };
 
-export const LOSS_CLASSES: readonly LossClass[] = [
-  'INGEST_LOSS',
-  'ADAPTER_MAP_LOSS',
-  'WARRANT_MISMATCH',
-  'RETRIEVAL_LOSS',
-  'EXPECTED_DIVERGENCE',
-];
+export const LOSS_CLASSES: readonly LossClass[] = ['INGEST_LOSS', 'ADAPTER_MAP_LOSS', 'WARRANT_MISMATCH', 'RETRIEVAL_LOSS', 'EXPECTED_DIVERGENCE'];
 
 /** One difference the suite observed. `field` is generalised (`assertions[*].asserted_by`). */
 export interface ObservedLoss {
@@ -26,11 +20,7 @@ export interface ObservedLoss {
 
 /** Does the expected entry cover the observed loss? */
 export function lossMatches(expected: ExpectedLoss, observed: ObservedLoss): boolean {
-  return (
-    expected.class === observed.class &&
-    expected.field === observed.field &&
-    (expected.fixture === '*' || expected.fixture === observed.fixture)
-  );
+  return expected.class === observed.class && expected.field === observed.field && (expected.fixture === '*' || expected.fixture === observed.fixture);
 }
 
 /** Observations never fail the suite; every other class must be listed. */

@@ -66,7 +66,13 @@ export async function runRoundTripBench(adapter: string, subjects: BenchedSubjec
   const result = {
     benchmark: `${adapter}-roundtrip`,
     date: new Date().toISOString(),
-    machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
+    machine: {
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      cores: os.cpus().length,
+      memory_gb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+    },
     quick,
     fixtures: fixtures.length,
     records,
@@ -75,6 +81,16 @@ export async function runRoundTripBench(adapter: string, subjects: BenchedSubjec
   };
   mkdirSync(new URL('.', out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`${adapter} round trip: ${fixtures.length} fixtures (${records} records), median of ${passes} pass(es), ${result.machine.cpu} x${result.machine.cores}, node ${process.version}`);
-  console.table(rows.map((r) => ({ adapter: r.adapter, 'total ms': r.total_ms.toFixed(1), 'ms/fixture': r.per_fixture_ms.toFixed(2), 'ms/record': r.per_record_ms.toFixed(3), 'x baseline': r.ratio_vs_baseline.toFixed(1) })));
+  console.log(
+    `${adapter} round trip: ${fixtures.length} fixtures (${records} records), median of ${passes} pass(es), ${result.machine.cpu} x${result.machine.cores}, node ${process.version}`,
+  );
+  console.table(
+    rows.map((r) => ({
+      adapter: r.adapter,
+      'total ms': r.total_ms.toFixed(1),
+      'ms/fixture': r.per_fixture_ms.toFixed(2),
+      'ms/record': r.per_record_ms.toFixed(3),
+      'x baseline': r.ratio_vs_baseline.toFixed(1),
+    })),
+  );
 }

@@ -1,11 +1,4 @@
-import {
-  decodeView,
-  type EvidenceView,
-  isTrustedOrigin,
-  REFERENCE_V2,
-  type WarrantView,
-  warrantNow,
-} from '@ewp/core';
+import { decodeView, type EvidenceView, isTrustedOrigin, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import { diffViews, type FieldDifference } from './diff-views.js';
 import { type ExpectedLoss, isObservation, lossMatches, type ObservedLoss } from './loss.js';
 import { type AdapterSubject, type MemoryAdapter, readBack } from './memory-adapter.js';
@@ -70,11 +63,7 @@ async function withAdapter<T>(subject: AdapterSubject, run: (adapter: MemoryAdap
   }
 }
 
-async function checkFixture(
-  subject: AdapterSubject,
-  fixture: AdapterFixture,
-  report: AdapterConformanceReport,
-): Promise<ObservedLoss[]> {
+async function checkFixture(subject: AdapterSubject, fixture: AdapterFixture, report: AdapterConformanceReport): Promise<ObservedLoss[]> {
   const written = decodeView(fixture.raw);
   const losses: ObservedLoss[] = [];
   const ns = subject.capabilities.metaNamespace;
@@ -198,10 +187,7 @@ function sortLosses(list: ObservedLoss[]): ObservedLoss[] {
  * adapter, reads it back, diffs it field by field, re-evaluates both views, probes search and
  * native records per the capabilities, and compares what it saw with the expected-loss list.
  */
-export async function runAdapterConformanceReport(
-  subject: AdapterSubject,
-  options: { fixtures?: string[] } = {},
-): Promise<AdapterConformanceReport> {
+export async function runAdapterConformanceReport(subject: AdapterSubject, options: { fixtures?: string[] } = {}): Promise<AdapterConformanceReport> {
   const report: AdapterConformanceReport = {
     adapter: subject.name,
     fixtures: 0,
@@ -240,9 +226,7 @@ export async function runAdapterConformanceReport(
   }
   await subject.dispose?.();
   report.losses = sortLosses(all);
-  report.unexpected = report.losses.filter(
-    (loss) => !isObservation(loss) && !subject.expectedLoss.losses.some((e) => lossMatches(e, loss)),
-  );
+  report.unexpected = report.losses.filter((loss) => !isObservation(loss) && !subject.expectedLoss.losses.some((e) => lossMatches(e, loss)));
   const checked = new Set(fixtures.map((f) => f.name));
   if (subject.capabilities.nativeRecords) checked.add(NATIVE_FIXTURE);
   report.stale = subject.expectedLoss.losses.filter(

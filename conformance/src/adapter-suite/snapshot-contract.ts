@@ -65,11 +65,23 @@ function steps(): Step[] {
     { name: 'v3 adds evidence e2', view: v3, outcome: 'stored' },
     {
       name: 'v4 source winrm reused with another lineage',
-      view: { ...v3, view_id: 'v4', evidence: [...v3.evidence.map((e) => e), { ...e2, evidence_id: 'e3', content: 'other', source: source('winrm', 'L-other') }].filter((e) => e.evidence_id !== 'e1'), assertions: [], checks: [] },
+      view: {
+        ...v3,
+        view_id: 'v4',
+        evidence: [...v3.evidence.map((e) => e), { ...e2, evidence_id: 'e3', content: 'other', source: source('winrm', 'L-other') }].filter(
+          (e) => e.evidence_id !== 'e1',
+        ),
+        assertions: [],
+        checks: [],
+      },
       outcome: 'refused',
     },
     { name: 'v5 adds open conflict c1', view: { ...v3, view_id: 'v5', conflicts: [c1] }, outcome: 'stored' },
-    { name: 'v6 conflict c1 with other participants', view: { ...v3, view_id: 'v6', conflicts: [{ ...c1, proposition_ids: ['P-win', 'P-x'] }] }, outcome: 'refused' },
+    {
+      name: 'v6 conflict c1 with other participants',
+      view: { ...v3, view_id: 'v6', conflicts: [{ ...c1, proposition_ids: ['P-win', 'P-x'] }] },
+      outcome: 'refused',
+    },
     { name: 'v7 conflict c1 resolved', view: { ...v3, view_id: 'v7', conflicts: [{ ...c1, status: 'resolved' }] }, outcome: 'stored' },
     { name: 'v8 v3 content, evidence reversed', view: { ...v3, view_id: 'v8', evidence: [...v3.evidence].reverse() }, outcome: 'stored' },
     {

@@ -8,10 +8,7 @@ import { type AdapterConformanceReport, adapterFixtureNames, runAdapterConforman
  * Call it with top-level `await` from a `*.conformance.test.ts` file; vitest is loaded lazily so
  * the rest of this module works without it (the `ewp conformance` command).
  */
-export async function runAdapterConformance(
-  subject: AdapterSubject,
-  options: { onReport?: (report: AdapterConformanceReport) => void } = {},
-): Promise<void> {
+export async function runAdapterConformance(subject: AdapterSubject, options: { onReport?: (report: AdapterConformanceReport) => void } = {}): Promise<void> {
   const { describe, it, expect, beforeAll } = await import('vitest');
   describe(`adapter conformance: ${subject.name}`, () => {
     let report: AdapterConformanceReport;

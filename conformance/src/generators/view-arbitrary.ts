@@ -24,15 +24,7 @@ const TRUSTED = ['tool', 'document', 'human', 'api', 'vendor', 'sensor'];
 const ENDOGENOUS = ['extract', 'turn', 'derived', 'summary', 'model_introspection'];
 const ODD_ORIGINS = ['episode', 'graph', 'agent', 'inline:tool', 'Tool', '', 'TOOL', ' tool', 'document '];
 const HUMAN_METHODS = ['human_attestation', 'human_review'];
-const EXTERNAL_METHODS = [
-  'tool_observation',
-  'external_clock',
-  'document_quote',
-  'independent_reproduction',
-  'vendor_documentation',
-  'winrm',
-  'external_api',
-];
+const EXTERNAL_METHODS = ['tool_observation', 'external_clock', 'document_quote', 'independent_reproduction', 'vendor_documentation', 'winrm', 'external_api'];
 const INDIRECT_METHODS = ['inference', 'extract', 'derived', 'model_introspection'];
 const UNKNOWN_METHODS = ['Tool_Observation', 'guess', '', 'human', 'tool_observation ', 'HUMAN_REVIEW'];
 
@@ -122,11 +114,7 @@ export function arbitraryView(options: ViewOptions = {}): fc.Arbitrary<Generated
       { weight: 3, arbitrary: fc.constant<PlainJson>(P) },
       { weight: 2, arbitrary: variant },
     );
-    const origin = fc.oneof(
-      { weight: 4, arbitrary: pick(TRUSTED) },
-      { weight: 3, arbitrary: pick(ENDOGENOUS) },
-      { weight: 2, arbitrary: pick(ODD_ORIGINS) },
-    );
+    const origin = fc.oneof({ weight: 4, arbitrary: pick(TRUSTED) }, { weight: 3, arbitrary: pick(ENDOGENOUS) }, { weight: 2, arbitrary: pick(ODD_ORIGINS) });
     const lineageId = pick(['L1', 'L2', 'L3', 'L-obs', '']);
     const source = fc
       .record({
@@ -141,9 +129,9 @@ export function arbitraryView(options: ViewOptions = {}): fc.Arbitrary<Generated
       })
       .map(withoutUndefined);
     // A small pool of sources; a record picks one, so one source_id always has one SourceRef (I5).
-    const pool = fc.array(source, { minLength: 1, maxLength: 4 }).map((xs) =>
-      xs.map((s, i) => ({ source_id: i === 0 ? 's0' : i === 1 ? 'winrm' : i === 2 ? '1' : `s\u00e9${i}`, ...s })),
-    );
+    const pool = fc
+      .array(source, { minLength: 1, maxLength: 4 })
+      .map((xs) => xs.map((s, i) => ({ source_id: i === 0 ? 's0' : i === 1 ? 'winrm' : i === 2 ? '1' : `s\u00e9${i}`, ...s })));
 
     return pool.chain((sources) => {
       const src = fc.constantFrom(...sources);
@@ -208,30 +196,48 @@ export function arbitraryView(options: ViewOptions = {}): fc.Arbitrary<Generated
       });
       const arr = <T>(a: fc.Arbitrary<T>) => fc.array(a, { maxLength: maxRecords });
 
-      return fc
-        .record({
-          proposition_id: fc.constant(P),
-          view_id: optional(fc.constantFrom<PlainJson>('v1', '', null, 7, '  ', 'v-\u00e9'), 4),
-          assertions: optional(arr(assertion).map((xs) => dedupe(xs, 'assertion_id')), 6),
-          evidence: optional(arr(evidence).map((xs) => dedupe(xs, 'evidence_id')), 6),
-          checks: optional(arr(check).map((xs) => dedupe(xs, 'check_id')), 6),
-          conflicts: optional(fc.array(conflict, { maxLength: 2 }).map((xs) => dedupe(xs, 'conflict_id'))),
-          lineage: optional(fc.array(edge, { maxLength: 3 })),
-          omitted_sources: optional(fc.oneof({ weight: 4, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: fc.array(pick(['s9', 'x', 'x']), { minLength: 1, maxLength: 3 }) })),
-          retrieval_scope: optional(fc.oneof({ weight: 6, arbitrary: fc.constant('complete') }, { weight: 1, arbitrary: pick(['topk', '', 'Complete']) })),
-          degraded: optional(fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) })),
-          freshness_policy_seconds: optional(
-            pick([0, 1, 60, 3600, 604_800, 2_592_000, 2 ** 34 - 1, 2 ** 34, 2 ** 40, Number.MAX_SAFE_INTEGER]),
-          ),
-          adapter_meta: optional(
-            fc.dictionary(pick(['score', 'retrieval_score', 'confidence', 'note', 'evaluated_at']), fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<PlainJson>, {
-              maxKeys: 3,
-            }),
-          ),
-          subjects: optional(fc.array(pick(SUBJECT_POOL), { maxLength: 3 })),
-        })
-        // A JSON round trip makes the output plain data: ordinary prototypes, no shared instances, no -0.
-        .map((v) => JSON.parse(JSON.stringify(withoutUndefined(v))) as GeneratedView);
+      return (
+        fc
+          .record({
+            proposition_id: fc.constant(P),
+            view_id: optional(fc.constantFrom<PlainJson>('v1', '', null, 7, '  ', 'v-\u00e9'), 4),
+            assertions: optional(
+              arr(assertion).map((xs) => dedupe(xs, 'assertion_id')),
+              6,
+            ),
+            evidence: optional(
+              arr(evidence).map((xs) => dedupe(xs, 'evidence_id')),
+              6,
+            ),
+            checks: optional(
+              arr(check).map((xs) => dedupe(xs, 'check_id')),
+              6,
+            ),
+            conflicts: optional(fc.array(conflict, { maxLength: 2 }).map((xs) => dedupe(xs, 'conflict_id'))),
+            lineage: optional(fc.array(edge, { maxLength: 3 })),
+            omitted_sources: optional(
+              fc.oneof(
+                { weight: 4, arbitrary: fc.constant<string[]>([]) },
+                { weight: 1, arbitrary: fc.array(pick(['s9', 'x', 'x']), { minLength: 1, maxLength: 3 }) },
+              ),
+            ),
+            retrieval_scope: optional(fc.oneof({ weight: 6, arbitrary: fc.constant('complete') }, { weight: 1, arbitrary: pick(['topk', '', 'Complete']) })),
+            degraded: optional(fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) })),
+            freshness_policy_seconds: optional(pick([0, 1, 60, 3600, 604_800, 2_592_000, 2 ** 34 - 1, 2 ** 34, 2 ** 40, Number.MAX_SAFE_INTEGER])),
+            adapter_meta: optional(
+              fc.dictionary(
+                pick(['score', 'retrieval_score', 'confidence', 'note', 'evaluated_at']),
+                fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<PlainJson>,
+                {
+                  maxKeys: 3,
+                },
+              ),
+            ),
+            subjects: optional(fc.array(pick(SUBJECT_POOL), { maxLength: 3 })),
+          })
+          // A JSON round trip makes the output plain data: ordinary prototypes, no shared instances, no -0.
+          .map((v) => JSON.parse(JSON.stringify(withoutUndefined(v))) as GeneratedView)
+      );
     });
   });
 }

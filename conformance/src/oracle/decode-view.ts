@@ -176,12 +176,7 @@ const ID_FIELD: Partial<Record<RecordKind, string>> = {
   conflicts: 'conflict_id',
 };
 
-function readRow(
-  obj: JObject,
-  path: string,
-  table: ReadonlyArray<readonly [string, Reader]>,
-  ctx: Ctx,
-): Record<string, unknown> {
+function readRow(obj: JObject, path: string, table: ReadonlyArray<readonly [string, Reader]>, ctx: Ctx): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, read] of table) out[field] = read(obj.entries.get(field), `${path}.${field}`, ctx);
   return out;

@@ -114,8 +114,7 @@ export function evaluateDecoded(view: OView, viewId: string, Tstring: string, T:
   };
   const conferring = verif === 0 ? [] : view.checks.map((_, i) => i).filter((i) => classes[i] === verif);
   const newestConferring = newestOf(conferring);
-  const stale =
-    newestConferring !== null && isStale(T - (kTimes[newestConferring] as bigint), view.freshness_policy_seconds);
+  const stale = newestConferring !== null && isStale(T - (kTimes[newestConferring] as bigint), view.freshness_policy_seconds);
   const currency = superseded ? 'SUPERSEDED' : stale ? 'STALE' : 'CURRENT';
   const freshestIdx = newestConferring ?? newestOf(Kidx);
 
@@ -128,15 +127,7 @@ export function evaluateDecoded(view: OView, viewId: string, Tstring: string, T:
   const opposingHigh = view.checks.some((c, i) => c.result === 'opposes' && (classes[i] as number) >= 2);
   let acceptance: string;
   if (A.length === 0 && S.length === 0) acceptance = 'UNACCEPTED';
-  else if (
-    verif >= 2 &&
-    conflict !== 'OPEN' &&
-    !superseded &&
-    sufficiency === 'SUFFICIENT' &&
-    !stale &&
-    !opposingHigh
-  )
-    acceptance = 'ACCEPTED';
+  else if (verif >= 2 && conflict !== 'OPEN' && !superseded && sufficiency === 'SUFFICIENT' && !stale && !opposingHigh) acceptance = 'ACCEPTED';
   else acceptance = 'TENTATIVE';
   const verification = CLASS_NAMES[verif] as string;
 
@@ -163,8 +154,7 @@ export function evaluateDecoded(view: OView, viewId: string, Tstring: string, T:
   if (openRows.length > 0) codes.push('conflict.open');
   else if (implied) codes.push('conflict.implied_polarity');
   else if (conflict === 'RESOLVED') codes.push('conflict.resolved');
-  if (view.checks.some((c) => ENDOGENOUS.has(c.source.origin_type) && EXTERNAL_METHODS.has(c.method)))
-    codes.push('verification.laundered_endogenous');
+  if (view.checks.some((c) => ENDOGENOUS.has(c.source.origin_type) && EXTERNAL_METHODS.has(c.method))) codes.push('verification.laundered_endogenous');
   if (kTimes.some((t) => t === null)) codes.push('verification.not_available_at_t');
   codes.push(`verification.${verification.toLowerCase()}`);
   if (view.checks.some((c) => c.result === 'inconclusive')) codes.push('verification.inconclusive_present');
@@ -202,9 +192,7 @@ export function evaluateDecoded(view: OView, viewId: string, Tstring: string, T:
     omitted_sources: sortedByCodePoint(view.omitted_sources),
     derived_from: sortedByCodePoint(view.lineage.filter((l) => l.kind === 'derived_from').map((l) => l.to_id)),
     supersedes: sortedByCodePoint(view.lineage.filter((l) => l.kind === 'supersedes').map((l) => l.to_id)),
-    superseded_by: sortedByCodePoint(
-      view.lineage.filter((l) => l.kind === 'superseded_by' && names(l.from_id, P)).map((l) => l.to_id),
-    ),
+    superseded_by: sortedByCodePoint(view.lineage.filter((l) => l.kind === 'superseded_by' && names(l.from_id, P)).map((l) => l.to_id)),
     falsification_conditions: [],
   };
 }

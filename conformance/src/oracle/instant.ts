@@ -8,8 +8,8 @@
 export type OracleInstant = { readonly us: bigint } | 'unparsable' | 'out_of_range';
 
 const PY_WHITESPACE = new Set<number>([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
-  0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008,
+  0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 
 /** Python `str.strip()` with no argument (docs/spec/protocol.md §5.2 step 2). */
@@ -262,8 +262,7 @@ export function readInstant(value: unknown): OracleInstant {
   const parts = fromIsoBytes(enc.encode(cps.join('')));
   if (parts === null) return 'unparsable';
   const days = BigInt(daysFromCivil(parts.y, parts.mo, parts.d));
-  const local =
-    days * US_PER_DAY + BigInt(parts.hh * 3600 + parts.mi * 60 + parts.ss) * 1_000_000n + BigInt(parts.us);
+  const local = days * US_PER_DAY + BigInt(parts.hh * 3600 + parts.mi * 60 + parts.ss) * 1_000_000n + BigInt(parts.us);
   const utc = local - parts.offsetUs;
   if (utc < MIN_US || utc > MAX_US) return 'out_of_range';
   return { us: utc };

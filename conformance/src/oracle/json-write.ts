@@ -27,8 +27,7 @@ export const DELETE = Symbol('delete');
 export function writeJsonText(value: JValue, replace?: { readonly path: JPath; readonly token: string | typeof DELETE }): string {
   const target = replace?.path;
   const token = replace?.token;
-  const deleting = (onPath: boolean, depth: number) =>
-    token === DELETE && onPath && target !== undefined && depth + 1 === target.length;
+  const deleting = (onPath: boolean, depth: number) => token === DELETE && onPath && target !== undefined && depth + 1 === target.length;
   const walk = (v: JValue, depth: number, onPath: boolean): string => {
     if (onPath && target !== undefined && depth === target.length) return token === DELETE ? '' : (token as string);
     if (v === null) return 'null';

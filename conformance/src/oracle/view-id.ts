@@ -86,10 +86,7 @@ export function canonicalText(view: OView): string {
     })),
     freshness_policy_seconds: { int: view.freshness_policy_seconds },
     lineage: [...view.lineage]
-      .sort(
-        (a, b) =>
-          compareCodePoints(a.from_id, b.from_id) || compareCodePoints(a.to_id, b.to_id) || compareCodePoints(a.kind, b.kind),
-      )
+      .sort((a, b) => compareCodePoints(a.from_id, b.from_id) || compareCodePoints(a.to_id, b.to_id) || compareCodePoints(a.kind, b.kind))
       .map((l) => ({ from_id: l.from_id, to_id: l.to_id, kind: l.kind })),
     omitted_sources: sortedByCodePoint(view.omitted_sources),
     proposition_id: view.proposition_id,

@@ -183,7 +183,12 @@ export function runStoreConformance<S extends StoreUnderTest>(options: StoreConf
       it('keeps check subjects, view subjects and omitted sources in their stored order', async () => {
         const store = await fresh();
         await store.put(baseView('v1', { omitted_sources: ['z', 'a'] }));
-        await store.put(baseView('v9', { subjects: ['srv-1', 'server01'], checks: [{ ...(baseView('v1').checks as Record<string, unknown>[])[0], subjects: ['srv-1', 'server01'] }] }));
+        await store.put(
+          baseView('v9', {
+            subjects: ['srv-1', 'server01'],
+            checks: [{ ...(baseView('v1').checks as Record<string, unknown>[])[0], subjects: ['srv-1', 'server01'] }],
+          }),
+        );
         expect((await store.get('P-win', 'v1'))?.omitted_sources).toEqual(['z', 'a']);
         expect((await store.get('P-win', 'v1'))?.checks[0]?.subjects).toEqual(['server01', 'srv-1']);
         expect((await store.get('P-win', 'v9'))?.checks[0]?.subjects).toEqual(['srv-1', 'server01']);
@@ -280,10 +285,14 @@ export function runStoreConformance<S extends StoreUnderTest>(options: StoreConf
       it('resolves a conflict by id and appends lineage without duplicates', async () => {
         const store = await fresh();
         await store.put(baseView('v1', { conflicts: [{ conflict_id: 'c1', proposition_ids: ['P-win'], status: 'open', note: '' }] }));
-        await store.extend('P-win', [
-          { kind: 'conflict', record: { conflict_id: 'c1', proposition_ids: ['P-win'], status: 'resolved', note: 'checked' } },
-          { kind: 'lineage', record: { from_id: 'a', to_id: 'b', kind: 'derived_from' } },
-        ], { newViewId: 'v2' });
+        await store.extend(
+          'P-win',
+          [
+            { kind: 'conflict', record: { conflict_id: 'c1', proposition_ids: ['P-win'], status: 'resolved', note: 'checked' } },
+            { kind: 'lineage', record: { from_id: 'a', to_id: 'b', kind: 'derived_from' } },
+          ],
+          { newViewId: 'v2' },
+        );
         await store.extend('P-win', [{ kind: 'lineage', record: { from_id: 'a', to_id: 'b', kind: 'derived_from' } }], { newViewId: 'v3' });
         const v3 = (await store.get('P-win', 'v3')) as EvidenceView;
         expect(v3.conflicts).toEqual([{ conflict_id: 'c1', proposition_ids: ['P-win'], status: 'resolved', note: 'checked' }]);
@@ -413,9 +422,7 @@ export function runStoreConformance<S extends StoreUnderTest>(options: StoreConf
           open.push(ro);
           expect(await ro.get('P-win')).toEqual(decodeView(baseView('v1')));
           expect((await refusal(ro.put(baseView('v2')))).code).toBe(STORE_ERROR_CODES.unavailable);
-          expect((await refusal(ro.extend('P-win', [{ kind: 'evidence', record: { ...AGREEMENT_E2 } }]))).code).toBe(
-            STORE_ERROR_CODES.unavailable,
-          );
+          expect((await refusal(ro.extend('P-win', [{ kind: 'evidence', record: { ...AGREEMENT_E2 } }]))).code).toBe(STORE_ERROR_CODES.unavailable);
           expect(await store.listSnapshots('P-win')).toHaveLength(1);
           expect((await ro.verifyChain()).ok).toBe(true);
         });

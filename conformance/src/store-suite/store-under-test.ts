@@ -30,9 +30,10 @@ export interface StoreUnderTest {
     records: { kind: 'assertion' | 'evidence' | 'check' | 'conflict' | 'lineage'; record: unknown }[],
     options?: { newViewId?: string },
   ): Promise<StorePutResult>;
-  listPropositions(query?: { query?: string; limit?: number }): Promise<
-    { proposition_id: string; latest_view_id: string; assertions: string[]; snapshots: number }[]
-  >;
+  listPropositions(query?: {
+    query?: string;
+    limit?: number;
+  }): Promise<{ proposition_id: string; latest_view_id: string; assertions: string[]; snapshots: number }[]>;
   listSnapshots(propositionId: string): Promise<{ view_id: string; seq: number }[]>;
   verifyChain(): Promise<ChainVerification>;
   close(): Promise<void>;

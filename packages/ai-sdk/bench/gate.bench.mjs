@@ -56,7 +56,10 @@ const plainTools = { restart };
 const gatedTools = { restart: gateTool(restart, gate) };
 
 const rows = [
-  { operation: 'kernel: warrantNow + mayAct (view in hand)', ops_per_s: await rate(async () => mayAct(warrantNow(stored, REFERENCE_V2, now().toISOString()), action)) },
+  {
+    operation: 'kernel: warrantNow + mayAct (view in hand)',
+    ops_per_s: await rate(async () => mayAct(warrantNow(stored, REFERENCE_V2, now().toISOString()), action)),
+  },
   { operation: 'decideGate (store read + kernel)', ops_per_s: await rate(() => decideGate(gate, { server: 's1' })) },
   { operation: 'generateText tool call, plain tool', ops_per_s: await rate(() => generateText({ model: toolCallModel(), tools: plainTools, prompt: 'x' })) },
   { operation: 'generateText tool call, gated tool', ops_per_s: await rate(() => generateText({ model: toolCallModel(), tools: gatedTools, prompt: 'x' })) },
@@ -68,7 +71,11 @@ const cpus = os.cpus();
 const machine = { cpu: cpus[0]?.model.trim() ?? 'unknown', cores: cpus.length, node: process.version, note: 'shared machine: figures are indicative' };
 mkdirSync(`${REPO}bench/results`, { recursive: true });
 const path = `${REPO}bench/results/ai-sdk-gate.json`;
-writeFileSync(path, `${JSON.stringify({ benchmark: 'ai-sdk-gate', date: new Date().toISOString(), machine, quick: QUICK, baseline: 'generateText with the same plain (ungated) tool, same run', rows }, null, 2)}\n`);
+writeFileSync(
+  path,
+  `${JSON.stringify({ benchmark: 'ai-sdk-gate', date: new Date().toISOString(), machine, quick: QUICK, baseline: 'generateText with the same plain (ungated) tool, same run', rows }, null, 2)}\n`,
+);
 console.log(`gateTool cost (${machine.cpu}, ${machine.cores} cores, node ${machine.node})`);
-for (const r of rows) console.log(`${r.operation.padEnd(44)} ${r.ops_per_s.toFixed(0).padStart(9)} op/s  ${r.ratio_to_plain_tool_call.toFixed(2)}x of a plain tool call`);
+for (const r of rows)
+  console.log(`${r.operation.padEnd(44)} ${r.ops_per_s.toFixed(0).padStart(9)} op/s  ${r.ratio_to_plain_tool_call.toFixed(2)}x of a plain tool call`);
 console.log(`-> ${path}`);

@@ -2,18 +2,8 @@
 // hash-chained log (build and verify) against bare SHA-256 over the same bytes.
 // Results: <repo>/bench/results/canonical.json
 import { createHash } from 'node:crypto';
-import {
-  EMPTY_ANCHOR,
-  buildChainEntries,
-  domainDigest,
-  ebcj1Bytes,
-  ebcj1String,
-  jcsString,
-  sha256Hex,
-  verifyChain,
-} from '../dist/index.js';
+import { EMPTY_ANCHOR, buildChainEntries, domainDigest, ebcj1Bytes, ebcj1String, jcsString, sha256Hex, verifyChain } from '../dist/index.js';
 import { QUICK, fmt, machine, pairedRatio, rates, table, timed, writeResults } from '../../../bench/machine.mjs';
-
 
 /** Datasets shaped like what the package hashes, each about 1 MB of JSON. */
 function datasets() {
@@ -31,7 +21,7 @@ function datasets() {
   const wideObject = {};
   for (let i = 0; i < 20000; i++) wideObject[`key-${(i * 7919) % 20000}`] = i;
   const unicode = [];
-  for (let i = 0; i < 4000; i++) unicode.push({ 'é': `café ${i}`, '😀': 'grinning', '\ue000': i, text: 'Ünïcödé тест 日本語 😀' });
+  for (let i = 0; i < 4000; i++) unicode.push({ é: `café ${i}`, '😀': 'grinning', '\ue000': i, text: 'Ünïcödé тест 日本語 😀' });
   const strings = Array.from({ length: 2000 }, (_, i) => `a fairly long string value number ${i} with "quotes", tabs\t and newlines\n`.repeat(5));
   return { 'evidence-records': records, 'wide-object': wideObject, 'unicode-keys': unicode, 'long-strings': strings };
 }
@@ -56,7 +46,10 @@ function canonicalRows() {
       sha: () => sha256Hex(raw),
     });
     const v = Object.fromEntries(Object.entries(r).map(([k, x]) => [k, x * mb]));
-    const paired = pairedRatio(() => ebcj1String(value), () => JSON.stringify(value));
+    const paired = pairedRatio(
+      () => ebcj1String(value),
+      () => JSON.stringify(value),
+    );
     rows.push({
       dataset: name,
       json_mb: fmt(mb, 2),
@@ -119,7 +112,14 @@ function chainRows() {
       'bare SHA-256 chain ms': fmt(floor.median_ms),
       'build / bare': fmt(build.median_ms / floor.median_ms, 2),
       'verify / bare': fmt(verify.median_ms / floor.median_ms, 2),
-      raw: { entries: n, build, verify, bare_sha256: floor, build_vs_bare: build.median_ms / floor.median_ms, verify_vs_bare: verify.median_ms / floor.median_ms },
+      raw: {
+        entries: n,
+        build,
+        verify,
+        bare_sha256: floor,
+        build_vs_bare: build.median_ms / floor.median_ms,
+        verify_vs_bare: verify.median_ms / floor.median_ms,
+      },
     });
   }
   return rows;
@@ -133,6 +133,20 @@ const path = writeResults('canonical', {
 });
 const m = machine();
 console.log(`canonical bench — ${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${m.load_average_1_5_15.join(' ')}${QUICK ? ' (quick)' : ''}\n`);
-console.log(table(canonical, ['dataset', 'json_mb', 'JSON.stringify MB/s', 'ebcj1String MB/s', 'ratio vs stringify (paired median)', 'paired min–max', 'ebcj1Bytes MB/s', 'bytes ratio (vs stringify+Buffer.from)', 'jcsString MB/s', 'domainDigest MB/s', 'sha256 only MB/s']));
+console.log(
+  table(canonical, [
+    'dataset',
+    'json_mb',
+    'JSON.stringify MB/s',
+    'ebcj1String MB/s',
+    'ratio vs stringify (paired median)',
+    'paired min–max',
+    'ebcj1Bytes MB/s',
+    'bytes ratio (vs stringify+Buffer.from)',
+    'jcsString MB/s',
+    'domainDigest MB/s',
+    'sha256 only MB/s',
+  ]),
+);
 console.log(`\n${table(chain, ['entries', 'build ms', 'verify ms', 'bare SHA-256 chain ms', 'build / bare', 'verify / bare'])}`);
 console.log(`\nwrote ${path}`);

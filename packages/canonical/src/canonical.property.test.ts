@@ -56,10 +56,7 @@ describe('canonical writers against an independent oracle (fast and explicit pat
   });
   it('both give the oracle text for many records of repeated shapes (memoized member orders)', () => {
     const records = (value: fc.Arbitrary<unknown>) =>
-      fc.array(fc.dictionary(key, value, { maxKeys: 8 }), { minLength: 1, maxLength: 30 }).map((rs) => [
-        ...rs,
-        ...rs.map((r) => ({ ...r })),
-      ]);
+      fc.array(fc.dictionary(key, value, { maxKeys: 8 }), { minLength: 1, maxLength: 30 }).map((rs) => [...rs, ...rs.map((r) => ({ ...r }))]);
     fc.assert(
       fc.property(records(ebcjValue), (rs) => {
         expect(ebcj1String(rs)).toBe(oracle(rs, compareCodePoints));

@@ -146,9 +146,7 @@ describe('ebcj1-invalid-python.json (4)', () => {
         error = e;
       }
       expect(CanonicalizationError.isInstance(error)).toBe(true);
-      const expectedCode = { float: 'FLOAT', 'nested-float': 'FLOAT', bytes: 'UNSUPPORTED_TYPE', 'non-string-key': 'NON_STRING_KEY' }[
-        c.id as string
-      ];
+      const expectedCode = { float: 'FLOAT', 'nested-float': 'FLOAT', bytes: 'UNSUPPORTED_TYPE', 'non-string-key': 'NON_STRING_KEY' }[c.id as string];
       expect((error as CanonicalizationError).code).toBe(expectedCode);
       if (c.id !== 'bytes') expect((error as Error).message).toContain(c.reason_contains);
     });

@@ -70,7 +70,10 @@ describe('hash chain (audit-chain.json: 5 entries, 13 tampered variants)', () =>
     const first = buildChainEntries(EMPTY_ANCHOR, [{ type: 'a' }]);
     let error: unknown;
     try {
-      buildChainEntries(first.anchor, [{ type: 'b', seq: 1 }, { type: 'c', seq: 3 }]);
+      buildChainEntries(first.anchor, [
+        { type: 'b', seq: 1 },
+        { type: 'c', seq: 3 },
+      ]);
     } catch (e) {
       error = e;
     }

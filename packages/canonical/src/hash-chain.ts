@@ -38,13 +38,7 @@ export interface ChainEntry {
 }
 
 /** Why verification of the chain itself stopped (stores add their own reasons, such as `row_mismatch`). */
-export type ChainFailureReason =
-  | 'malformed_entry'
-  | 'seq_mismatch'
-  | 'prev_hash_mismatch'
-  | 'hash_mismatch'
-  | 'truncated'
-  | 'head_mismatch';
+export type ChainFailureReason = 'malformed_entry' | 'seq_mismatch' | 'prev_hash_mismatch' | 'hash_mismatch' | 'truncated' | 'head_mismatch';
 
 /**
  * Result of verifying a log: the one result shape of every chain check (stores, the CLI's
@@ -68,10 +62,7 @@ export function chainHash(prevHash: string, eventText: string): string {
  * @throws {CanonicalizationError} when an event is not EBCJ-1 (a float, a lone surrogate…).
  * @throws {EwpError} code `SEQ_MISMATCH` when an event already carries another `seq` than its position.
  */
-export function buildChainEntries(
-  anchor: ChainAnchor,
-  events: readonly Record<string, unknown>[],
-): { entries: StoredChainEntry[]; anchor: ChainAnchor } {
+export function buildChainEntries(anchor: ChainAnchor, events: readonly Record<string, unknown>[]): { entries: StoredChainEntry[]; anchor: ChainAnchor } {
   let prev = anchor.length === 0 ? GENESIS_HASH : anchor.head_hash;
   let seq = anchor.length;
   const entries: StoredChainEntry[] = [];
@@ -145,9 +136,7 @@ export class ChainVerifier {
     }
     const prevHash = entry.prev_hash;
     const seq = entry.event.seq;
-    this.checkLinks(i, typeof seq === 'bigint' ? Number(seq) : seq, prevHash, entry.hash, () =>
-      HEX64.test(prevHash) ? chainHash(prevHash, text) : '',
-    );
+    this.checkLinks(i, typeof seq === 'bigint' ? Number(seq) : seq, prevHash, entry.hash, () => (HEX64.test(prevHash) ? chainHash(prevHash, text) : ''));
   }
 
   /** Apply the anchor checks and return the verdict. */
@@ -187,7 +176,11 @@ export class ChainVerifier {
       return;
     }
     if (prevHash !== this.prev) {
-      this.fail(i, 'prev_hash_mismatch', i > 0 && prevHash === GENESIS_HASH ? 'chain restarts from the zero hash' : 'prev_hash does not link to the previous entry');
+      this.fail(
+        i,
+        'prev_hash_mismatch',
+        i > 0 && prevHash === GENESIS_HASH ? 'chain restarts from the zero hash' : 'prev_hash does not link to the previous entry',
+      );
       return;
     }
     if (hash !== recompute()) {
@@ -209,10 +202,7 @@ export class ChainVerifier {
  * dropped tail or a consistently rewritten suffix cannot be detected.
  * `length` in the result is the number of entries that verified before the first failure.
  */
-export function verifyChain(
-  entries: Iterable<ChainEntry | StoredChainEntry>,
-  anchor?: ChainAnchor | null,
-): ChainVerification {
+export function verifyChain(entries: Iterable<ChainEntry | StoredChainEntry>, anchor?: ChainAnchor | null): ChainVerification {
   const verifier = new ChainVerifier().watchAnchor(anchor);
   for (const entry of entries) {
     if (isPlainObject(entry) && typeof entry.event === 'string') verifier.pushStored(entry as StoredChainEntry);

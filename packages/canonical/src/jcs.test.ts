@@ -12,7 +12,8 @@ describe('RFC 8785 (JCS)', () => {
     );
   });
   it('RFC 8785 §3.2.3 sorts by UTF-16 code units', () => {
-    const input = '{"\\u20ac":"Euro Sign","\\r":"Carriage Return","\\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\\ud83d\\ude00":"Emoji: Grinning Face","\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}';
+    const input =
+      '{"\\u20ac":"Euro Sign","\\r":"Carriage Return","\\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\\ud83d\\ude00":"Emoji: Grinning Face","\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}';
     const keys = [...jcsString(readJsonExact(input)).matchAll(/"((?:[^"\\]|\\.)*)":"([^"]*)"/g)].map((m) => m[2]);
     expect(keys).toEqual([
       'Carriage Return',

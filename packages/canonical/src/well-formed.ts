@@ -8,6 +8,4 @@ type WellFormedString = string & { isWellFormed?: () => boolean };
  * ES2024), with a regex fallback for older engines.
  */
 export const isWellFormed: (s: string) => boolean =
-  typeof (String.prototype as WellFormedString).isWellFormed === 'function'
-    ? (s) => (s as WellFormedString).isWellFormed!()
-    : (s) => !LONE_SURROGATE.test(s);
+  typeof (String.prototype as WellFormedString).isWellFormed === 'function' ? (s) => (s as WellFormedString).isWellFormed!() : (s) => !LONE_SURROGATE.test(s);

@@ -3,11 +3,23 @@ import type { Command } from './cli-io.js';
 /** Verb → lazily loaded implementation, so `ewp eval` never loads SQLite or the MCP SDK. */
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   eval: { summary: 'evaluate views: a table, or --jsonl batch from stdin', load: async () => (await import('./commands/eval.js')).evalCommand },
-  ingest: { summary: 'store views in a ledger (--db, --pg, --json-dir) and print their warrant', load: async () => (await import('./commands/ingest.js')).ingestCommand },
+  ingest: {
+    summary: 'store views in a ledger (--db, --pg, --json-dir) and print their warrant',
+    load: async () => (await import('./commands/ingest.js')).ingestCommand,
+  },
   audit: { summary: "verify a ledger's hash-chained event log", load: async () => (await import('./commands/audit.js')).auditCommand },
   serve: { summary: 'run the MCP server over a ledger (stdio or Streamable HTTP)', load: async () => (await import('./commands/serve.js')).serveCommand },
-  inspect: { summary: 'a read-only web page: why the evidence warrants what it does', load: async () => (await import('./commands/inspect.js')).inspectCommand },
-  conformance: { summary: 'run the adapter conformance suite and write loss reports', load: async () => (await import('./commands/conformance.js')).conformanceCommand },
-  canonical: { summary: 'canonical bytes (EBCJ-1 or JCS) or a domain digest of JSON on stdin', load: async () => (await import('./commands/canonical.js')).canonicalCommand },
+  inspect: {
+    summary: 'a read-only web page: why the evidence warrants what it does',
+    load: async () => (await import('./commands/inspect.js')).inspectCommand,
+  },
+  conformance: {
+    summary: 'run the adapter conformance suite and write loss reports',
+    load: async () => (await import('./commands/conformance.js')).conformanceCommand,
+  },
+  canonical: {
+    summary: 'canonical bytes (EBCJ-1 or JCS) or a domain digest of JSON on stdin',
+    load: async () => (await import('./commands/canonical.js')).canonicalCommand,
+  },
   receipt: { summary: 'issue or verify a warrant receipt', load: async () => (await import('./commands/receipt.js')).receiptCommand },
 };

@@ -65,7 +65,12 @@ describe('readViews: the forms of a view file, read as a stream', () => {
 
   it('reads one view, pretty-printed or not, and a wrapper whose first key is not "views"', async () => {
     const pretty = JSON.stringify(view(7), null, 2);
-    expect(await read(pretty, every(pretty).filter((i) => i % 7 === 0))).toEqual([{ label: '-[0]', value: view(7), only: true }]);
+    expect(
+      await read(
+        pretty,
+        every(pretty).filter((i) => i % 7 === 0),
+      ),
+    ).toEqual([{ label: '-[0]', value: view(7), only: true }]);
     expect(await read(`${JSON.stringify(view(7))}\n\n`)).toEqual([{ label: '-[0]', value: view(7), only: true }]);
     expect((await read(JSON.stringify({ note: 1, views: [view(1)] }, null, 2))).map((i) => i.value)).toEqual([view(1)]);
     expect(await read('{"note": 1, "views": 5}')).toEqual([{ label: '-', error: { code: 'NOT_A_VIEW_LIST', path: '$.views', message: expect.any(String) } }]);
@@ -96,11 +101,16 @@ describe('readViews: the forms of a view file, read as a stream', () => {
   it('gives each element of any list of JSON values the value parseJson gives it in the whole text, wherever the reads are cut', async () => {
     const element = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v));
     await fc.assert(
-      fc.asyncProperty(fc.array(element, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), fc.constantFrom('', ' ', '\n', ' \r\n '), async (texts, cuts, ws) => {
-        const text = `${ws}[${ws}${texts.join(`${ws},${ws}`)}${ws}]${ws}`;
-        const items = await read(text, cuts);
-        expect(items.map((i) => i.value)).toEqual(parseJson(text) as unknown[]);
-      }),
+      fc.asyncProperty(
+        fc.array(element, { maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.constantFrom('', ' ', '\n', ' \r\n '),
+        async (texts, cuts, ws) => {
+          const text = `${ws}[${ws}${texts.join(`${ws},${ws}`)}${ws}]${ws}`;
+          const items = await read(text, cuts);
+          expect(items.map((i) => i.value)).toEqual(parseJson(text) as unknown[]);
+        },
+      ),
       { numRuns: 300 },
     );
   });

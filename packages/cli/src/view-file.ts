@@ -378,7 +378,10 @@ async function* viewsOf(file: string, source: TextSource): AsyncGenerator<Item[]
         }
         return (wrapper as { views: unknown }).views === streamed
           ? undefined
-          : { label: file, error: { code: 'DUPLICATE_KEY', path: '$.views', message: 'a second "views" key after the list of views (put all views in one list)' } };
+          : {
+              label: file,
+              error: { code: 'DUPLICATE_KEY', path: '$.views', message: 'a second "views" key after the list of views (put all views in one list)' },
+            };
       });
       return;
     }

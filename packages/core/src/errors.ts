@@ -62,15 +62,9 @@ export class EwpError extends Error {
   }
 
   /** True when `error` is an instance of this class (or a subclass), from any installed copy. */
-  static isInstance<T extends abstract new (...args: never[]) => EwpError>(
-    this: T & { readonly marker: symbol },
-    error: unknown,
-  ): error is InstanceType<T> {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as Record<symbol, unknown>)[this.marker] === true
-    );
+  static isInstance<T extends abstract new (...args: never[]) => EwpError>(this: T & { readonly marker: symbol }, error: unknown): error is InstanceType<T> {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class isInstance is called on, so a subclass checks its own marker
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[this.marker] === true;
   }
 }
 

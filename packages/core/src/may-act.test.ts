@@ -3,7 +3,15 @@ import { InvalidAction } from './errors.js';
 import { gateRuleFor, MAY_ACT_RULES, mayAct } from './may-act.js';
 import type { Warrant } from './types.js';
 
-const accepted: Warrant = { acceptance: 'ACCEPTED', conflict: 'NONE', verification: 'EXTERNAL', currency: 'CURRENT', sufficiency: 'SUFFICIENT', strength: 0.85, rationale_codes: [] };
+const accepted: Warrant = {
+  acceptance: 'ACCEPTED',
+  conflict: 'NONE',
+  verification: 'EXTERNAL',
+  currency: 'CURRENT',
+  sufficiency: 'SUFFICIENT',
+  strength: 0.85,
+  rationale_codes: [],
+};
 
 describe('mayAct', () => {
   it('defaults to a low-risk reversible action', () => {
@@ -38,7 +46,12 @@ describe('gateRuleFor', () => {
     expect(gateRuleFor(w, { action_id: 'a', kind: 'k', risk: 'high' }, { high_requires_accepted: false }).id).toBe('high.open_conflict');
     expect(gateRuleFor(w, { action_id: 'a', kind: 'k', risk: 'low' }).id).toBe('doubt');
     expect(gateRuleFor(accepted, { action_id: 'a', kind: 'k', risk: 'medium', reversible: false }).id).toBe('warranted');
-    const axes = { acceptance: ['UNACCEPTED', 'TENTATIVE', 'ACCEPTED'], conflict: ['NONE', 'OPEN', 'RESOLVED'], currency: ['CURRENT', 'STALE', 'SUPERSEDED'], sufficiency: ['SUFFICIENT', 'INSUFFICIENT', 'DEGRADED'] } as const;
+    const axes = {
+      acceptance: ['UNACCEPTED', 'TENTATIVE', 'ACCEPTED'],
+      conflict: ['NONE', 'OPEN', 'RESOLVED'],
+      currency: ['CURRENT', 'STALE', 'SUPERSEDED'],
+      sufficiency: ['SUFFICIENT', 'INSUFFICIENT', 'DEGRADED'],
+    } as const;
     const seen = new Set<string>();
     for (const acceptance of axes.acceptance)
       for (const conflict of axes.conflict)

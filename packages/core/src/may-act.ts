@@ -28,8 +28,18 @@ export interface GateRule {
  * decided and ask what would change the decision, without a second copy of the rules.
  */
 export const MAY_ACT_RULES: readonly GateRule[] = Object.freeze([
-  { id: 'unaccepted', decision: 'DENY', says: 'nothing available asserts or supports the proposition (acceptance UNACCEPTED)', applies: (s) => s.warrant.acceptance === 'UNACCEPTED' },
-  { id: 'high.superseded', decision: 'DENY', says: 'a high-risk action on a superseded proposition', applies: (s) => s.risk === 'high' && s.warrant.currency === 'SUPERSEDED' },
+  {
+    id: 'unaccepted',
+    decision: 'DENY',
+    says: 'nothing available asserts or supports the proposition (acceptance UNACCEPTED)',
+    applies: (s) => s.warrant.acceptance === 'UNACCEPTED',
+  },
+  {
+    id: 'high.superseded',
+    decision: 'DENY',
+    says: 'a high-risk action on a superseded proposition',
+    applies: (s) => s.risk === 'high' && s.warrant.currency === 'SUPERSEDED',
+  },
   {
     id: 'high.requires_accepted',
     decision: 'DENY',
@@ -65,7 +75,8 @@ export const MAY_ACT_RULES: readonly GateRule[] = Object.freeze([
     id: 'medium.stale_tentative_or_irreversible',
     decision: 'REQUIRE_CONFIRMATION',
     says: 'medium risk on a stale check, a tentative acceptance, or an irreversible action without acceptance ACCEPTED',
-    applies: (s) => s.risk === 'medium' && (s.warrant.currency === 'STALE' || s.warrant.acceptance === 'TENTATIVE' || (!s.reversible && s.warrant.acceptance !== 'ACCEPTED')),
+    applies: (s) =>
+      s.risk === 'medium' && (s.warrant.currency === 'STALE' || s.warrant.acceptance === 'TENTATIVE' || (!s.reversible && s.warrant.acceptance !== 'ACCEPTED')),
   },
   { id: 'warranted', decision: 'MAY_ACT', says: 'low or medium risk with no reason for doubt', applies: () => true },
 ] satisfies GateRule[]);
@@ -128,7 +139,8 @@ function axesOf(warrant: WarrantView | Warrant): Warrant {
   if (typeof w !== 'object' || w === null) throw new InvalidWarrant('warrant axes must be an object', base);
   for (const [axis, values] of Object.entries(AXES)) {
     const v = (w as unknown as Record<string, unknown>)[axis];
-    if (typeof v !== 'string' || !values.has(v)) throw new InvalidWarrant(`${axis} must be one of ${[...values].join(', ')}, got ${JSON.stringify(v)}`, `${base}.${axis}`);
+    if (typeof v !== 'string' || !values.has(v))
+      throw new InvalidWarrant(`${axis} must be one of ${[...values].join(', ')}, got ${JSON.stringify(v)}`, `${base}.${axis}`);
   }
   return w;
 }

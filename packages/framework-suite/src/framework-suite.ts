@@ -92,7 +92,9 @@ async function retrieved(store: EvidenceStore, options: { k?: number; minAccepta
     ...(options.minAcceptance === undefined ? {} : { minAcceptance: options.minAcceptance, belowMinAcceptance: options.flag ? 'flag' : 'drop' }),
   });
   const docs = await retriever.invoke('server');
-  return docs.map((d) => ({ id: d.metadata.id as string, content: d.pageContent, ewp: d.metadata.ewp as Record<string, unknown> })).sort((a, b) => (a.id < b.id ? -1 : 1));
+  return docs
+    .map((d) => ({ id: d.metadata.id as string, content: d.pageContent, ewp: d.metadata.ewp as Record<string, unknown> }))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 /** Register every framework entry point over ledgers from `factory`. */
@@ -103,7 +105,9 @@ export function runFrameworkConformance(factory: StoreFactory): void {
     describe('AI SDK gateTool', () => {
       it('decides every case as over the reference store, and as the fixtures say', async () => {
         const got = await withStore(factory, async (store) => Promise.all(GATE_CASES.map((c) => gatedCall(store, c.proposition, c.risk, c.reversible, c.at))));
-        const want = await withStore(REFERENCE, async (store) => Promise.all(GATE_CASES.map((c) => gatedCall(store, c.proposition, c.risk, c.reversible, c.at))));
+        const want = await withStore(REFERENCE, async (store) =>
+          Promise.all(GATE_CASES.map((c) => gatedCall(store, c.proposition, c.risk, c.reversible, c.at))),
+        );
         expect(got).toEqual(want);
         // Known outcomes: a verified claim runs; an open conflict and an unknown claim are denied.
         expect(got[0]).toMatchObject({ calls: ['server01'], output: { restarted: 'server01' }, approvalRequested: false });

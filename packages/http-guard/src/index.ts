@@ -76,9 +76,7 @@ export function createHostGuard(options: HostGuardOptions): HostGuard {
     allowed.add(parsed);
   }
   if (!isLoopbackHost(options.bindHost) && allowed.size === 0) {
-    throw new UnsafeBindError(
-      `binding to ${options.bindHost} (beyond loopback) needs the host names clients use (--allowed-host NAME, repeatable)`,
-    );
+    throw new UnsafeBindError(`binding to ${options.bindHost} (beyond loopback) needs the host names clients use (--allowed-host NAME, repeatable)`);
   }
   const permitted = (name: string | undefined) => name !== undefined && (isLoopbackHost(name) || allowed.has(name));
   return (headers) => {

@@ -47,9 +47,36 @@ function smallView(i) {
     proposition_id: p,
     view_id: `v-${i}`,
     subjects: ['host-1'],
-    assertions: [{ assertion_id: `a-${i}`, text: `Service ${i} listens on port ${1000 + (i % 5000)}.`, asserted_by: 'agent', assertion_confidence: 0.8, asserted_at: '2026-09-01T00:00:00Z', source: source(`chat-${i}`, 'turn') }],
-    evidence: [{ evidence_id: `e-${i}`, polarity: 'supports', content: `netstat shows port ${1000 + (i % 5000)}`, observed_at: '2026-09-01T00:00:00Z', source: source(`net-${i}`) }],
-    checks: [{ check_id: `k-${i}`, method: 'tool_observation', scope: 'netstat', subjects: ['host-1'], result: 'supports', observed_at: '2026-09-20T00:00:00Z', source: source(`tool-${i}`) }],
+    assertions: [
+      {
+        assertion_id: `a-${i}`,
+        text: `Service ${i} listens on port ${1000 + (i % 5000)}.`,
+        asserted_by: 'agent',
+        assertion_confidence: 0.8,
+        asserted_at: '2026-09-01T00:00:00Z',
+        source: source(`chat-${i}`, 'turn'),
+      },
+    ],
+    evidence: [
+      {
+        evidence_id: `e-${i}`,
+        polarity: 'supports',
+        content: `netstat shows port ${1000 + (i % 5000)}`,
+        observed_at: '2026-09-01T00:00:00Z',
+        source: source(`net-${i}`),
+      },
+    ],
+    checks: [
+      {
+        check_id: `k-${i}`,
+        method: 'tool_observation',
+        scope: 'netstat',
+        subjects: ['host-1'],
+        result: 'supports',
+        observed_at: '2026-09-20T00:00:00Z',
+        source: source(`tool-${i}`),
+      },
+    ],
   };
 }
 
@@ -61,9 +88,30 @@ function bigView(n) {
     proposition_id: 'P-big',
     view_id: `big-${n}`,
     subjects: ['host-1'],
-    assertions: Array.from({ length: third }, (_, i) => ({ assertion_id: `a-${i}`, text: `claim ${i}`, asserted_by: 'agent', assertion_confidence: 0.5, asserted_at: '2026-09-01T00:00:00Z', source: source(`s-a-${i % 500}`, 'turn') })),
-    evidence: Array.from({ length: third }, (_, i) => ({ evidence_id: `e-${i}`, polarity: 'supports', content: `observation ${i}`, observed_at: '2026-09-01T00:00:00Z', source: source(`s-e-${i % 500}`) })),
-    checks: Array.from({ length: rest }, (_, i) => ({ check_id: `k-${i}`, method: 'tool_observation', scope: 'probe', subjects: ['host-1'], result: 'supports', observed_at: '2026-09-20T00:00:00Z', source: source(`s-k-${i % 500}`) })),
+    assertions: Array.from({ length: third }, (_, i) => ({
+      assertion_id: `a-${i}`,
+      text: `claim ${i}`,
+      asserted_by: 'agent',
+      assertion_confidence: 0.5,
+      asserted_at: '2026-09-01T00:00:00Z',
+      source: source(`s-a-${i % 500}`, 'turn'),
+    })),
+    evidence: Array.from({ length: third }, (_, i) => ({
+      evidence_id: `e-${i}`,
+      polarity: 'supports',
+      content: `observation ${i}`,
+      observed_at: '2026-09-01T00:00:00Z',
+      source: source(`s-e-${i % 500}`),
+    })),
+    checks: Array.from({ length: rest }, (_, i) => ({
+      check_id: `k-${i}`,
+      method: 'tool_observation',
+      scope: 'probe',
+      subjects: ['host-1'],
+      result: 'supports',
+      observed_at: '2026-09-20T00:00:00Z',
+      source: source(`s-k-${i % 500}`),
+    })),
   };
 }
 
@@ -132,12 +180,21 @@ if (path === undefined) {
   console.error('inspect bench: no chromium (apt-get install -y chromium); nothing measured');
   process.exit(1);
 }
-const browser = await chromium.launch({ executablePath: path, args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+const browser = await chromium.launch({
+  executablePath: path,
+  args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
 const listRow = 'a.row';
 const axes = '[data-testid="axes"] [data-axis]';
 const quickstart = JSON.parse(readFileSync(join(root, 'conformance/pack/examples/quickstart.json'), 'utf8')).views;
 const list3 = await scenario(browser, 'list, 3 propositions (baseline)', quickstart, '', listRow);
-const list10k = await scenario(browser, 'list, 10,000 propositions', Array.from({ length: 10_000 }, (_, i) => smallView(i)), '', listRow);
+const list10k = await scenario(
+  browser,
+  'list, 10,000 propositions',
+  Array.from({ length: 10_000 }, (_, i) => smallView(i)),
+  '',
+  listRow,
+);
 const big100 = await scenario(browser, 'proposition, 100 records (baseline)', [bigView(100)], '#/p/P-big', axes);
 const big100k = await scenario(browser, 'proposition, 100,000 records', [bigView(100_000)], '#/p/P-big', axes);
 await browser.close();
@@ -146,7 +203,8 @@ const bundle = bundleSize();
 console.log(`bundle: ${bundle.raw_bytes} bytes, ${bundle.gzip_bytes} gzipped`);
 const resultsFile = writeResults('inspect-first-render', {
   runs_per_scenario: RUNS,
-  measure: 'ms from page.goto() to the first list row / the first axis badge attached, headless Debian chromium, server in its own process over a read-only SQLite ledger',
+  measure:
+    'ms from page.goto() to the first list row / the first axis badge attached, headless Debian chromium, server in its own process over a read-only SQLite ledger',
   goal_ms: 2000,
   scenarios: [
     { ...list3, ratio_to_baseline: 1 },

@@ -6,4 +6,9 @@ import { SqliteEvidenceStore } from '@ewp/sqlite';
 const store = new SqliteEvidenceStore(process.argv[2], { readOnly: true });
 const inspector = await serveInspector({ store, port: 0, clock: () => new Date(process.argv[3]) });
 process.stdout.write(`${inspector.url}\n`);
-process.on('SIGTERM', () => inspector.close().then(() => store.close()).then(() => process.exit(0)));
+process.on('SIGTERM', () =>
+  inspector
+    .close()
+    .then(() => store.close())
+    .then(() => process.exit(0)),
+);

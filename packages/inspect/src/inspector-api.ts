@@ -2,7 +2,20 @@
  * The read-only JSON API behind the inspector page. Every answer is computed from the store on
  * request; warrant comes from @ewp/core, origin trust from @ewp/tools. Nothing here writes.
  */
-import { type Assertion, EwpError, type EvidenceItem, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type SourceRef, type VerificationCheck, type Warrant, warrantNow } from '@ewp/core';
+import {
+  type Assertion,
+  EwpError,
+  type EvidenceItem,
+  type EvidenceView,
+  PROTOCOL_VERSION,
+  parseEvaluatedAt,
+  REFERENCE_V2,
+  type RiskPolicy,
+  type SourceRef,
+  type VerificationCheck,
+  type Warrant,
+  warrantNow,
+} from '@ewp/core';
 import type { EvidenceStore, SnapshotSummary } from '@ewp/ledger';
 import { type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
 
@@ -121,7 +134,8 @@ export class InspectorRequestError extends EwpError {
 function intParam(params: URLSearchParams, name: string, fallback: number, max: number): number {
   const raw = params.get(name);
   if (raw === null || raw === '') return fallback;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) > max) throw new InspectorRequestError(400, `${name} must be an integer from 0 to ${max}, got ${JSON.stringify(raw)}`);
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) > max)
+    throw new InspectorRequestError(400, `${name} must be an integer from 0 to ${max}, got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -196,7 +210,11 @@ export class InspectorApi {
     const id = requiredParam(params, 'id');
     const viewId = params.get('view') ?? undefined;
     const view = await this.store.get(id, viewId);
-    if (view === undefined) throw new InspectorRequestError(404, viewId === undefined ? `no proposition ${JSON.stringify(id)}` : `no snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(id)}`);
+    if (view === undefined)
+      throw new InspectorRequestError(
+        404,
+        viewId === undefined ? `no proposition ${JSON.stringify(id)}` : `no snapshot ${JSON.stringify(viewId)} of ${JSON.stringify(id)}`,
+      );
     const snapshots = await this.store.listSnapshots(id);
     const origin_trust: Record<string, OriginTrust> = {};
     for (const source of sourcesOf(view)) origin_trust[source.origin_type] ??= originTrust(source.origin_type);

@@ -57,7 +57,11 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
     const rows = page.locator('a.row');
     await expect.poll(() => rows.count()).toBe(3);
     const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-proposition')));
-    expect(ids).toEqual(quickstartViews().map((v) => (v as { proposition_id: string }).proposition_id).reverse());
+    expect(ids).toEqual(
+      quickstartViews()
+        .map((v) => (v as { proposition_id: string }).proposition_id)
+        .reverse(),
+    );
     const deploys = page.locator('a.row[data-proposition="P-deploys-from-main"]');
     for (const axis of ['acceptance', 'conflict', 'verification', 'currency', 'sufficiency']) {
       await expect.poll(() => deploys.locator(`[data-axis="${axis}"]`).count()).toBe(1);
@@ -154,7 +158,11 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
     await page.goto(`${inspector.url}#/p/${encodeURIComponent(fixture.proposition_id as string)}`);
     await page.locator('#tab-graph').click();
     const view = fixture as unknown as EvidenceView;
-    const records = [...view.assertions.map((a) => a.assertion_id), ...(view.evidence ?? []).map((e) => e.evidence_id), ...(view.checks ?? []).map((c) => c.check_id)];
+    const records = [
+      ...view.assertions.map((a) => a.assertion_id),
+      ...(view.evidence ?? []).map((e) => e.evidence_id),
+      ...(view.checks ?? []).map((c) => c.check_id),
+    ];
     expect(records.length).toBeGreaterThan(1);
     const nodes = page.getByTestId('lineage-graph').locator('[data-record]');
     await expect.poll(() => nodes.count()).toBe(records.length);
@@ -182,7 +190,9 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
     await page.goto(`${inspector.url}#/p/${encodeURIComponent(base.proposition_id)}`);
     await page.locator('#tab-timeline').click();
     await expect.poll(() => page.getByTestId('timeline').locator('tbody tr').count()).toBe(2);
-    await expect.poll(() => page.getByTestId('timeline').locator('tbody tr').last().locator('[data-axis="sufficiency"]').getAttribute('data-value')).toBe('DEGRADED');
+    await expect
+      .poll(() => page.getByTestId('timeline').locator('tbody tr').last().locator('[data-axis="sufficiency"]').getAttribute('data-value'))
+      .toBe('DEGRADED');
     await expect.poll(() => page.getByTestId('diff').textContent()).toContain('omitted_sources: added src-missing');
     // The axes over T: at least the moment the first record becomes available; a click moves T there.
     const moments = page.getByTestId('axes-over-time').locator('tbody tr');
@@ -214,10 +224,14 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
     const audit = async (where: string) => {
       // Injected through the DevTools protocol: the page's CSP forbids inline scripts, as it should.
       await page.evaluate(axeSource);
-      const result = (await page.evaluate(() => (window as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }))) as {
+      const result = (await page.evaluate(() =>
+        (window as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }),
+      )) as {
         violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
       };
-      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      const bad = result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${where}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       expect(bad).toEqual([]);
     };
     await page.goto(inspector.url);

@@ -20,7 +20,10 @@ export function packFixture(name: string): Record<string, unknown> {
  * A SQLite ledger file holding `views`, stored the way `ewp ingest` stores them (each view put
  * through the store, which decodes and validates it), closed and reopened read-only like `ewp inspect`.
  */
-export async function sqliteLedger(views: readonly unknown[], tamper?: (store: SqliteEvidenceStore) => void): Promise<{ store: SqliteEvidenceStore; file: string }> {
+export async function sqliteLedger(
+  views: readonly unknown[],
+  tamper?: (store: SqliteEvidenceStore) => void,
+): Promise<{ store: SqliteEvidenceStore; file: string }> {
   const file = join(mkdtempSync(join(tmpdir(), 'ewp-inspect-')), 'ewp.sqlite');
   const writer = new SqliteEvidenceStore(file);
   for (const view of views) await writer.put(view);

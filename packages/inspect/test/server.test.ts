@@ -6,7 +6,10 @@ import { CONTENT_SECURITY_POLICY, type Inspector, InspectorAssetsMissingError, s
 import { quickstartViews, sqliteLedger } from './ledgers.js';
 
 /** A raw request: Node's fetch would drop a custom Host header. */
-function raw(url: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
       let body = '';
@@ -70,7 +73,8 @@ describe('serveInspector', () => {
     // Stored in file order, listed newest first.
     const stored = quickstartViews().map((v) => (v as { proposition_id: string }).proposition_id);
     expect(all.items.map((p: { proposition_id: string }) => p.proposition_id)).toEqual(stored.slice().reverse());
-    const deploys = (page: { items: { proposition_id: string; warrant: unknown }[] }) => page.items.find((p) => p.proposition_id === 'P-deploys-from-main')?.warrant;
+    const deploys = (page: { items: { proposition_id: string; warrant: unknown }[] }) =>
+      page.items.find((p) => p.proposition_id === 'P-deploys-from-main')?.warrant;
     expect(deploys(all)).toMatchObject({ acceptance: 'ACCEPTED', currency: 'CURRENT' });
     const first = JSON.parse((await raw(`${inspector.url}api/propositions?limit=1`)).body);
     expect(first).toMatchObject({ offset: 0, limit: 1, has_more: true });

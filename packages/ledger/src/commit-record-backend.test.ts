@@ -10,7 +10,17 @@ const evidence = (i: number) => ({
   evidence_id: `e-${i}`,
   polarity: 'supports',
   content: `observation ${i}`,
-  source: { source_id: `s-${i}`, lineage_id: `L-${i}`, origin_type: 'tool', origin_locator: `loc:${i}`, snapshot_id: `snap:${i}`, content_hash: `sha256:${i}`, observed_at: '2026-09-20T00:00:00+00:00', extractor_id: null, parent_source_id: null },
+  source: {
+    source_id: `s-${i}`,
+    lineage_id: `L-${i}`,
+    origin_type: 'tool',
+    origin_locator: `loc:${i}`,
+    snapshot_id: `snap:${i}`,
+    content_hash: `sha256:${i}`,
+    observed_at: '2026-09-20T00:00:00+00:00',
+    extractor_id: null,
+    parent_source_id: null,
+  },
   observed_at: '2026-09-20T00:00:00+00:00',
 });
 
@@ -179,7 +189,14 @@ describe('CommitRecordBackend', () => {
     await store.put(baseView('v1'));
     await store.extend('P-win', [{ kind: 'evidence', record: evidence(1) }], { newViewId: 'v2' });
     // A writer that died before its commit left a matching row: it must not be found.
-    await records.put({ key: 'dead:row:0', family: 'row', ingest: 'dead', proposition: 'P-win', text: 'observation 9', body: JSON.stringify({ binding: { kind: 'evidence', id: 'e-9', body: '{}' } }) });
+    await records.put({
+      key: 'dead:row:0',
+      family: 'row',
+      ingest: 'dead',
+      proposition: 'P-win',
+      text: 'observation 9',
+      body: JSON.stringify({ binding: { kind: 'evidence', id: 'e-9', body: '{}' } }),
+    });
     const found = await store.search('P-win', 'observation');
     expect(found.evidence.map((e) => e.evidence_id)).toEqual(['e-1']);
     expect(found.view_id).toBe('v2#search');

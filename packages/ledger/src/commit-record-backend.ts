@@ -172,7 +172,8 @@ class CommittedState {
   }
 
   allRows(): Promise<Map<string, PropositionRows>> {
-    this.all ??= this.position === 0 ? Promise.resolve(new Map()) : this.store.list({ family: 'row' }).then((records) => this.build(records, this.rowCounts.keys()));
+    this.all ??=
+      this.position === 0 ? Promise.resolve(new Map()) : this.store.list({ family: 'row' }).then((records) => this.build(records, this.rowCounts.keys()));
     return this.all;
   }
 
@@ -217,7 +218,10 @@ class CommittedState {
     for (const pid of propositions) {
       const expected = this.rowCounts.get(pid) ?? 0;
       if ((counts.get(pid) ?? 0) !== expected) {
-        throw new StoreUnavailableError('damaged', `proposition ${JSON.stringify(pid)}: ${counts.get(pid) ?? 0} of ${expected} committed row records are stored`);
+        throw new StoreUnavailableError(
+          'damaged',
+          `proposition ${JSON.stringify(pid)}: ${counts.get(pid) ?? 0} of ${expected} committed row records are stored`,
+        );
       }
     }
     for (const rows of out.values()) rows.snapshots.sort((a, b) => a.seq - b.seq);
@@ -234,8 +238,7 @@ interface Overlay {
 }
 
 function reader(state: CommittedState, overlay?: Overlay): LedgerReader {
-  const ownSnapshot = (pid: string, test: (s: SnapshotRow) => boolean) =>
-    overlay?.snapshots.filter((s) => s.proposition_id === pid && test(s)).at(-1);
+  const ownSnapshot = (pid: string, test: (s: SnapshotRow) => boolean) => overlay?.snapshots.filter((s) => s.proposition_id === pid && test(s)).at(-1);
   const copy = (s: SnapshotRow | undefined) => (s === undefined ? undefined : { ...s });
   return {
     findSnapshot: async (pid, vid) => copy(ownSnapshot(pid, (s) => s.view_id === vid) ?? (await state.rowsOf(pid)).byView.get(vid)),
@@ -274,7 +277,10 @@ function reader(state: CommittedState, overlay?: Overlay): LedgerReader {
     chainEntries: () => state.entries.map((e) => ({ ...e })),
     allSnapshots: async function* () {
       const all = await state.allRows();
-      yield* [...all.values()].flatMap((rows) => rows.snapshots).sort((a, b) => a.seq - b.seq).map((s) => ({ ...s }));
+      yield* [...all.values()]
+        .flatMap((rows) => rows.snapshots)
+        .sort((a, b) => a.seq - b.seq)
+        .map((s) => ({ ...s }));
     },
     allBindings: async function* (): AsyncGenerator<StoredBindingRow> {
       for (const [pid, rows] of await state.allRows()) {
@@ -402,7 +408,13 @@ export class CommitRecordBackend implements LedgerBackend {
     for (const row of rows) await this.store.put(row);
     await this.visible({ family: 'row', ingest }, (found) => found.length >= rows.length, `${rows.length} row records of ingest ${ingest}`);
     const position = state.position + 1;
-    const claim: CommitRecord = { key: `${ingest}:claim:${position}`, family: 'claim', ingest, position, body: JSON.stringify({ at: new Date().toISOString() }) };
+    const claim: CommitRecord = {
+      key: `${ingest}:claim:${position}`,
+      family: 'claim',
+      ingest,
+      position,
+      body: JSON.stringify({ at: new Date().toISOString() }),
+    };
     await this.store.put(claim);
     let atPosition: CommitRecord[];
     try {

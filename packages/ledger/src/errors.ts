@@ -6,10 +6,7 @@
 import { EwpError } from '@ewp/core';
 
 /** Stable codes of the store errors. */
-export type LedgerErrorCode =
-  | 'EWP_REFUSE_IMMUTABLE_RECORD'
-  | 'EWP_REFUSE_MISSING_VIEW'
-  | 'EWP_REFUSE_LEDGER_UNAVAILABLE';
+export type LedgerErrorCode = 'EWP_REFUSE_IMMUTABLE_RECORD' | 'EWP_REFUSE_MISSING_VIEW' | 'EWP_REFUSE_LEDGER_UNAVAILABLE';
 
 /** Base class of every error a store throws on its own account (view refusals come from @ewp/core). */
 export class LedgerError extends EwpError {

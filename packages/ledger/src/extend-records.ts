@@ -49,14 +49,16 @@ export function appendDelta(base: EvidenceView, delta: Delta, viewId: string): R
   for (const a of delta.assertions) {
     const old = byA.get(a.assertion_id);
     if (old === undefined) assertions.push(a);
-    else if (assertionText(old) !== assertionText(a) || sourceText(old.source) !== sourceText(a.source)) throw new ImmutableRecordError(pid, 'assertion', a.assertion_id);
+    else if (assertionText(old) !== assertionText(a) || sourceText(old.source) !== sourceText(a.source))
+      throw new ImmutableRecordError(pid, 'assertion', a.assertion_id);
   }
   const evidence = [...base.evidence];
   const byE = new Map(base.evidence.map((e) => [e.evidence_id, e]));
   for (const e of delta.evidence) {
     const old = byE.get(e.evidence_id);
     if (old === undefined) evidence.push(e);
-    else if (evidenceText(old) !== evidenceText(e) || sourceText(old.source) !== sourceText(e.source)) throw new ImmutableRecordError(pid, 'evidence', e.evidence_id);
+    else if (evidenceText(old) !== evidenceText(e) || sourceText(old.source) !== sourceText(e.source))
+      throw new ImmutableRecordError(pid, 'evidence', e.evidence_id);
   }
   const checks = [...base.checks];
   const byC = new Map(base.checks.map((c) => [c.check_id, c]));

@@ -22,7 +22,21 @@
  * anchor name the propositions it touched, whose index entries and files past the anchor are
  * removed, then the log is cut back to the anchor.
  */
-import { closeSync, createReadStream, fsyncSync, linkSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { StoreUnavailableError } from './errors.js';
@@ -293,7 +307,8 @@ class FileReader implements LedgerReader {
     } catch (cause) {
       throw damaged(`${path} is not JSON`, cause);
     }
-    if (file === null || typeof file.head !== 'string' || typeof file.members !== 'string' || !Array.isArray(file.records)) throw damaged(`${path} is malformed`);
+    if (file === null || typeof file.head !== 'string' || typeof file.members !== 'string' || !Array.isArray(file.records))
+      throw damaged(`${path} is malformed`);
     if (file.view_id !== entry.view_id) throw damaged(`${path} holds ${JSON.stringify(file.view_id)}, its index names ${JSON.stringify(entry.view_id)}`);
     this.files.set(path, file);
     return file;
@@ -377,7 +392,11 @@ class FileReader implements LedgerReader {
       const list = this.entries(pid);
       const latest = list.at(-1);
       if (latest === undefined) continue;
-      out.push({ seq: latest.seq, row: { proposition_id: pid, view_id: latest.view_id, assertion_texts: JSON.stringify(latest.assertion_texts) }, snapshots: list.length });
+      out.push({
+        seq: latest.seq,
+        row: { proposition_id: pid, view_id: latest.view_id, assertion_texts: JSON.stringify(latest.assertion_texts) },
+        snapshots: list.length,
+      });
     }
     return out.sort((a, b) => b.seq - a.seq).map(({ row, snapshots }) => ({ row, snapshots }));
   }

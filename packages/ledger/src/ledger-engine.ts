@@ -4,12 +4,7 @@
  * snapshots out (extends are stored as deltas over their parent), writes the event log in the same
  * transaction, and checks digests on read.
  */
-import {
-  canonicalViewText,
-  decodeView,
-  type EvidenceView,
-  type VerificationCheck,
-} from '@ewp/core';
+import { canonicalViewText, decodeView, type EvidenceView, type VerificationCheck } from '@ewp/core';
 import { ImmutableRecordError, MissingViewError, StoreUnavailableError } from './errors.js';
 import { appendDelta, decodeDelta } from './extend-records.js';
 import type {
@@ -131,12 +126,7 @@ export class LedgerEngineStore implements EvidenceStore {
       if (limit === 0) return out;
       for await (const { row, snapshots } of await r.latestRows()) {
         const texts = JSON.parse(row.assertion_texts) as string[];
-        if (
-          needle === undefined ||
-          needle === '' ||
-          row.proposition_id.toLowerCase().includes(needle) ||
-          texts.some((t) => t.toLowerCase().includes(needle))
-        ) {
+        if (needle === undefined || needle === '' || row.proposition_id.toLowerCase().includes(needle) || texts.some((t) => t.toLowerCase().includes(needle))) {
           out.push({ proposition_id: row.proposition_id, latest_view_id: row.view_id, assertions: texts, snapshots });
           if (out.length >= limit) break;
         }
@@ -221,7 +211,8 @@ export class LedgerEngineStore implements EvidenceStore {
               return fail(event.index, `${label}: stored complete, committed as a delta of ${JSON.stringify(event.parent_view_id)}`);
             }
           }
-          if (row.depth !== (parent === undefined ? 0 : parent.depth + 1)) return fail(event.index, `${label}: stored delta depth differs from its parent link`);
+          if (row.depth !== (parent === undefined ? 0 : parent.depth + 1))
+            return fail(event.index, `${label}: stored delta depth differs from its parent link`);
           const seen = { view_id: row.view_id, proposition_id: row.proposition_id, depth: row.depth };
           bySeq.set(row.seq, seen);
           byView.set(`${row.proposition_id}\u0000${row.view_id}`, seen);
@@ -313,7 +304,8 @@ export class LedgerEngineStore implements EvidenceStore {
     }
     for (let i = 1; i < rows.length; i += 1) {
       const x = rows[i] as SnapshotRow;
-      if (x.proposition_id !== row.proposition_id || x.seq !== rows[i - 1]?.parent_seq) throw damaged(row, `its parent snapshot #${rows[i - 1]?.parent_seq} is missing`);
+      if (x.proposition_id !== row.proposition_id || x.seq !== rows[i - 1]?.parent_seq)
+        throw damaged(row, `its parent snapshot #${rows[i - 1]?.parent_seq} is missing`);
     }
     const own: MemberRef[][] = rows.map((x) => {
       try {
@@ -356,7 +348,10 @@ export class LedgerEngineStore implements EvidenceStore {
       }
     }
     if (missing.size > 0) {
-      const more = await r.bindings(row.proposition_id, [...missing].map((id): BindingRequest => ({ kind: 'source', id })));
+      const more = await r.bindings(
+        row.proposition_id,
+        [...missing].map((id): BindingRequest => ({ kind: 'source', id })),
+      );
       for (const id of missing) {
         const b = more.get(bindingKey('source', id));
         if (b === undefined) throw damaged(row, `source ${JSON.stringify(id)} is missing`);
@@ -403,9 +398,7 @@ export class LedgerEngineStore implements EvidenceStore {
     // A member's body is the stored one when its id is already bound (a check may keep other subject
     // order there), else the view's own; a new proposition has nothing stored and skips the lookups.
     const allBodies =
-      stored.size === 0
-        ? layout.memberBodies
-        : layout.members.map((m, i) => stored.get(memberKey(m))?.body ?? (layout.memberBodies[i] as string));
+      stored.size === 0 ? layout.memberBodies : layout.members.map((m, i) => stored.get(memberKey(m))?.body ?? (layout.memberBodies[i] as string));
     const allMembers: MemberRef[] = layout.members.map((m) => {
       if (m[0] !== 'c') return m;
       const s = stored.get(memberKey(m));
@@ -484,8 +477,7 @@ class ChainCursor {
     if (this.current !== undefined) return this.current;
     const anchor = await w.chainAnchor();
     const tail = await w.chainTail();
-    const consistent =
-      anchor.length === 0 ? tail === undefined : tail !== undefined && tail.index === anchor.length - 1 && tail.hash === anchor.head_hash;
+    const consistent = anchor.length === 0 ? tail === undefined : tail !== undefined && tail.index === anchor.length - 1 && tail.hash === anchor.head_hash;
     if (!consistent) {
       throw new StoreUnavailableError(
         'damaged',
@@ -519,4 +511,3 @@ function where(row: SnapshotRow): string {
 function damaged(row: SnapshotRow, what: string): StoreUnavailableError {
   return new StoreUnavailableError('damaged', `${where(row)}: ${what}`);
 }
-

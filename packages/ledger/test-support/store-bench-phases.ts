@@ -13,7 +13,13 @@ import { source } from './fault-views.js';
 export function benchView(pid: string, records: number) {
   const evidence = [];
   for (let i = 0; i < records; i += 1) {
-    evidence.push({ evidence_id: `e${i}`, polarity: 'supports', source: source(`s${i % 50}`), content: `observation ${i} of ${pid}`, observed_at: '2026-09-01T00:00:00+00:00' });
+    evidence.push({
+      evidence_id: `e${i}`,
+      polarity: 'supports',
+      source: source(`s${i % 50}`),
+      content: `observation ${i} of ${pid}`,
+      observed_at: '2026-09-01T00:00:00+00:00',
+    });
   }
   return { proposition_id: pid, view_id: 'v1', evidence };
 }
@@ -82,7 +88,12 @@ export async function measureReadPath(store: EvidenceStore, ingested: number) {
   const extendTimes: number[] = [];
   for (let i = 0; i < 100; i += 1) {
     const t = performance.now();
-    await store.extend('R-1000', [{ kind: 'evidence', record: { evidence_id: `x${i}`, polarity: 'supports', source: source('sx'), content: 'x', observed_at: '2026-09-01T00:00:00+00:00' } }]);
+    await store.extend('R-1000', [
+      {
+        kind: 'evidence',
+        record: { evidence_id: `x${i}`, polarity: 'supports', source: source('sx'), content: 'x', observed_at: '2026-09-01T00:00:00+00:00' },
+      },
+    ]);
     extendTimes.push(performance.now() - t);
   }
 

@@ -93,7 +93,11 @@ export function runTableTamperSuite(target: TableTamperTarget): void {
     const out: Row[][] = [];
     for (const t of target.tables) {
       const rows = await ledger.rows(t.name);
-      out.push(rows.map((r) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)))).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)));
+      out.push(
+        rows
+          .map((r) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1))))
+          .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)),
+      );
     }
     return JSON.stringify(out);
   }
@@ -163,7 +167,10 @@ export function runTableTamperSuite(target: TableTamperTarget): void {
             const label = `${table.name}[${keyValues.join(',')}]`;
             for (const [column, value] of Object.entries(row)) {
               for (const next of mutations(value)) {
-                await attempt(`${label}.${column} = ${JSON.stringify(next)}`, `UPDATE ${table.name} SET ${column} = ${p(1)} WHERE ${where(table.key, 1)}`, [next, ...keyValues]);
+                await attempt(`${label}.${column} = ${JSON.stringify(next)}`, `UPDATE ${table.name} SET ${column} = ${p(1)} WHERE ${where(table.key, 1)}`, [
+                  next,
+                  ...keyValues,
+                ]);
               }
             }
             await attempt(`${label} deleted`, `DELETE FROM ${table.name} WHERE ${where(table.key, 0)}`, keyValues);
@@ -181,5 +188,4 @@ export function runTableTamperSuite(target: TableTamperTarget): void {
       expect(tally.counts.caught).toBeGreaterThan(100);
     }, 600_000);
   });
-
 }

@@ -40,14 +40,22 @@ describe('layout', () => {
     expect(index).toMatchObject({ proposition_id: 'a/b', snapshots: [{ seq: 1, view_id: '../../v', parent_seq: null, depth: 0 }] });
     const snapshot = JSON.parse(readFileSync(snapshotPath(s, 'a/b', 1), 'utf8'));
     expect(Object.keys(snapshot)).toEqual(['view_id', 'head', 'members', 'records']);
-    expect(snapshot.records.map((r: string[]) => r.slice(0, 2)).sort()).toEqual([['assertion', 'a0'], ['evidence', 'e0'], ['source', 's-e0'], ['source', 's0']]);
+    expect(snapshot.records.map((r: string[]) => r.slice(0, 2)).sort()).toEqual([
+      ['assertion', 'a0'],
+      ['evidence', 'e0'],
+      ['source', 's-e0'],
+      ['source', 's0'],
+    ]);
   });
 
   it('writes the same events as every other store', async () => {
     const s = fresh();
     await s.put(seedView('P-1'));
     await s.extend('P-1', [{ kind: 'evidence', record: evidenceRecord('e1') }], { newViewId: 'v2' });
-    const events = readFileSync(join(s.root, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(JSON.parse(l).event));
+    const events = readFileSync(join(s.root, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(JSON.parse(l).event));
     expect(events.map((e) => e.type)).toEqual(['record_appended', 'snapshot_committed', 'record_appended', 'snapshot_committed']);
     expect(Object.keys(events[1]).sort()).toEqual(['at', 'content_digest', 'parent_view_id', 'proposition_id', 'records', 'seq', 'type', 'view_id']);
     expect(events[3]).toMatchObject({ parent_view_id: 'seed', view_id: 'v2' });
@@ -275,18 +283,24 @@ describe('lock under SIGKILL', () => {
       // Killed after writing its owner file, before linking it into place: no lock at all.
       ['owner file written, not linked', (root) => writeFileSync(join(root, `.lock.owner-${deadPid()}-x`), owner(deadPid()))],
       // Killed after the link, before removing its owner file: a lock naming a dead pid.
-      ['linked, owner file not yet removed', (root) => {
-        const pid = deadPid();
-        writeFileSync(join(root, `.lock.owner-${pid}-y`), owner(pid));
-        writeFileSync(join(root, '.lock'), owner(pid));
-      }],
+      [
+        'linked, owner file not yet removed',
+        (root) => {
+          const pid = deadPid();
+          writeFileSync(join(root, `.lock.owner-${pid}-y`), owner(pid));
+          writeFileSync(join(root, '.lock'), owner(pid));
+        },
+      ],
       // Killed while holding it.
       ['held', (root) => writeFileSync(join(root, '.lock'), owner(deadPid()))],
       // Left by an older writer killed between creating the lock and writing its owner.
-      ['ownerless (older writer)', (root) => {
-        writeFileSync(join(root, '.lock'), '');
-        utimesSync(join(root, '.lock'), old, old);
-      }],
+      [
+        'ownerless (older writer)',
+        (root) => {
+          writeFileSync(join(root, '.lock'), '');
+          utimesSync(join(root, '.lock'), old, old);
+        },
+      ],
     ];
     for (const [name, leave] of states) {
       const root = join(dir, `killed${++n}`);

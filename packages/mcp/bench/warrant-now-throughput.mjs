@@ -160,8 +160,20 @@ await scenario('in-memory, 16 clients', 'in-memory', 16, inMemoryClients);
 await scenario('stdio, 1 client', 'stdio', 1, stdioClients);
 await scenario('stdio, 16 clients (16 server processes)', 'stdio', 16, stdioClients);
 const http = await httpServer();
-await scenario('HTTP loopback, 1 client', 'http', 1, (n) => httpClients(http.url, n), () => [http.child.pid]);
-await scenario('HTTP loopback, 16 clients (one server)', 'http', 16, (n) => httpClients(http.url, n), () => [http.child.pid]);
+await scenario(
+  'HTTP loopback, 1 client',
+  'http',
+  1,
+  (n) => httpClients(http.url, n),
+  () => [http.child.pid],
+);
+await scenario(
+  'HTTP loopback, 16 clients (one server)',
+  'http',
+  16,
+  (n) => httpClients(http.url, n),
+  () => [http.child.pid],
+);
 http.child.kill();
 
 const baseline = scenarios.find((s) => s.name.includes('baseline'));

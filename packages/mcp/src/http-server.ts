@@ -138,7 +138,10 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     if (version !== undefined && message.method !== 'initialize' && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
       return sendJson(res, 400, {
         jsonrpc: '2.0',
-        error: { code: -32000, message: `Bad Request: Unsupported protocol version: ${String(version)} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})` },
+        error: {
+          code: -32000,
+          message: `Bad Request: Unsupported protocol version: ${String(version)} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+        },
         id: null,
       });
     }

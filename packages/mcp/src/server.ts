@@ -65,20 +65,21 @@ export interface EwpMcpServerOptions {
 
 /** The `tools/list` answer, built on first use: converting the schemas costs startup time a server may never need. */
 let toolList: Tool[] | undefined;
-const listTools = (): Tool[] => (toolList ??= EWP_TOOLS.map((tool) => ({
-  name: tool.name,
-  title: tool.title,
-  description: tool.description,
-  inputSchema: inputJsonSchema(tool.name),
-  outputSchema: outputJsonSchema(tool.name),
-  annotations: {
+const listTools = (): Tool[] =>
+  (toolList ??= EWP_TOOLS.map((tool) => ({
+    name: tool.name,
     title: tool.title,
-    readOnlyHint: !tool.writes,
-    destructiveHint: false,
-    idempotentHint: !tool.writes || tool.name === 'ewp_evidence_view_put',
-    openWorldHint: false,
-  },
-})));
+    description: tool.description,
+    inputSchema: inputJsonSchema(tool.name),
+    outputSchema: outputJsonSchema(tool.name),
+    annotations: {
+      title: tool.title,
+      readOnlyHint: !tool.writes,
+      destructiveHint: false,
+      idempotentHint: !tool.writes || tool.name === 'ewp_evidence_view_put',
+      openWorldHint: false,
+    },
+  })));
 
 /**
  * A refused call: the code in the text (JSON) and, as in the reference, in a top-level `error`;
@@ -183,9 +184,7 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(options.store) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, context));
-  server.setRequestHandler(CompleteRequestSchema, async (request) =>
-    completeResourceArgument(options.store, request.params.ref, request.params.argument),
-  );
+  server.setRequestHandler(CompleteRequestSchema, async (request) => completeResourceArgument(options.store, request.params.ref, request.params.argument));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [AGENT_PROMPT] }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => getAgentPrompt(request.params.name));
   DIRECT_CALLS.set(server, directCalls(context));

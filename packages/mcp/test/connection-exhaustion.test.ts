@@ -33,7 +33,9 @@ function ping(port: number): Promise<'served' | 'refused' | 'hung'> {
   return new Promise((resolve) => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
     const socket = connect(port, '127.0.0.1', () =>
-      socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`),
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      ),
     );
     let data = '';
     const timer = setTimeout(() => {

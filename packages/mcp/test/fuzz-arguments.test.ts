@@ -14,7 +14,14 @@ const MALFORMED: unknown[] = [null, '', 0, -1, true, false, [], {}, 'x', 1.5, HU
 
 const source = { content_hash: 'sha256:p', observed_at: '2026-09-21T18:40:00Z', origin_type: 'extract' };
 const BASE: Record<string, Record<string, unknown>> = {
-  ewp_warrant_now: { proposition_id: 'P-win', view_id: 'v-ver', evaluated_at: T, policy_id: 'reference-v2', policy_version: 'reference-v2', ingest_attestation: true },
+  ewp_warrant_now: {
+    proposition_id: 'P-win',
+    view_id: 'v-ver',
+    evaluated_at: T,
+    policy_id: 'reference-v2',
+    policy_version: 'reference-v2',
+    ingest_attestation: true,
+  },
   ewp_warrant_now_inline: { view: verifiedView('P-inline'), evaluated_at: T, ingest_attestation: true },
   ewp_evidence_view_put: { view: verifiedView('P-put'), ingest_attestation: true },
   ewp_evidence_view_get: { proposition_id: 'P-win', view_id: 'v-ver' },

@@ -7,7 +7,12 @@ import { verifiedView } from './views.js';
 
 function put(port: number, token: Buffer): Promise<string> {
   const body = Buffer.from(
-    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ewp_evidence_view_put', arguments: { view: verifiedView(), ingest_attestation: true } } }),
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'ewp_evidence_view_put', arguments: { view: verifiedView(), ingest_attestation: true } },
+    }),
   );
   return new Promise((resolve) => {
     const socket = netConnect(port, '127.0.0.1', () => {

@@ -45,7 +45,7 @@ describe('Streamable HTTP with the SDK client', () => {
   });
 
   it('accepts the token as a lowercase bearer, bare, or in X-EWP-Ingest-Token', async () => {
-    const variants: Array<Record<string, string>> = [{ authorization: `bearer ${TOKEN}` }, { authorization: TOKEN }, { "x-ewp-ingest-token": TOKEN }];
+    const variants: Array<Record<string, string>> = [{ authorization: `bearer ${TOKEN}` }, { authorization: TOKEN }, { 'x-ewp-ingest-token': TOKEN }];
     for (const headers of variants) {
       const client = await httpClient(headers);
       await ok(client, 'ewp_evidence_view_put', { view: extractedView(), ingest_attestation: false });
@@ -113,7 +113,12 @@ async function stillServing(): Promise<void> {
 describe('plain JSON-RPC POST /mcp (the reference’s clients)', () => {
   it('answers tools/call without initialize, Accept or session', async () => {
     const reply = await post(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ewp_warrant_now', arguments: { proposition_id: 'P-win', evaluated_at: T } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'ewp_warrant_now', arguments: { proposition_id: 'P-win', evaluated_at: T } },
+      }),
     );
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toContain('application/json');
@@ -228,7 +233,9 @@ describe('malformed HTTP requests', () => {
     const viaHost = await new Promise<string>((resolve) => {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
       const socket = netConnect(server.port, '127.0.0.1', () =>
-        socket.write(`POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`),
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        ),
       );
       let data = '';
       socket.on('data', (chunk) => {
@@ -246,7 +253,26 @@ describe('malformed HTTP requests', () => {
       s = (s * 1103515245 + 12345) % 2 ** 31;
       return s / 2 ** 31;
     };
-    const fragments = ['{', '}', '[', ']', '"jsonrpc"', ':', '"2.0"', ',', '"id"', '1', 'null', '"method"', '"tools/call"', '"params"', '{}', '"\\u0000"', 'true', '1e999'];
+    const fragments = [
+      '{',
+      '}',
+      '[',
+      ']',
+      '"jsonrpc"',
+      ':',
+      '"2.0"',
+      ',',
+      '"id"',
+      '1',
+      'null',
+      '"method"',
+      '"tools/call"',
+      '"params"',
+      '{}',
+      '"\\u0000"',
+      'true',
+      '1e999',
+    ];
     for (let i = 0; i < 300; i++) {
       const body = Array.from({ length: 1 + Math.floor(next() * 12) }, () => fragments[Math.floor(next() * fragments.length)]).join('');
       const reply = await post(body);

@@ -86,4 +86,3 @@ describe('completion/complete for proposition ids', () => {
     expect((await complete('ewp://other/{x}', 'P-')).completion.values).toEqual([]);
   });
 });
-

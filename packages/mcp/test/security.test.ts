@@ -10,7 +10,10 @@ const writes: Array<[string, Record<string, unknown>]> = [
   ['ewp_evidence_view_put', { proposition_id: 'P-c', conflicts: [{ conflict_id: 'c1', proposition_ids: ['P-c'], status: 'open' }] }],
   ['ewp_evidence_view_put', { proposition_id: 'P-meta', adapter_meta: { note: 'metadata only' } }],
   ['ewp_check_record', { proposition_id: 'P-win', check: { check_id: 'k2', method: 'inference', observed_at: T, result: 'supports', source: checkSource } }],
-  ['ewp_evidence_record', { proposition_id: 'P-win', evidence: { evidence_id: 'e2', polarity: 'supports', content: 'c', observed_at: T, source: checkSource } }],
+  [
+    'ewp_evidence_record',
+    { proposition_id: 'P-win', evidence: { evidence_id: 'e2', polarity: 'supports', content: 'c', observed_at: T, source: checkSource } },
+  ],
 ];
 
 describe('the ingest role', () => {

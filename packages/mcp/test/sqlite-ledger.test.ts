@@ -44,9 +44,7 @@ describe('a SQLite ledger', () => {
     expect(await refused(reader.client, 'ewp_evidence_view_put', { view: extractedView('P-other') })).toBe('EWP_REFUSE_INGEST_ROLE');
     // Even a server misconfigured with the role cannot write through a read-only handle.
     const misconfigured = await connect({ ingest: true, store: readOnly });
-    expect(await refused(misconfigured.client, 'ewp_evidence_view_put', { view: extractedView('P-other') })).toBe(
-      'EWP_REFUSE_LEDGER_UNAVAILABLE',
-    );
+    expect(await refused(misconfigured.client, 'ewp_evidence_view_put', { view: extractedView('P-other') })).toBe('EWP_REFUSE_LEDGER_UNAVAILABLE');
     expect((await readOnly.listPropositions({})).map((p) => p.proposition_id)).toEqual(['P-note']);
     await Promise.all([reader.close(), misconfigured.close()]);
     await readOnly.close();

@@ -79,9 +79,7 @@ describe('ewp_warrant_now', () => {
 
   it('evaluates a named snapshot, and refuses a missing one', async () => {
     expect((await ok(c.client, 'ewp_warrant_now', { proposition_id: 'P-win', view_id: 'v-ver', evaluated_at: T })).view_id).toBe('v-ver');
-    expect(await refused(c.client, 'ewp_warrant_now', { proposition_id: 'P-win', view_id: 'v-none', evaluated_at: T })).toBe(
-      'EWP_REFUSE_MISSING_VIEW',
-    );
+    expect(await refused(c.client, 'ewp_warrant_now', { proposition_id: 'P-win', view_id: 'v-none', evaluated_at: T })).toBe('EWP_REFUSE_MISSING_VIEW');
     expect(await refused(c.client, 'ewp_warrant_now', { proposition_id: 'P-none', evaluated_at: T })).toBe('EWP_REFUSE_MISSING_VIEW');
   });
 
@@ -94,9 +92,7 @@ describe('ewp_warrant_now', () => {
   it('refuses missing, unparsable and out-of-range evaluated_at with specific codes', async () => {
     expect(await refused(c.client, 'ewp_warrant_now', { proposition_id: 'P-win' })).toBe('EWP_MISSING_EVALUATED_AT');
     expect(await refused(c.client, 'ewp_warrant_now', { proposition_id: 'P-win', evaluated_at: '' })).toBe('EWP_MISSING_EVALUATED_AT');
-    expect(await refused(c.client, 'ewp_warrant_now', { proposition_id: 'P-win', evaluated_at: 'yesterday' })).toBe(
-      'EWP_REFUSE_INVALID_ARGUMENTS',
-    );
+    expect(await refused(c.client, 'ewp_warrant_now', { proposition_id: 'P-win', evaluated_at: 'yesterday' })).toBe('EWP_REFUSE_INVALID_ARGUMENTS');
     expect(await refused(c.client, 'ewp_warrant_now', { proposition_id: 'P-win', evaluated_at: '0001-01-01T00:00:00+00:01' })).toBe(
       'EWP_REFUSE_INVALID_ARGUMENTS',
     );
@@ -153,9 +149,7 @@ describe('ewp_evidence_view_put / ewp_evidence_view_get', () => {
   it('refuses to store a WarrantView', async () => {
     const w = await ok(c.client, 'ewp_warrant_now', { proposition_id: 'P-win', evaluated_at: T });
     expect(await refused(c.client, 'ewp_evidence_view_put', w)).toBe('EWP_REFUSE_PERSIST_WARRANT');
-    expect(await refused(c.client, 'ewp_evidence_view_put', { view: extractedView(), warrant: { proposition_id: 'P' } })).toBe(
-      'EWP_REFUSE_PERSIST_WARRANT',
-    );
+    expect(await refused(c.client, 'ewp_evidence_view_put', { view: extractedView(), warrant: { proposition_id: 'P' } })).toBe('EWP_REFUSE_PERSIST_WARRANT');
   });
 
   it('gets the latest snapshot and a named one; missing is refused', async () => {
@@ -210,12 +204,10 @@ describe('ewp_check_record / ewp_evidence_record', () => {
       'EWP_REFUSE_MISSING_OBSERVED_AT',
     );
     expect(await refused(c.client, 'ewp_check_record', { proposition_id: 'P-win', check: { ...base } })).toBe('EWP_REFUSE_MISSING_CONTENT_HASH');
-    expect(await refused(c.client, 'ewp_check_record', { proposition_id: 'P-none', check: { ...base, source: checkSource } })).toBe(
-      'EWP_REFUSE_MISSING_VIEW',
+    expect(await refused(c.client, 'ewp_check_record', { proposition_id: 'P-none', check: { ...base, source: checkSource } })).toBe('EWP_REFUSE_MISSING_VIEW');
+    expect(await refused(c.client, 'ewp_check_record', { proposition_id: 'P-win', check: { ...base, result: 'maybe', source: checkSource } })).toBe(
+      'EWP_REFUSE_INVALID_EVIDENCE_VIEW',
     );
-    expect(
-      await refused(c.client, 'ewp_check_record', { proposition_id: 'P-win', check: { ...base, result: 'maybe', source: checkSource } }),
-    ).toBe('EWP_REFUSE_INVALID_EVIDENCE_VIEW');
     expect(await refused(c.client, 'ewp_check_record', { proposition_id: 'P-win' })).toBe('EWP_REFUSE_INVALID_ARGUMENTS');
   });
 
@@ -243,15 +235,13 @@ describe('ewp_check_record / ewp_evidence_record', () => {
     const evidence = { evidence_id: 'e3', content: 'c', observed_at: '2026-09-21T18:45:00Z', source: checkSource };
     expect(await refused(c.client, 'ewp_evidence_record', { proposition_id: 'P-win', evidence })).toBe('EWP_REFUSE_INVALID_ARGUMENTS');
     const withPolarity = { ...evidence, polarity: 'supports' };
-    expect(await refused(c.client, 'ewp_evidence_record', { proposition_id: 'P-win', evidence: withPolarity, text: 5 })).toBe(
+    expect(await refused(c.client, 'ewp_evidence_record', { proposition_id: 'P-win', evidence: withPolarity, text: 5 })).toBe('EWP_REFUSE_INVALID_ARGUMENTS');
+    expect(await refused(c.client, 'ewp_evidence_record', { proposition_id: 'P-win', evidence: withPolarity, text: 't', assertion_confidence: '0.9' })).toBe(
       'EWP_REFUSE_INVALID_ARGUMENTS',
     );
-    expect(
-      await refused(c.client, 'ewp_evidence_record', { proposition_id: 'P-win', evidence: withPolarity, text: 't', assertion_confidence: '0.9' }),
-    ).toBe('EWP_REFUSE_INVALID_ARGUMENTS');
-    expect(
-      await refused(c.client, 'ewp_evidence_record', { proposition_id: 'P-win', evidence: withPolarity, text: 't', assertion_confidence: true }),
-    ).toBe('EWP_REFUSE_INVALID_ARGUMENTS');
+    expect(await refused(c.client, 'ewp_evidence_record', { proposition_id: 'P-win', evidence: withPolarity, text: 't', assertion_confidence: true })).toBe(
+      'EWP_REFUSE_INVALID_ARGUMENTS',
+    );
     const done = await ok(c.client, 'ewp_evidence_record', {
       proposition_id: 'P-win',
       evidence: withPolarity,
@@ -302,9 +292,7 @@ describe('ewp_may_act', () => {
     expect(await refused(c.client, 'ewp_may_act', { proposition_id: 'P-win', action: { risk: 'extreme', reversible: true } })).toBe(
       'EWP_REFUSE_INVALID_ACTION',
     );
-    expect(await refused(c.client, 'ewp_may_act', { proposition_id: 'P-win', action: { risk: 'low', reversible: 'yes' } })).toBe(
-      'EWP_REFUSE_INVALID_ACTION',
-    );
+    expect(await refused(c.client, 'ewp_may_act', { proposition_id: 'P-win', action: { risk: 'low', reversible: 'yes' } })).toBe('EWP_REFUSE_INVALID_ACTION');
     expect(await refused(c.client, 'ewp_may_act', { proposition_id: 'P-win', action: { risk: 'low' } })).toBe('EWP_REFUSE_INVALID_ACTION');
     expect(await refused(c.client, 'ewp_may_act', { proposition_id: 'P-none', action })).toBe('EWP_REFUSE_MISSING_VIEW');
   });
@@ -326,7 +314,13 @@ describe('ewp_may_act', () => {
   it('gates only the latest snapshot: an older view_id is refused', async () => {
     await ok(c.client, 'ewp_check_record', {
       proposition_id: 'P-win',
-      check: { check_id: 'k-no', method: 'tool_observation', observed_at: '2026-09-21T19:00:00Z', result: 'opposes', source: { ...source('probe', 'tool'), observed_at: '2026-09-21T19:00:00Z' } },
+      check: {
+        check_id: 'k-no',
+        method: 'tool_observation',
+        observed_at: '2026-09-21T19:00:00Z',
+        result: 'opposes',
+        source: { ...source('probe', 'tool'), observed_at: '2026-09-21T19:00:00Z' },
+      },
       new_view_id: 'v-opposed',
       ingest_attestation: true,
     });
@@ -355,7 +349,13 @@ describe('ewp_memory_context', () => {
   it('gives the axes, the checks with their classes and warnings to say out loud', async () => {
     await ok(c.client, 'ewp_check_record', {
       proposition_id: 'P-win',
-      check: { check_id: 'k-no', method: 'human_review', observed_at: '2026-09-21T19:00:00Z', result: 'opposes', source: { ...source('ops', 'human'), observed_at: '2026-09-21T19:00:00Z' } },
+      check: {
+        check_id: 'k-no',
+        method: 'human_review',
+        observed_at: '2026-09-21T19:00:00Z',
+        result: 'opposes',
+        source: { ...source('ops', 'human'), observed_at: '2026-09-21T19:00:00Z' },
+      },
       ingest_attestation: true,
     });
     const m = await ok(c.client, 'ewp_memory_context', { proposition_id: 'P-win', evaluated_at: T, query: 'what OS?' });

@@ -34,9 +34,7 @@ export function verifiedView(propositionId = 'P-win', viewId = 'v-ver', origin =
         asserted_at: '2026-09-01T00:00:00+00:00',
       },
     ],
-    evidence: [
-      { evidence_id: 'e1', polarity: 'supports', source: winrm, content: 'Get-ComputerInfo', observed_at: '2026-09-01T00:00:00+00:00' },
-    ],
+    evidence: [{ evidence_id: 'e1', polarity: 'supports', source: winrm, content: 'Get-ComputerInfo', observed_at: '2026-09-01T00:00:00+00:00' }],
     checks: [
       {
         check_id: 'k1',
@@ -61,7 +59,14 @@ export function extractedView(propositionId = 'P-note', viewId = 'v1') {
     proposition_id: propositionId,
     view_id: viewId,
     assertions: [
-      { assertion_id: 'a1', text: 'the deploy window is Friday', asserted_by: 'agent', assertion_confidence: 0.7, source: chat, asserted_at: '2026-09-01T00:00:00+00:00' },
+      {
+        assertion_id: 'a1',
+        text: 'the deploy window is Friday',
+        asserted_by: 'agent',
+        assertion_confidence: 0.7,
+        source: chat,
+        asserted_at: '2026-09-01T00:00:00+00:00',
+      },
     ],
     evidence: [{ evidence_id: 'e1', polarity: 'supports', source: chat, content: 'user said Friday', observed_at: '2026-09-01T00:00:00+00:00' }],
   };

@@ -13,7 +13,9 @@ export function deterministicEmbedder(dimension = 64): {
     const v = new Array<number>(dimension).fill(0);
     const s = ` ${text.toLowerCase()} `;
     for (let i = 0; i + 3 <= s.length; i++) {
-      const h = createHash('sha1').update(s.slice(i, i + 3)).digest();
+      const h = createHash('sha1')
+        .update(s.slice(i, i + 3))
+        .digest();
       v[h.readUInt32BE(0) % dimension]! += h[4]! & 1 ? 1 : -1;
     }
     const norm = Math.hypot(...v) || 1;

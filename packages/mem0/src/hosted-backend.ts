@@ -33,7 +33,11 @@ function toStored(value: object): StoredMemory {
  * page) until there is no `next`; a listing during which the reported `count` moved is taken again,
  * and a total that disagrees with a steady `count` is refused (`truncated`).
  */
-export function hostedBackend(client: HostedClientLike, entity: Mem0Entity, options: { pageSize?: number; readLimit?: number; steadyTimeoutMs?: number } = {}): Mem0Backend {
+export function hostedBackend(
+  client: HostedClientLike,
+  entity: Mem0Entity,
+  options: { pageSize?: number; readLimit?: number; steadyTimeoutMs?: number } = {},
+): Mem0Backend {
   const scope = entityFilters(entity);
   const pageSize = options.pageSize ?? 100;
   const readLimit = options.readLimit ?? 10_000;

@@ -31,7 +31,9 @@ export class Mem0EvidenceStore extends CommitRecordEvidenceStore {
   async readNative(propositionId: string, options: { includeUnscoped?: boolean } = {}): Promise<EvidenceView> {
     this.ensureOpen();
     const own = (await this.mem0.list({})).filter((m) => !isLedgerMemory(m));
-    const chosen = own.filter((m) => m.metadata[META.proposition] === propositionId || (options.includeUnscoped !== false && m.metadata[META.proposition] === undefined));
+    const chosen = own.filter(
+      (m) => m.metadata[META.proposition] === propositionId || (options.includeUnscoped !== false && m.metadata[META.proposition] === undefined),
+    );
     return nativeView(propositionId, chosen, this.mem0.kind);
   }
 

@@ -33,7 +33,10 @@ export function ossBackend(memory: OssMemoryLike, entity: Mem0Entity, readLimit 
   const list = async (extra: Record<string, unknown>): Promise<StoredMemory[]> => {
     const { results } = await memory.getAll({ filters: { ...scope, ...extra }, topK: readLimit, showExpired: true });
     if (results.length >= readLimit) {
-      throw new StoreUnavailableError('truncated', `mem0 getAll returned ${results.length} memories, the read limit (${readLimit}); the listing may be truncated`);
+      throw new StoreUnavailableError(
+        'truncated',
+        `mem0 getAll returned ${results.length} memories, the read limit (${readLimit}); the listing may be truncated`,
+      );
     }
     return results.map(toStored);
   };

@@ -70,7 +70,13 @@ const result = {
   machine: machineNote(),
   config: { records: TOTAL, records_per_view: PER_VIEW, views_per_transaction: VIEWS_PER_TX },
   baseline_raw_pg: { records_per_s: Math.round(TOTAL / rawSeconds), seconds: rawSeconds },
-  ingest_batched: { records_per_s: Math.round(TOTAL / ingestSeconds), seconds: ingestSeconds, ratio_to_baseline: rawSeconds / ingestSeconds, cpu_seconds: ingestCpuSeconds, records_per_cpu_s: Math.round(TOTAL / ingestCpuSeconds) },
+  ingest_batched: {
+    records_per_s: Math.round(TOTAL / ingestSeconds),
+    seconds: ingestSeconds,
+    ratio_to_baseline: rawSeconds / ingestSeconds,
+    cpu_seconds: ingestCpuSeconds,
+    records_per_cpu_s: Math.round(TOTAL / ingestCpuSeconds),
+  },
   ingest_one_view_per_transaction: singleViewPuts,
   ...readPath,
 };

@@ -18,6 +18,7 @@ import {
   type StoredBinding,
   StoreUnavailableError,
 } from '@ewp/ledger';
+import { EwpError } from '@ewp/core';
 import type pg from 'pg';
 import { ident } from './postgres-schema.js';
 
@@ -45,8 +46,7 @@ function anchorOf(rows: readonly { key: string; value: string }[]): ChainAnchor 
 
 function makeReader(db: Queryable, schema: string): LedgerReader {
   const t = (name: string) => `${ident(schema)}.${name}`;
-  const cols =
-    'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
+  const cols = 'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
   const one = async (sql: string, params: unknown[]) => {
     const r = await db.query(sql, params);
     return r.rows[0] === undefined ? undefined : toRow(r.rows[0] as RawSnapshot);
@@ -160,7 +160,7 @@ export class PostgresLedgerBackend implements LedgerBackend {
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      throw typedStoreError(error);
     } finally {
       client.release();
     }
@@ -177,8 +177,10 @@ export class PostgresLedgerBackend implements LedgerBackend {
       // ORDER BY: rows are locked in the sorted order, the same in every writer. Without it the order
       // follows the scan (which changes as the rows are updated), and two writers could each hold one row
       // and wait for the other: a deadlock seen under the 4-process append test.
-      const locked = (await client.query(`SELECT key, value FROM ${t('meta')} WHERE key IN ('anchor_length', 'anchor_head') ORDER BY key FOR UPDATE`))
-        .rows as { key: string; value: string }[];
+      const locked = (await client.query(`SELECT key, value FROM ${t('meta')} WHERE key IN ('anchor_length', 'anchor_head') ORDER BY key FOR UPDATE`)).rows as {
+        key: string;
+        value: string;
+      }[];
       const reader = makeReader(client, this.schema);
       let anchor = anchorOf(locked);
       const writer: LedgerWriter = {
@@ -224,7 +226,15 @@ export class PostgresLedgerBackend implements LedgerBackend {
              )
              UPDATE ${t('meta')} SET value = CASE key WHEN 'anchor_length' THEN $5 ELSE $6 END
              WHERE key IN ('anchor_length', 'anchor_head') AND (SELECT count(*) FROM appended) = $7`,
-            [first, entries.map((e) => e.prev_hash), entries.map((e) => e.event), entries.map((e) => e.hash), String(next.length), next.head_hash, entries.length],
+            [
+              first,
+              entries.map((e) => e.prev_hash),
+              entries.map((e) => e.event),
+              entries.map((e) => e.hash),
+              String(next.length),
+              next.head_hash,
+              entries.length,
+            ],
           );
           anchor = next;
         },
@@ -234,7 +244,7 @@ export class PostgresLedgerBackend implements LedgerBackend {
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      throw typedStoreError(error);
     } finally {
       client.release();
     }
@@ -251,4 +261,18 @@ export class PostgresLedgerBackend implements LedgerBackend {
   async close(): Promise<void> {
     if (this.ownsPool) await this.pool.end();
   }
+}
+
+/**
+ * PostgreSQL `text` cannot hold U+0000 (SQLSTATE 22021, or 22P05 when converting): an id with a NUL
+ * that other stores keep is refused here with a typed code instead of the driver's raw error.
+ */
+function typedStoreError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === '22021' || code === '22P05') {
+    return new EwpError('EWP_REFUSE_UNSTORABLE_TEXT', 'PostgreSQL cannot store this id or text: it holds U+0000 (NUL), which PostgreSQL text does not allow', {
+      cause: error,
+    });
+  }
+  return error;
 }

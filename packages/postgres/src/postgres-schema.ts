@@ -61,10 +61,10 @@ INSERT INTO ${s}.meta (key, value) VALUES
  * advisory lock so several processes opening one new ledger at once create it exactly once.
  */
 export async function ensureSchema(client: pg.PoolClient, schema: string, readOnly: boolean): Promise<void> {
-  const exists = async () =>
-    (await client.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [schema])).rowCount === 1;
+  const exists = async () => (await client.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [schema])).rowCount === 1;
   if (!(await exists())) {
-    if (readOnly) throw new StoreUnavailableError('not_found', `ledger not found: PostgreSQL schema ${ident(schema)} does not exist (read-only mode creates nothing)`);
+    if (readOnly)
+      throw new StoreUnavailableError('not_found', `ledger not found: PostgreSQL schema ${ident(schema)} does not exist (read-only mode creates nothing)`);
     await client.query('BEGIN');
     try {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`ewp-ledger:${schema}`]);

@@ -63,9 +63,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
   if (schema === '' || schema.length > 63) throw new StoreUnavailableError('schema', `invalid PostgreSQL schema name ${ident(schema)}`);
   const readOnly = options.readOnly ?? false;
   const ownsPool = options.pool === undefined;
-  const pool =
-    options.pool ??
-    new pg.Pool({ connectionString: options.connectionString ?? defaultConnectionString(), max: options.maxConnections ?? 4 });
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString ?? defaultConnectionString(), max: options.maxConnections ?? 4 });
   // An idle client that errors (server restart) must not crash the process; the next query reports it.
   if (ownsPool) pool.on('error', () => undefined);
   let client: pg.PoolClient;

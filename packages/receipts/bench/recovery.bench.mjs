@@ -40,7 +40,18 @@ function referenceWorkload(n) {
     const t1 = performance.now();
     plan = eb.invalidate(pad((3 * n) / 4, n), 'worker_failed'); // includes building the graph
     times.push(performance.now() - t1);
-    sorts.push(medianMs(() => new DependencyGraph(eb.graph().topologicalOrder().map((id) => eb.checkpoint(id))), 3));
+    sorts.push(
+      medianMs(
+        () =>
+          new DependencyGraph(
+            eb
+              .graph()
+              .topologicalOrder()
+              .map((id) => eb.checkpoint(id)),
+          ),
+        3,
+      ),
+    );
   }
   times.sort((a, b) => a - b);
   sorts.sort((a, b) => a - b);
@@ -94,7 +105,10 @@ function plannerRun(kind, n) {
   // Round-trip through JSON so ids are flat strings, as when read from storage or the wire.
   const nodes = JSON.parse(JSON.stringify(kind === 'chain' ? chainNodes(n) : randomDagNodes(n)));
   const verification = new Map(nodes.map((x) => [x.checkpoint_id, { checkpoint_id: x.checkpoint_id, action: 'ALLOW' }]));
-  const invalid = kind === 'chain' ? { [pad((3 * n) / 4, n)]: 'worker_failed' } : Object.fromEntries([0.001, 0.3, 0.6].map((f) => [pad(Math.floor(f * n), n), 'evidence_changed']));
+  const invalid =
+    kind === 'chain'
+      ? { [pad((3 * n) / 4, n)]: 'worker_failed' }
+      : Object.fromEntries([0.001, 0.3, 0.6].map((f) => [pad(Math.floor(f * n), n), 'evidence_changed']));
   const runs = n >= 1_000_000 ? 3 : 5;
   let graph;
   const build = timed(() => {
@@ -139,7 +153,16 @@ function fullBindingRun(n) {
   const nodes = chainNodes(n).map((x, i) => ({
     checkpoint_id: x.checkpoint_id,
     agent: 'bench',
-    evidence: [{ evidence_id: 'e', payload: { v: 1 }, provenance: { source: 'synthetic', locator: 'urn:bench', retrieved_at: null, content_type: null, metadata: {} }, observed_at: null, valid_until: null, explicitly_refuted: false }],
+    evidence: [
+      {
+        evidence_id: 'e',
+        payload: { v: 1 },
+        provenance: { source: 'synthetic', locator: 'urn:bench', retrieved_at: null, content_type: null, metadata: {} },
+        observed_at: null,
+        valid_until: null,
+        explicitly_refuted: false,
+      },
+    ],
     output: { node: i },
     policy: { policy_id: 'benchmark', version: '1', require_provenance: true, consequential: true },
     depends_on: x.depends_on,
@@ -156,7 +179,9 @@ function fullBindingRun(n) {
 }
 
 const m = machine();
-console.log(`receipts recovery bench — ${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${m.load_average_1_5_15.join(' ')}${QUICK ? ' (quick)' : ''}\n`);
+console.log(
+  `receipts recovery bench — ${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${m.load_average_1_5_15.join(' ')}${QUICK ? ' (quick)' : ''}\n`,
+);
 
 const refSizes = QUICK ? [100, 200, 400, 800, 1600] : [100, 200, 400, 800, 1600, 3200, 10_000];
 const reference = refSizes.map(referenceWorkload);
@@ -176,7 +201,19 @@ console.log(
       'Python ms': r.python_invalidate_median_ms ?? '',
       'speed-up vs Python': r.python_invalidate_median_ms ? fmt(r.python_invalidate_median_ms / r.invalidate_median_ms, 0) : '',
     })),
-    ['nodes', 'recompute', 'reusable', 'requirement entries', 'build+verify ms', '1 topo sort ms', 'invalidate ms (median)', 'x topo sort', 'growth per step', 'Python ms', 'speed-up vs Python'],
+    [
+      'nodes',
+      'recompute',
+      'reusable',
+      'requirement entries',
+      'build+verify ms',
+      '1 topo sort ms',
+      'invalidate ms (median)',
+      'x topo sort',
+      'growth per step',
+      'Python ms',
+      'speed-up vs Python',
+    ],
   ),
 );
 
@@ -202,7 +239,22 @@ console.log(
       'reqs(last) ms': fmt(r.requirements_for_last_ms, 1),
       '< 2 s': r.under_2s ? 'yes' : 'NO',
     })),
-    ['graph', 'nodes', 'edges', 'roots', 'recompute', 'reusable', 'graph build ms', 'plan ms', 'plan min ms', 'plan cpu ms', 'plan/build', 'µs/node', 'reqs(last) ms', '< 2 s'],
+    [
+      'graph',
+      'nodes',
+      'edges',
+      'roots',
+      'recompute',
+      'reusable',
+      'graph build ms',
+      'plan ms',
+      'plan min ms',
+      'plan cpu ms',
+      'plan/build',
+      'µs/node',
+      'reqs(last) ms',
+      '< 2 s',
+    ],
   ),
 );
 
@@ -211,7 +263,12 @@ const binding = bindingSizes.map(fullBindingRun);
 console.log('\nplanRecovery re-checking every result receipt (verifyVerificationReceipt: 3 digests per reusable node)');
 console.log(
   table(
-    binding.map((r) => ({ nodes: r.nodes, reusable: r.reusable, 'plan ms': fmt(r.plan_with_receipt_checks_ms), 'µs per reusable node': fmt(r.per_reusable_node_us, 1) })),
+    binding.map((r) => ({
+      nodes: r.nodes,
+      reusable: r.reusable,
+      'plan ms': fmt(r.plan_with_receipt_checks_ms),
+      'µs per reusable node': fmt(r.per_reusable_node_us, 1),
+    })),
     ['nodes', 'reusable', 'plan ms', 'µs per reusable node'],
   ),
 );

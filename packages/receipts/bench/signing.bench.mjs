@@ -9,10 +9,23 @@ function signingRows() {
   const signer = new Ed25519Signer('key-1', seed);
   const verifier = new Ed25519Verifier({ 'key-1': { public_hex: signer.publicKeyHex(), state: 'ACTIVE' } });
   const cp = {
-    checkpoint_id: 'A', agent: 'A',
-    evidence: [{ evidence_id: 'e1', payload: { value: 1 }, provenance: { source: 'tool', locator: 'urn:x', retrieved_at: null, content_type: null, metadata: {} }, observed_at: null, valid_until: null, explicitly_refuted: false }],
-    output: { step: 'A' }, policy: { policy_id: 'safety', version: '1', require_provenance: true, consequential: true },
-    depends_on: [], operation_id: null, schema_version: '1',
+    checkpoint_id: 'A',
+    agent: 'A',
+    evidence: [
+      {
+        evidence_id: 'e1',
+        payload: { value: 1 },
+        provenance: { source: 'tool', locator: 'urn:x', retrieved_at: null, content_type: null, metadata: {} },
+        observed_at: null,
+        valid_until: null,
+        explicitly_refuted: false,
+      },
+    ],
+    output: { step: 'A' },
+    policy: { policy_id: 'safety', version: '1', require_provenance: true, consequential: true },
+    depends_on: [],
+    operation_id: null,
+    schema_version: '1',
   };
   const result = verifyCheckpoint(cp);
   const envelope = signReceipt(result.receipt, signer);

@@ -42,8 +42,7 @@ function pageEntries(keysText: string, bodiesText: string): { keys: [BindingKind
   return { keys: keys as [BindingKind, string][], bodies };
 }
 
-const SNAPSHOT_COLUMNS =
-  'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
+const SNAPSHOT_COLUMNS = 'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
 
 function statements(db: Database.Database) {
   return {
@@ -115,8 +114,7 @@ export class SqliteLedgerBackend implements LedgerBackend {
         return out;
       },
       snapshotIds: (pid) => s.ids.all(pid) as { view_id: string; seq: number }[],
-      latestRows: () =>
-        (s.latestRows.all() as (SnapshotRow & { snapshots: number })[]).map(({ snapshots, ...row }) => ({ row, snapshots })),
+      latestRows: () => (s.latestRows.all() as (SnapshotRow & { snapshots: number })[]).map(({ snapshots, ...row }) => ({ row, snapshots })),
       chainAnchor: (): ChainAnchor => {
         const [lengthText, head] = s.anchor.get() as [string | null, string | null];
         const length = lengthText === null ? Number.NaN : Number(lengthText);

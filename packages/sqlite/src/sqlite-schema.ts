@@ -79,10 +79,7 @@ export function ensureSchema(db: Database.Database, path: string, readOnly: bool
     return;
   }
   if (appId !== APPLICATION_ID) {
-    throw new StoreUnavailableError(
-      'schema',
-      `${path}: not an EWP ledger (application_id ${appId}, tables ${tables.join(', ') || 'none'}); use a new file`,
-    );
+    throw new StoreUnavailableError('schema', `${path}: not an EWP ledger (application_id ${appId}, tables ${tables.join(', ') || 'none'}); use a new file`);
   }
   if (version !== SCHEMA_VERSION) {
     throw new StoreUnavailableError(

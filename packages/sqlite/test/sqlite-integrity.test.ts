@@ -87,8 +87,7 @@ describe('read-only', () => {
 });
 
 describe('tamper detection', () => {
-  const flip = (text: string, at = Math.floor(text.length / 2)) =>
-    text.slice(0, at) + String.fromCharCode(text.charCodeAt(at) ^ 1) + text.slice(at + 1);
+  const flip = (text: string, at = Math.floor(text.length / 2)) => text.slice(0, at) + String.fromCharCode(text.charCodeAt(at) ^ 1) + text.slice(at + 1);
 
   it('detects a flipped byte in a record row on read and in verify', async () => {
     const store = await seeded();
@@ -125,7 +124,11 @@ describe('tamper detection', () => {
     store.db.prepare("DELETE FROM ewp_records WHERE keys LIKE '%forged%'").run();
     expect((await store.verifyChain()).ok).toBe(true);
     // The extend's page (P-1's second) holds e1 alone.
-    const second = store.db.prepare("SELECT page, keys, bodies FROM ewp_records WHERE owner = 'P-1' ORDER BY page LIMIT 1 OFFSET 1").get() as { page: number; keys: string; bodies: string };
+    const second = store.db.prepare("SELECT page, keys, bodies FROM ewp_records WHERE owner = 'P-1' ORDER BY page LIMIT 1 OFFSET 1").get() as {
+      page: number;
+      keys: string;
+      bodies: string;
+    };
     expect(JSON.parse(second.keys)).toEqual([['evidence', 'e1']]);
     store.db.prepare('UPDATE ewp_records SET keys = ? WHERE page = ?').run('[["evidence"', second.page);
     // Which records an unreadable page held is unknown: every read of P-1 fails closed; P-2 is untouched.

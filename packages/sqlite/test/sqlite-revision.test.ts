@@ -17,7 +17,10 @@ describe('SqliteEvidenceStore.revision', () => {
     // Each handle's revisions, in turn (the revisions of two handles are not comparable).
     const seen = { a: [await a.revision()], b: [await b.revision()] };
     const expectMoved = async () => {
-      for (const [name, store] of [['a', a], ['b', b]] as const) {
+      for (const [name, store] of [
+        ['a', a],
+        ['b', b],
+      ] as const) {
         const r = await store.revision();
         expect(seen[name]).not.toContain(r);
         seen[name].push(r);

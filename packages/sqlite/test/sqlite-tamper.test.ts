@@ -70,7 +70,9 @@ runTableTamperSuite({
       ledger: {
         openReadOnly: async () => new SqliteEvidenceStore(path, { readOnly: true }),
         exec: async (sql, params = []) => {
-          db().prepare(sql).run(...params);
+          db()
+            .prepare(sql)
+            .run(...params);
         },
         rows: async (table) => db().prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[],
         dispose: async () => {

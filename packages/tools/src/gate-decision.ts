@@ -90,4 +90,3 @@ export function denyReason(d: GateDecision): string {
   const w = d.warrant.warrant;
   return `the evidence for ${d.propositionId} does not warrant this ${d.action.risk ?? 'low'}-risk action (acceptance ${w.acceptance}, conflict ${w.conflict}, currency ${w.currency}, sufficiency ${w.sufficiency}); do not retry it as is`;
 }
-

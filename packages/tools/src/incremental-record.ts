@@ -17,8 +17,10 @@ export function sourceWithDefaults(value: unknown, fallbackId: string, path: str
   if (!isAbsent(value) && !isObject(value)) throw new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', 'must be an object', { path: argumentPath(path) });
   const given = isObject(value) ? value : {};
   const sourceId = idValue(given.source_id, `${path}.source_id`, false) ?? fallbackId;
-  if (!given.content_hash) throw new ToolRefusal('EWP_REFUSE_MISSING_CONTENT_HASH', 'is required (a non-empty content hash)', { path: argumentPath(`${path}.content_hash`) });
-  if (!given.observed_at) throw new ToolRefusal('EWP_REFUSE_MISSING_OBSERVED_AT', 'is required (an ISO 8601 time)', { path: argumentPath(`${path}.observed_at`) });
+  if (!given.content_hash)
+    throw new ToolRefusal('EWP_REFUSE_MISSING_CONTENT_HASH', 'is required (a non-empty content hash)', { path: argumentPath(`${path}.content_hash`) });
+  if (!given.observed_at)
+    throw new ToolRefusal('EWP_REFUSE_MISSING_OBSERVED_AT', 'is required (an ISO 8601 time)', { path: argumentPath(`${path}.observed_at`) });
   const withDefault = (key: string, fallback: string) => (isAbsent(given[key]) ? fallback : given[key]);
   return {
     ...given,

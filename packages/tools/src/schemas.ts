@@ -9,9 +9,7 @@ import { EWP_TOOL_CODES } from './refusal.js';
 
 export const idArg = z.union([z.string().min(1), z.number()]);
 const text = z.string();
-const attestation = z
-  .boolean()
-  .describe('Ingest pipeline only: true declares that trusted origins (tool, document, human, api, vendor, sensor) are genuine.');
+const attestation = z.boolean().describe('Ingest pipeline only: true declares that trusted origins (tool, document, human, api, vendor, sensor) are genuine.');
 
 export const axes = z.object({
   acceptance: z.enum(['UNACCEPTED', 'TENTATIVE', 'ACCEPTED']),

@@ -153,7 +153,7 @@ describe('Zep adapter over the official client', () => {
     }
   });
 
-  it('reads facts Zep extracted from the adapter\'s own episodes with the episode as lineage', async () => {
+  it("reads facts Zep extracted from the adapter's own episodes with the episode as lineage", async () => {
     const s = await startZepGraphServer({
       processingDelayMs: 0,
       extractor: (e) => (e.metadata.ewp_part === 0 ? [{ fact: e.content, name: 'SAYS' }] : []),
@@ -166,7 +166,9 @@ describe('Zep adapter over the official client', () => {
       await zep.put(view);
       expect(canonicalViewText((await zep.get(view.proposition_id))!)).toBe(canonicalViewText(view));
       const facts = await zep.readNative(view.proposition_id, { includeUnscoped: false });
-      expect(facts.assertions.map((a) => a.text).sort()).toEqual([...new Set([...view.assertions.map((a) => a.text), ...view.evidence.map((e) => e.content)])].sort());
+      expect(facts.assertions.map((a) => a.text).sort()).toEqual(
+        [...new Set([...view.assertions.map((a) => a.text), ...view.evidence.map((e) => e.content)])].sort(),
+      );
       expect(facts.assertions[0]!.source.lineage_id).toMatch(/^zep:episode:/);
     } finally {
       await s.close();

@@ -161,7 +161,12 @@ describe('gateTool', () => {
           return { restarted: server };
         },
       });
-      const gated = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'high', reversible: true }, store: agentSide, now: () => T0 });
+      const gated = gateTool(restart, {
+        proposition: 'P-win',
+        action: { action_id: 'r', kind: 'r', risk: 'high', reversible: true },
+        store: agentSide,
+        now: () => T0,
+      });
       await generateText({ model: scriptedModel([call(), { text: 'ok' }]), tools: { restart: gated }, prompt: 'x', stopWhen: stepCountIs(3) });
       expect(calls).toEqual(['server01']);
       // The ingest side records an opposing tool check: the next call is refused.
@@ -186,7 +191,12 @@ describe('gateTool', () => {
       now: clock.now,
     });
     const model = scriptedModel([
-      { toolCalls: [{ id: 'a', name: 'restart', input: { server: 'server01' } }, { id: 'b', name: 'restart', input: { server: 'other' } }] },
+      {
+        toolCalls: [
+          { id: 'a', name: 'restart', input: { server: 'server01' } },
+          { id: 'b', name: 'restart', input: { server: 'other' } },
+        ],
+      },
       { text: 'done' },
     ]);
     const result = await generateText({ model, tools: { restart: gated }, prompt: 'restart both', stopWhen: stepCountIs(3) });

@@ -72,7 +72,9 @@ describe('ewp ingest', () => {
   });
 
   it('a ledger path the OS cannot create fails at once with one line and exit 2 (no hang under /proc)', async () => {
-    const r = await runCaptured((io) => ingestCommand([quickstart, '--db', '/proc/ewp-x/y.sqlite', '--attest-trusted-origins', '--evaluated-at', T], io), { cwd: dir });
+    const r = await runCaptured((io) => ingestCommand([quickstart, '--db', '/proc/ewp-x/y.sqlite', '--attest-trusted-origins', '--evaluated-at', T], io), {
+      cwd: dir,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/cannot create directory/);
@@ -81,14 +83,17 @@ describe('ewp ingest', () => {
   it('a refused view inside a batch never rolls back its neighbours', async () => {
     const db = join(dir, 'batch.sqlite');
     const [a, b, c] = JSON.parse(readFileSync(quickstart, 'utf8')).views;
-    const first = await runCaptured((io) => ingestCommand(['-', '--db', db, '--evaluated-at', T, '--attest-trusted-origins'], io), { cwd: dir, stdin: JSON.stringify(b) });
+    const first = await runCaptured((io) => ingestCommand(['-', '--db', db, '--evaluated-at', T, '--attest-trusted-origins'], io), {
+      cwd: dir,
+      stdin: JSON.stringify(b),
+    });
     expect(first.code).toBe(0);
     // b's (proposition, view) id again with other content is refused; a and c must be stored.
     const clash = { ...b, assertions: b.assertions.map((x: { text: string }) => ({ ...x, text: `${x.text} (edited)` })) };
-    const r = await runCaptured(
-      (io) => ingestCommand(['-', '--db', db, '--batch', '10', '--evaluated-at', T, '--attest-trusted-origins'], io),
-      { cwd: dir, stdin: JSON.stringify([a, clash, c]) },
-    );
+    const r = await runCaptured((io) => ingestCommand(['-', '--db', db, '--batch', '10', '--evaluated-at', T, '--attest-trusted-origins'], io), {
+      cwd: dir,
+      stdin: JSON.stringify([a, clash, c]),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/FAIL -\[1\]: EWP_REFUSE_IMMUTABLE_RECORD/);
     const store = new SqliteEvidenceStore(db, { readOnly: true });

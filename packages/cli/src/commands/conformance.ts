@@ -51,11 +51,7 @@ function notInstalled(error: unknown): boolean {
  * Load the adapters of every module. Modules that are not installed are listed in `skipped` with the
  * reason; the caller says so only when it matters (no filter, or a wanted adapter was not found).
  */
-async function discover(
-  specifiers: string[],
-  load: ModuleLoader,
-  io: CliIO,
-): Promise<{ subjects: AdapterSubject[]; skipped: string[] } | undefined> {
+async function discover(specifiers: string[], load: ModuleLoader, io: CliIO): Promise<{ subjects: AdapterSubject[]; skipped: string[] } | undefined> {
   const subjects: AdapterSubject[] = [];
   const skipped: string[] = [];
   for (const specifier of specifiers) {

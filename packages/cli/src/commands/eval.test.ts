@@ -32,9 +32,21 @@ describe('ewp eval --jsonl: the batch contract', () => {
 
   it('answers every line in order, bad lines included, and never stops', async () => {
     const good = JSON.stringify({ view: { proposition_id: 'P' }, evaluated_at: '2026-01-01T00:00:00Z' });
-    const input = [good, 'not json', '', '[1]', '{"view": 5}', '{"view": {"proposition_id": "P"}, "evaluated_at": "soon"}', '{"view": {"proposition_id": "P", "evaluated_at": "2026-01-01"}}', good].join('\n');
+    const input = [
+      good,
+      'not json',
+      '',
+      '[1]',
+      '{"view": 5}',
+      '{"view": {"proposition_id": "P"}, "evaluated_at": "soon"}',
+      '{"view": {"proposition_id": "P", "evaluated_at": "2026-01-01"}}',
+      good,
+    ].join('\n');
     const r = await run(['--jsonl'], input);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => (l.ok ? 'ok' : l.error.code))).toEqual(['ok', 'JSON_SYNTAX', 'NOT_AN_OBJECT', 'NOT_AN_OBJECT', 'BAD_EVALUATED_AT', 'ok', 'ok']);
     expect(lines[3].error.path).toBe('$.view');
     expect(lines[5].warrant.evaluated_at).toBe('2026-01-01');
@@ -73,4 +85,3 @@ describe('ewp eval <file>', () => {
     expect((await run(['--bogus'])).code).toBe(2);
   });
 });
-

@@ -1,13 +1,5 @@
 import { parseArgs } from 'node:util';
-import {
-  decodeView,
-  EwpError,
-  normalizeWarrantView,
-  parseJson,
-  REFERENCE_V2,
-  type WarrantView,
-  warrantNow,
-} from '@ewp/core';
+import { decodeView, EwpError, normalizeWarrantView, parseJson, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { parseVerbArguments } from '../verb-arguments.js';
 import { renderWarrantTable } from '../render/warrant-table.js';
@@ -27,9 +19,7 @@ Evaluate EvidenceViews under EWP-0.2.0 / reference-v2.
 `;
 
 /** One JSONL result line (the public batch contract, docs/cli.md). */
-export type EvalLineResult =
-  | { ok: true; warrant: WarrantView }
-  | { ok: false; error: { code: string; message: string; path: string | null } };
+export type EvalLineResult = { ok: true; warrant: WarrantView } | { ok: false; error: { code: string; message: string; path: string | null } };
 
 function refusal(error: unknown, pathPrefix: string): EvalLineResult {
   if (error instanceof EwpError) {
@@ -115,28 +105,30 @@ export const evalCommand: Command = async (args, io) => {
   let failed = 0;
   const results: WarrantView[] = [];
   for (const file of positionals) {
-    for await (const items of readViews(file, io.cwd, io.stdin)) for (const item of items) {
-      // A file of one view is named by its file alone.
-      const where = item.only ? file : item.label;
-      if (item.error) {
-        failed++;
-        io.stderr.write(`ewp eval: ${where}: refused [${item.error.code}] ${item.error.message}\n`);
-        continue;
+    for await (const items of readViews(file, io.cwd, io.stdin))
+      for (const item of items) {
+        // A file of one view is named by its file alone.
+        const where = item.only ? file : item.label;
+        if (item.error) {
+          failed++;
+          io.stderr.write(`ewp eval: ${where}: refused [${item.error.code}] ${item.error.message}\n`);
+          continue;
+        }
+        const raw = item.value;
+        try {
+          const view = decodeView(raw);
+          const at = values.at ?? (raw as Record<string, unknown>).evaluated_at;
+          if (at === undefined)
+            throw new EwpError('BAD_EVALUATED_AT', 'no instant to evaluate at: pass --at T or put "evaluated_at" in the view', '$.evaluated_at');
+          const warrant = normalizeWarrantView(warrantNow(view, REFERENCE_V2, at as string));
+          results.push(warrant);
+          if (!values.json) io.stdout.write(`${renderWarrantTable(warrant)}\n`);
+        } catch (error) {
+          if (!EwpError.isInstance(error)) throw error;
+          failed++;
+          io.stderr.write(`ewp eval: ${where}: refused [${error.code}] ${error.message}\n`);
+        }
       }
-      const raw = item.value;
-      try {
-        const view = decodeView(raw);
-        const at = values.at ?? (raw as Record<string, unknown>).evaluated_at;
-        if (at === undefined) throw new EwpError('BAD_EVALUATED_AT', 'no instant to evaluate at: pass --at T or put "evaluated_at" in the view', '$.evaluated_at');
-        const warrant = normalizeWarrantView(warrantNow(view, REFERENCE_V2, at as string));
-        results.push(warrant);
-        if (!values.json) io.stdout.write(`${renderWarrantTable(warrant)}\n`);
-      } catch (error) {
-        if (!EwpError.isInstance(error)) throw error;
-        failed++;
-        io.stderr.write(`ewp eval: ${where}: refused [${error.code}] ${error.message}\n`);
-      }
-    }
   }
   if (values.json) io.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
   return failed > 0 ? EXIT_SOME_FAILED : EXIT_OK;

@@ -20,10 +20,24 @@ const RECORDS = 10;
 const BATCH = 250;
 
 function source(id: string) {
-  return { source_id: id, lineage_id: `L-${id}`, origin_type: 'extract', origin_locator: `loc:${id}`, snapshot_id: `snap:${id}`, content_hash: `sha256:${id}`, observed_at: '2026-09-01T00:00:00+00:00' };
+  return {
+    source_id: id,
+    lineage_id: `L-${id}`,
+    origin_type: 'extract',
+    origin_locator: `loc:${id}`,
+    snapshot_id: `snap:${id}`,
+    content_hash: `sha256:${id}`,
+    observed_at: '2026-09-01T00:00:00+00:00',
+  };
 }
 function view(v: number) {
-  const evidence = Array.from({ length: RECORDS }, (_, i) => ({ evidence_id: `e${i}`, polarity: 'supports', source: source(`s${(v + i) % 50}`), content: `observation ${i} of P-${v}`, observed_at: '2026-09-01T00:00:00+00:00' }));
+  const evidence = Array.from({ length: RECORDS }, (_, i) => ({
+    evidence_id: `e${i}`,
+    polarity: 'supports',
+    source: source(`s${(v + i) % 50}`),
+    content: `observation ${i} of P-${v}`,
+    observed_at: '2026-09-01T00:00:00+00:00',
+  }));
   return { proposition_id: `P-${String(v).padStart(5, '0')}`, view_id: 'v1', evidence };
 }
 
@@ -36,7 +50,9 @@ describe('ewp ingest under SIGKILL', () => {
     await once(out, 'finish');
     const db = join(dir, 'ledger.sqlite');
 
-    const child = spawn(process.execPath, [bin, 'ingest', file, '--db', db, '--batch', String(BATCH), '--evaluated-at', '2026-09-21T21:00:00Z'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'ingest', file, '--db', db, '--batch', String(BATCH), '--evaluated-at', '2026-09-21T21:00:00Z'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let printed = 0;
     child.stdout.setEncoding('utf8');
     // Killed once a few batches are committed (their lines are printed after each commit).
@@ -62,7 +78,10 @@ describe('ewp ingest under SIGKILL', () => {
     expect((await store.verifyChain()).ok).toBe(true);
     await store.close();
 
-    const rerun = spawnSync(process.execPath, [bin, 'ingest', file, '--db', db, '--batch', String(BATCH), '--evaluated-at', '2026-09-21T21:00:00Z'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    const rerun = spawnSync(process.execPath, [bin, 'ingest', file, '--db', db, '--batch', String(BATCH), '--evaluated-at', '2026-09-21T21:00:00Z'], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    });
     expect(rerun.status).toBe(0);
     expect(rerun.stdout).toContain(`${(VIEWS - stored.length).toLocaleString('en-US')} stored, ${stored.length.toLocaleString('en-US')} unchanged`);
     const after = new SqliteEvidenceStore(db, { readOnly: true });

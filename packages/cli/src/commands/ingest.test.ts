@@ -65,7 +65,10 @@ describe('ewp ingest', () => {
 
   it('reads JSONL, and reports an unparsable line as one failed view', async () => {
     const file = join(dir, 'views.jsonl');
-    writeFileSync(file, `${JSON.stringify({ proposition_id: 'P-1', view_id: 'a' })}\n{not json\n\n${JSON.stringify({ proposition_id: 'P-2', view_id: 'b' })}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ proposition_id: 'P-1', view_id: 'a' })}\n{not json\n\n${JSON.stringify({ proposition_id: 'P-2', view_id: 'b' })}\n`,
+    );
     const r = await run(ingestCommand, [file, '--db', `l${++n}.sqlite`, '--evaluated-at', T]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/FAIL \S*views\.jsonl\[1\]: JSON_SYNTAX/);

@@ -6,15 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  decodeView,
-  type EvidenceView,
-  isTrustedOrigin,
-  parseEvaluatedAt,
-  REFERENCE_V2,
-  type Warrant,
-  warrantNow,
-} from '@ewp/core';
+import { decodeView, type EvidenceView, isTrustedOrigin, parseEvaluatedAt, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { parseVerbArguments } from '../verb-arguments.js';
@@ -39,7 +31,6 @@ Store EvidenceViews in a ledger. Each file holds one view, a JSON list of views,
 
 Exit: 0 every view stored (identical re-ingests included), 1 some view refused, 2 unusable ledger or arguments.
 `;
-
 
 /** The first record path whose source claims a trusted origin, if any. */
 export function trustedOriginPath(view: EvidenceView): string | undefined {
@@ -66,11 +57,16 @@ export function renderSummary(rows: readonly Stored[], evaluatedAt: string): str
   const header = ['proposition', 'view', 'status', 'acceptance', 'conflict', 'verification', 'currency', 'sufficiency'];
   const body = rows.map((r) => {
     const w = r.warrant;
-    const axes = typeof w === 'string' ? [`(warrant not computed: ${w})`, '', '', '', ''] : [w.acceptance, w.conflict, w.verification, w.currency, w.sufficiency];
+    const axes =
+      typeof w === 'string' ? [`(warrant not computed: ${w})`, '', '', '', ''] : [w.acceptance, w.conflict, w.verification, w.currency, w.sufficiency];
     return [r.view.proposition_id, r.view.view_id, r.status, ...axes];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [`warrant at ${evaluatedAt} (EWP-0.2.0, reference-v2)`, line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line), ''].join('\n');
 }
 
@@ -217,7 +213,10 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
     const many = (s as { putMany?: (views: readonly unknown[]) => Promise<{ status: 'stored' | 'unchanged' }[]> }).putMany;
     if (typeof many === 'function' && batch.length > 1) {
       try {
-        const results = await many.call(s, batch.map((b) => b.view));
+        const results = await many.call(
+          s,
+          batch.map((b) => b.view),
+        );
         for (const [i, r] of results.entries()) report((batch[i] as { view: EvidenceView }).view, r.status);
         await writeLines();
         return;

@@ -8,6 +8,7 @@ import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore } from '../open-store.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
+import { untilSignal } from '../until-signal.js';
 
 const HELP = `usage: ewp inspect (--db FILE | --pg URL | --json-dir DIR) [--port N] [--host HOST]
                    [--allowed-host NAME ...] [--open]
@@ -40,18 +41,6 @@ function parse(args: string[]) {
       open: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
-  });
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolveSignal) => {
-    const onSignal = (signal: string) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolveSignal(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
   });
 }
 

@@ -17,14 +17,8 @@ function run(args: string[], stdin = '') {
 
 describe('ewp receipt issue|verify', () => {
   writeFileSync(join(dir, 'seed.hex'), `${keys['key-1'].seed_hex}\n`);
-  writeFileSync(
-    join(dir, 'keys.json'),
-    JSON.stringify({ 'key-1': { public_hex: keys['key-1'].public_hex, state: 'ACTIVE' } }),
-  );
-  writeFileSync(
-    join(dir, 'revoked.json'),
-    JSON.stringify({ 'key-1': { public_hex: keys['key-1'].public_hex, state: 'REVOKED' } }),
-  );
+  writeFileSync(join(dir, 'keys.json'), JSON.stringify({ 'key-1': { public_hex: keys['key-1'].public_hex, state: 'ACTIVE' } }));
+  writeFileSync(join(dir, 'revoked.json'), JSON.stringify({ 'key-1': { public_hex: keys['key-1'].public_hex, state: 'REVOKED' } }));
 
   it('issues a signed receipt and verifies it against the same view', async () => {
     const issued = await run(['issue', fixture, '--key', 'seed.hex', '--key-id', 'key-1', '--out', 'r.json']);

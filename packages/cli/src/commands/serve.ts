@@ -7,6 +7,7 @@ import { isLoopbackHost, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, openStore } from '../open-store.js';
+import { untilSignal } from '../until-signal.js';
 
 const HELP = `usage: ewp serve [--db FILE | --pg URL | --json-dir DIR] [--allow-ingest]
        ewp serve --http [HOST:]PORT [--db FILE | --pg URL | --json-dir DIR] [--ingest-token-file FILE]
@@ -125,18 +126,6 @@ async function openLedger(options: ServeOptions, canWrite: boolean): Promise<{ s
   return { store, label: `${where}${canWrite ? '' : ' (read-only)'}` };
 }
 
-function untilSignal(): Promise<string> {
-  return new Promise((resolveSignal) => {
-    const onSignal = (signal: string) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolveSignal(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-}
-
 /**
  * `ewp serve`: the MCP server over a ledger, on stdio (until the input ends) or Streamable HTTP
  * (until SIGINT/SIGTERM). stdout is the protocol channel on stdio, so everything else goes to stderr.
@@ -172,9 +161,7 @@ export const serveCommand: Command = async (args, io) => {
       if (!isLoopbackHost(options.http.host) && canWrite) {
         io.stderr.write('ewp serve: warning: this server is reachable beyond loopback over plain HTTP; the ingest token travels in clear (put TLS in front)\n');
       }
-      io.stderr.write(
-        `ewp serve: listening on ${server.url} (ledger: ${ledger.label}; ingest role: ${canWrite ? 'bearer token' : 'none, read-only'})\n`,
-      );
+      io.stderr.write(`ewp serve: listening on ${server.url} (ledger: ${ledger.label}; ingest role: ${canWrite ? 'bearer token' : 'none, read-only'})\n`);
       const signal = await untilSignal();
       io.stderr.write(`ewp serve: ${signal}, shutting down\n`);
       await server.close();

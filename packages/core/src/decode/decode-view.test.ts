@@ -57,11 +57,19 @@ describe('decodeView', () => {
     [{ proposition_id: 'P', assertions: [{ ...assertion, text: ['a'] }] }, 'UNSUPPORTED_TEXT_VALUE', '$.assertions[0].text'],
     [{ proposition_id: 'P', assertions: [{ ...assertion, proposition_id: 'Q' }] }, 'UNBOUND_PROPOSITION', '$.assertions[0].proposition_id'],
     [{ proposition_id: 'P', assertions: [assertion, assertion] }, 'DUPLICATE_ID', '$.assertions[1]'],
-    [{ proposition_id: 'P', assertions: [assertion, { ...assertion, assertion_id: 'b', source: { ...source, lineage_id: 'other' } }] }, 'SOURCE_REF_MISMATCH', '$.assertions[1].source'],
+    [
+      { proposition_id: 'P', assertions: [assertion, { ...assertion, assertion_id: 'b', source: { ...source, lineage_id: 'other' } }] },
+      'SOURCE_REF_MISMATCH',
+      '$.assertions[1].source',
+    ],
     [{ proposition_id: 'P', subjects: 'a' }, 'NOT_AN_ID_LIST', '$.subjects'],
     [{ proposition_id: 'P', subjects: ['a', ''] }, 'NOT_AN_ID_LIST', '$.subjects[1]'],
     [{ proposition_id: 'P', lineage: [{ from_id: 'P', to_id: 7, kind: 'derived_from' }] }, 'WRONG_TYPE', '$.lineage[0].to_id'],
-    [{ proposition_id: 'P', conflicts: [{ conflict_id: 'c', proposition_ids: ['Q'], status: 'open' }] }, 'UNBOUND_PROPOSITION', '$.conflicts[0].proposition_ids'],
+    [
+      { proposition_id: 'P', conflicts: [{ conflict_id: 'c', proposition_ids: ['Q'], status: 'open' }] },
+      'UNBOUND_PROPOSITION',
+      '$.conflicts[0].proposition_ids',
+    ],
     [{ proposition_id: 'P', conflicts: [{ conflict_id: 'c', proposition_ids: ['P'], status: 'Open' }] }, 'UNKNOWN_ENUM_VALUE', '$.conflicts[0].status'],
     [{ proposition_id: 'P', degraded: 'false' }, 'WRONG_TYPE', '$.degraded'],
     [{ proposition_id: 'P', adapter_meta: [] }, 'WRONG_TYPE', '$.adapter_meta'],
@@ -80,7 +88,11 @@ describe('decodeView', () => {
   });
 
   it('turns a falsy note into "" and keeps adapter_meta as plain JSON', () => {
-    const v = decodeView(parseJson('{"proposition_id":"P","adapter_meta":{"score":1.0,"n":12345678901234567890},"conflicts":[{"conflict_id":"c","proposition_ids":["P"],"status":"open","note":0}]}'));
+    const v = decodeView(
+      parseJson(
+        '{"proposition_id":"P","adapter_meta":{"score":1.0,"n":12345678901234567890},"conflicts":[{"conflict_id":"c","proposition_ids":["P"],"status":"open","note":0}]}',
+      ),
+    );
     expect(v.conflicts[0]!.note).toBe('');
     expect(v.adapter_meta).toEqual({ score: 1, n: Number(12345678901234567890n) });
   });
@@ -125,7 +137,14 @@ describe('decodeView on large views (hash-table checks)', () => {
     expect(refusal({ proposition_id: 'P', assertions: a })).toMatchObject({ code: 'DUPLICATE_ID', rule: 'I1', path: '$.assertions[2500]' });
     const lineage = [{ from_id: 'x', kind: 'derived_from' }];
     expect(refusal({ proposition_id: 'P', assertions: a, lineage })).toMatchObject({ code: 'MISSING_FIELD', path: '$.lineage[0].to_id' });
-    const checks = Array.from({ length: 40 }, (_, k) => ({ check_id: k === 39 ? 'c0' : `c${k}`, method: 'm', scope: 's', source: src(10_000 + k), observed_at: 't', result: 'supports' }));
+    const checks = Array.from({ length: 40 }, (_, k) => ({
+      check_id: k === 39 ? 'c0' : `c${k}`,
+      method: 'm',
+      scope: 's',
+      source: src(10_000 + k),
+      observed_at: 't',
+      result: 'supports',
+    }));
     expect(refusal({ proposition_id: 'P', assertions: a, checks })).toMatchObject({ rule: 'I1', path: '$.assertions[2500]' });
     expect(refusal({ proposition_id: 'P', assertions: assertions(3000), checks })).toMatchObject({ rule: 'I3', path: '$.checks[39]' });
   });
@@ -133,7 +152,9 @@ describe('decodeView on large views (hash-table checks)', () => {
   it('refuses a second, different SourceRef for a source_id at the record that uses it', () => {
     const a = assertions(3000);
     a[2999] = { ...a[2999]!, source: { ...src(1234) } };
-    expect(decodeView({ proposition_id: 'P', assertions: a }).assertions[2999]!.source).not.toBe(decodeView({ proposition_id: 'P', assertions: a }).assertions[1234]!.source);
+    expect(decodeView({ proposition_id: 'P', assertions: a }).assertions[2999]!.source).not.toBe(
+      decodeView({ proposition_id: 'P', assertions: a }).assertions[1234]!.source,
+    );
     a[2000] = { ...a[2000]!, source: { ...src(1234), content_hash: 'other' }, asserted_at: null as unknown as string };
     expect(refusal({ proposition_id: 'P', assertions: a })).toMatchObject({ code: 'SOURCE_REF_MISMATCH', path: '$.assertions[2000].source' });
   });
@@ -158,7 +179,9 @@ describe('decodeView reads only own fields, however records are built', () => {
   it('ignores inherited fields of other prototypes and accepts null-prototype records', () => {
     const proto = { text: 'inherited' };
     expect(refusal(many((k) => Object.assign(Object.create(proto), withoutText(k))))).toMatchObject({ code: 'MISSING_FIELD', path: '$.assertions[0].text' });
-    const v = decodeView(many((k) => Object.assign(Object.create(null), { ...assertion, assertion_id: `a${k}`, source: Object.assign(Object.create(null), source) })));
+    const v = decodeView(
+      many((k) => Object.assign(Object.create(null), { ...assertion, assertion_id: `a${k}`, source: Object.assign(Object.create(null), source) })),
+    );
     expect(v.assertions[79]).toEqual(decodeView(many((k) => ({ ...assertion, assertion_id: `a${k}` }))).assertions[79]);
   });
 });

@@ -67,10 +67,37 @@ const OBJECT_PROTO: object = Object.prototype;
 
 /** Every field name the decoder reads from a record or a source. */
 const RECORD_FIELDS = [
-  'assertion_id', 'proposition_id', 'text', 'asserted_by', 'assertion_confidence', 'source', 'asserted_at',
-  'evidence_id', 'polarity', 'content', 'observed_at', 'check_id', 'method', 'scope', 'result', 'subjects',
-  'conflict_id', 'proposition_ids', 'status', 'note', 'from_id', 'to_id', 'kind',
-  'source_id', 'lineage_id', 'origin_type', 'origin_locator', 'snapshot_id', 'content_hash', 'extractor_id', 'parent_source_id',
+  'assertion_id',
+  'proposition_id',
+  'text',
+  'asserted_by',
+  'assertion_confidence',
+  'source',
+  'asserted_at',
+  'evidence_id',
+  'polarity',
+  'content',
+  'observed_at',
+  'check_id',
+  'method',
+  'scope',
+  'result',
+  'subjects',
+  'conflict_id',
+  'proposition_ids',
+  'status',
+  'note',
+  'from_id',
+  'to_id',
+  'kind',
+  'source_id',
+  'lineage_id',
+  'origin_type',
+  'origin_locator',
+  'snapshot_id',
+  'content_hash',
+  'extractor_id',
+  'parent_source_id',
 ];
 
 /**
@@ -184,7 +211,12 @@ function recordProposition(o: JsonObject, own: boolean, p: string, base: Path, r
   if (v === undefined || v === null) return p;
   const s = requiredText(o, own, 'proposition_id', base);
   if (!namesProposition(s, p)) {
-    refuse('UNBOUND_PROPOSITION', rule, `${base}.proposition_id`, `${JSON.stringify(s)} does not name ${JSON.stringify(p)} or a variant ${JSON.stringify(`${p}:…`)}`);
+    refuse(
+      'UNBOUND_PROPOSITION',
+      rule,
+      `${base}.proposition_id`,
+      `${JSON.stringify(s)} does not name ${JSON.stringify(p)} or a variant ${JSON.stringify(`${p}:…`)}`,
+    );
   }
   return s;
 }

@@ -16,14 +16,29 @@ function pyString(s: string): string {
     out += s.slice(chunk, i);
     chunk = i + 1;
     switch (c) {
-      case 0x22: out += '\\"'; break;
-      case 0x5c: out += '\\\\'; break;
-      case 0x08: out += '\\b'; break;
-      case 0x0c: out += '\\f'; break;
-      case 0x0a: out += '\\n'; break;
-      case 0x0d: out += '\\r'; break;
-      case 0x09: out += '\\t'; break;
-      default: out += `\\u${c.toString(16).padStart(4, '0')}`;
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += '\\\\';
+        break;
+      case 0x08:
+        out += '\\b';
+        break;
+      case 0x0c:
+        out += '\\f';
+        break;
+      case 0x0a:
+        out += '\\n';
+        break;
+      case 0x0d:
+        out += '\\r';
+        break;
+      case 0x09:
+        out += '\\t';
+        break;
+      default:
+        out += `\\u${c.toString(16).padStart(4, '0')}`;
     }
   }
   return `${out}${s.slice(chunk)}"`;

@@ -23,7 +23,10 @@ export function normalizeWarrantView(w: WarrantView): WarrantView {
 }
 
 /** The normative part only (docs/spec/protocol.md §7.1): what two conforming implementations must agree on. */
-export function normativeWarrant(w: WarrantView): Pick<WarrantView, 'protocol_version' | 'proposition_id' | 'view_id' | 'policy_id' | 'policy_version' | 'evaluated_at'> & {
+export function normativeWarrant(w: WarrantView): Pick<
+  WarrantView,
+  'protocol_version' | 'proposition_id' | 'view_id' | 'policy_id' | 'policy_version' | 'evaluated_at'
+> & {
   warrant: Pick<WarrantView['warrant'], 'acceptance' | 'conflict' | 'verification' | 'currency' | 'sufficiency'>;
 } {
   const { acceptance, conflict, verification, currency, sufficiency } = w.warrant;

@@ -169,9 +169,7 @@ export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: stri
       newestConferring = i;
     }
   }
-  const stale =
-    newestConferring >= 0 &&
-    isStale({ seconds: seconds[newestConferring]!, micros: micros[newestConferring]! }, t, view.freshness_policy_seconds);
+  const stale = newestConferring >= 0 && isStale({ seconds: seconds[newestConferring]!, micros: micros[newestConferring]! }, t, view.freshness_policy_seconds);
   const currency: Currency = superseded ? 'SUPERSEDED' : stale ? 'STALE' : 'CURRENT';
 
   // Sufficiency (§6.7) and acceptance (§6.8).

@@ -45,10 +45,9 @@ export interface Meta {
   loss: { adapter: string | null; report: AdapterLossReport | null; covered: string[] };
 }
 
-export type Chain = (
-  | { ok: true; length: number; head: string }
-  | { ok: false; length: number; firstBadIndex: number; reason: string; detail?: string }
-) & { verified_at: string };
+export type Chain = ({ ok: true; length: number; head: string } | { ok: false; length: number; firstBadIndex: number; reason: string; detail?: string }) & {
+  verified_at: string;
+};
 
 export interface PropositionDetail {
   view: EvidenceView;

@@ -31,12 +31,32 @@ export function diffSnapshots(from: EvidenceView, to: EvidenceView): SnapshotDif
       ['subjects', JSON.stringify(v.subjects)],
     ]);
   const parts = [
-    compare('assertions', keyed(from.assertions, (a) => a.assertion_id), keyed(to.assertions, (a) => a.assertion_id)),
-    compare('evidence', keyed(from.evidence, (e) => e.evidence_id), keyed(to.evidence, (e) => e.evidence_id)),
-    compare('checks', keyed(from.checks, (c) => c.check_id), keyed(to.checks, (c) => c.check_id)),
-    compare('conflicts', keyed(from.conflicts, (c) => c.conflict_id), keyed(to.conflicts, (c) => c.conflict_id)),
+    compare(
+      'assertions',
+      keyed(from.assertions, (a) => a.assertion_id),
+      keyed(to.assertions, (a) => a.assertion_id),
+    ),
+    compare(
+      'evidence',
+      keyed(from.evidence, (e) => e.evidence_id),
+      keyed(to.evidence, (e) => e.evidence_id),
+    ),
+    compare(
+      'checks',
+      keyed(from.checks, (c) => c.check_id),
+      keyed(to.checks, (c) => c.check_id),
+    ),
+    compare(
+      'conflicts',
+      keyed(from.conflicts, (c) => c.conflict_id),
+      keyed(to.conflicts, (c) => c.conflict_id),
+    ),
     compare('lineage', keyed(from.lineage, edge), keyed(to.lineage, edge)),
-    compare('omitted_sources', keyed(from.omitted_sources, (s) => s), keyed(to.omitted_sources, (s) => s)),
+    compare(
+      'omitted_sources',
+      keyed(from.omitted_sources, (s) => s),
+      keyed(to.omitted_sources, (s) => s),
+    ),
     compare('retrieval', scalars(from), scalars(to)),
   ];
   return parts.filter((p) => p.added.length + p.removed.length + p.changed.length > 0);

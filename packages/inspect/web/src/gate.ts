@@ -69,13 +69,15 @@ const firstOf = (set: ReadonlySet<string>) => [...set][0] as string;
 export function interventionsFor(view: EvidenceView, w: WarrantView, at: string): Intervention[] {
   const subjects = view.subjects.length === 0 ? 'no subjects (as the view)' : `subject ${view.subjects.join(', ')}`;
   const window = durationWords(view.freshness_policy_seconds);
-  const check = (id: string, method: string, origin: string) => (v: EvidenceView): EvidenceView => ({
-    ...v,
-    checks: [
-      ...v.checks,
-      { check_id: id, method, scope: 'counterfactual', subjects: v.subjects.slice(), result: 'supports', observed_at: at, source: source(id, origin, at) },
-    ],
-  });
+  const check =
+    (id: string, method: string, origin: string) =>
+    (v: EvidenceView): EvidenceView => ({
+      ...v,
+      checks: [
+        ...v.checks,
+        { check_id: id, method, scope: 'counterfactual', subjects: v.subjects.slice(), result: 'supports', observed_at: at, source: source(id, origin, at) },
+      ],
+    });
   const out: Intervention[] = [
     {
       id: 'external-check',
@@ -96,7 +98,15 @@ export function interventionsFor(view: EvidenceView, w: WarrantView, at: string)
         ...v,
         assertions: [
           ...v.assertions,
-          { assertion_id: 'counterfactual-assertion', proposition_id: v.proposition_id, text: 'counterfactual', asserted_by: 'counterfactual', assertion_confidence: 1, asserted_at: at, source: source('counterfactual-assertion', 'document', at) },
+          {
+            assertion_id: 'counterfactual-assertion',
+            proposition_id: v.proposition_id,
+            text: 'counterfactual',
+            asserted_by: 'counterfactual',
+            assertion_confidence: 1,
+            asserted_at: at,
+            source: source('counterfactual-assertion', 'document', at),
+          },
         ],
       }),
     });
@@ -161,7 +171,11 @@ export function searchRoutes(view: EvidenceView, w: WarrantView, at: string, ris
       continue;
     }
     for (const cell of blocked) {
-      const decision = gateRuleFor(counterfactual, { action_id: 'inspect', kind: 'inspect', risk: cell.risk, reversible: cell.reversible }, riskPolicy).decision;
+      const decision = gateRuleFor(
+        counterfactual,
+        { action_id: 'inspect', kind: 'inspect', risk: cell.risk, reversible: cell.reversible },
+        riskPolicy,
+      ).decision;
       if (RANK[decision] <= RANK[cell.decision]) continue;
       const routes = found.get(cell) as { mask: number; reaches: Decision }[];
       // Keep only smallest sets: a superset of a route that reaches as far adds nothing.

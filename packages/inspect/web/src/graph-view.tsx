@@ -26,8 +26,7 @@ export function GraphPanel({ view, trust, open }: { view: EvidenceView; trust: R
     <div>
       <h2>Lineage graph</h2>
       <p class="muted">
-        Sources → records → the proposition; parent sources, lineage edges (derived_from, supersedes, superseded_by) and conflicts. Select a record to
-        open it.
+        Sources → records → the proposition; parent sources, lineage edges (derived_from, supersedes, superseded_by) and conflicts. Select a record to open it.
         {graph.omittedRecords > 0 ? ` ${graph.omittedRecords} more records are not drawn.` : ''}
       </p>
       <div class="graph-scroll">
@@ -49,7 +48,12 @@ export function GraphPanel({ view, trust, open }: { view: EvidenceView; trust: R
             <g key={`${e.from}-${e.to}-${i}`} class={`edge edge-${e.kind}`}>
               <polyline points={e.points.map((p) => `${p.x},${p.y}`).join(' ')} marker-end="url(#arrow)" />
               {e.points.length > 0 && e.kind !== 'source' ? (
-                <text x={e.points[Math.floor(e.points.length / 2)]?.x} y={(e.points[Math.floor(e.points.length / 2)]?.y ?? 0) - 3} class="edge-label" text-anchor="middle">
+                <text
+                  x={e.points[Math.floor(e.points.length / 2)]?.x}
+                  y={(e.points[Math.floor(e.points.length / 2)]?.y ?? 0) - 3}
+                  class="edge-label"
+                  text-anchor="middle"
+                >
                   {e.label}
                 </text>
               ) : null}

@@ -80,7 +80,12 @@ export function lineageGraph(view: EvidenceView, originTrust: Record<string, str
     nodeIdOf.set(r.id, id);
     addNode({ id, kind: r.kind, label: r.id, detail: r.detail, record: r.id });
     const s = `S:${r.source.source_id}`;
-    addNode({ id: s, kind: 'source', label: r.source.source_id, detail: `${r.source.origin_type} (${originTrust[r.source.origin_type] ?? 'untrusted'}), lineage ${r.source.lineage_id}` });
+    addNode({
+      id: s,
+      kind: 'source',
+      label: r.source.source_id,
+      detail: `${r.source.origin_type} (${originTrust[r.source.origin_type] ?? 'untrusted'}), lineage ${r.source.lineage_id}`,
+    });
     nodeIdOf.set(r.source.source_id, nodeIdOf.get(r.source.source_id) ?? s);
     addEdge(s, id, 'from', 'source');
     addEdge(id, p, r.edge, r.kind);

@@ -40,8 +40,7 @@ export function TrustPanel({ meta, chain, verify }: { meta: Meta | undefined; ch
         <ErrorNote error={chain} />
       ) : chain.ok ? (
         <p class="chain-ok" data-testid="chain-status">
-          <span class="badge good">audit chain OK</span> {chain.length} entries, head <code>{chain.head.slice(0, 16)}…</code>, verified at{' '}
-          {chain.verified_at}{' '}
+          <span class="badge good">audit chain OK</span> {chain.length} entries, head <code>{chain.head.slice(0, 16)}…</code>, verified at {chain.verified_at}{' '}
           <button type="button" onClick={verify}>
             Verify again
           </button>
@@ -49,14 +48,13 @@ export function TrustPanel({ meta, chain, verify }: { meta: Meta | undefined; ch
       ) : (
         <p class="chain-bad" role="alert" data-testid="chain-status">
           <span class="badge bad">audit chain FAILED</span> at entry {chain.firstBadIndex} of {chain.length}: {chain.reason}
-          {chain.detail ? ` (${chain.detail})` : ''}, verified at {chain.verified_at}. The ledger was changed outside its writer; do not trust what it
-          shows.
+          {chain.detail ? ` (${chain.detail})` : ''}, verified at {chain.verified_at}. The ledger was changed outside its writer; do not trust what it shows.
         </p>
       )}
       {meta === undefined ? null : meta.loss.adapter === null ? (
         <p>
-          Native ledger: no adapter sits between the agent's memory and this store, so no adapter loss applies. Measured
-          loss reports exist for {meta.loss.covered.join(', ') || 'no adapter'}.
+          Native ledger: no adapter sits between the agent's memory and this store, so no adapter loss applies. Measured loss reports exist for{' '}
+          {meta.loss.covered.join(', ') || 'no adapter'}.
         </p>
       ) : meta.loss.report === null ? (
         <p>
@@ -71,7 +69,10 @@ export function TrustPanel({ meta, chain, verify }: { meta: Meta | undefined; ch
           <ul>
             {Object.entries(meta.loss.report.losses).map(([cls, fields]) => (
               <li key={cls}>
-                {cls}: {Object.entries(fields).map(([f, n]) => `${f} (${n})`).join(', ')}
+                {cls}:{' '}
+                {Object.entries(fields)
+                  .map(([f, n]) => `${f} (${n})`)
+                  .join(', ')}
               </li>
             ))}
           </ul>
@@ -97,10 +98,12 @@ function ListPage({ query, offset, meta, chain, ready, verify }: ListPageProps) 
   useEffect(() => setText(query), [query]);
   useEffect(() => {
     let live = true;
-    getJson<PropositionPage>('propositions', { q: query || undefined, offset, limit: 50 }).then(
-      (p) => live && setPage(p),
-      (e: Error) => live && setPage(e),
-    ).finally(ready);
+    getJson<PropositionPage>('propositions', { q: query || undefined, offset, limit: 50 })
+      .then(
+        (p) => live && setPage(p),
+        (e: Error) => live && setPage(e),
+      )
+      .finally(ready);
     return () => {
       live = false;
     };
@@ -140,7 +143,14 @@ function ListPage({ query, offset, meta, chain, ready, verify }: ListPageProps) 
         }}
       >
         <label for="search">Search propositions (id or assertion text)</label>
-        <input id="search" type="search" value={text} autocomplete="off" onInput={(e) => setText((e.target as HTMLInputElement).value)} onKeyDown={onSearchKey} />
+        <input
+          id="search"
+          type="search"
+          value={text}
+          autocomplete="off"
+          onInput={(e) => setText((e.target as HTMLInputElement).value)}
+          onKeyDown={onSearchKey}
+        />
       </form>
       {page === undefined ? (
         <p aria-live="polite">Loading…</p>
@@ -210,9 +220,7 @@ function App() {
         <a href="#/" class="brand">
           ewp inspect
         </a>
-        <span class="muted">
-          {meta ? `${meta.label} · ${meta.protocol_version} · policy ${meta.policy.policy_id} · read-only` : 'read-only'}
-        </span>
+        <span class="muted">{meta ? `${meta.label} · ${meta.protocol_version} · policy ${meta.policy.policy_id} · read-only` : 'read-only'}</span>
         {chain !== undefined && !(chain instanceof Error) && !chain.ok ? <span class="badge bad">audit chain FAILED</span> : null}
       </header>
       {route.page === 'list' ? (

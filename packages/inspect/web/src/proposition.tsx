@@ -42,7 +42,9 @@ export function PropositionPage({ id, meta, chain, ready }: { id: string; meta: 
   const [focusRecord, setFocusRecord] = useState<string | undefined>(undefined);
   const [chosenT, setT] = useState<number | undefined>(undefined);
   useEffect(() => {
-    getProposition(id).then(setDetail, (e: Error) => setDetail(e)).finally(ready);
+    getProposition(id)
+      .then(setDetail, (e: Error) => setDetail(e))
+      .finally(ready);
   }, [id]);
   if (detail === undefined || (meta === undefined && !(detail instanceof Error)))
     return (
@@ -245,9 +247,7 @@ function TimeControl({ view, t, setT, nowSeconds }: { view: EvidenceView; t: num
           <button type="submit">Evaluate</button>
         </form>
       </div>
-      <p class="muted">
-        {next ? `Next event: ${next.label} at ${isoOf(next.seconds)}.` : 'No later event.'} ←/→ a day, PageUp/PageDown thirty days.
-      </p>
+      <p class="muted">{next ? `Next event: ${next.label} at ${isoOf(next.seconds)}.` : 'No later event.'} ←/→ a day, PageUp/PageDown thirty days.</p>
       {typedError ? (
         <p class="error" role="alert">
           {typedError}
@@ -309,7 +309,10 @@ function WhyPanel({ view, w, at }: { view: EvidenceView; w: WarrantView; at: str
         <li>Supporting evidence: {w.supporting_evidence_ids.join(', ') || 'none'}</li>
         <li>Opposing evidence: {w.opposing_evidence_ids.join(', ') || 'none'}</li>
         <li>Freshest check: {w.freshest_check ?? 'none'}</li>
-        <li>Derived from: {w.derived_from.join(', ') || 'nothing'}; supersedes: {w.supersedes.join(', ') || 'nothing'}; superseded by: {w.superseded_by.join(', ') || 'nothing'}</li>
+        <li>
+          Derived from: {w.derived_from.join(', ') || 'nothing'}; supersedes: {w.supersedes.join(', ') || 'nothing'}; superseded by:{' '}
+          {w.superseded_by.join(', ') || 'nothing'}
+        </li>
         <li>
           Omitted sources: {view.omitted_sources.join(', ') || 'none'}; retrieval scope "{view.retrieval_scope}"
           {causes.length > 0 ? `; DEGRADED because ${causes.join('; ')}` : ''}
@@ -342,8 +345,8 @@ function GatePanel({ view, w, at, meta }: { view: EvidenceView; w: WarrantView; 
       <h2>May the agent act?</h2>
       <p class="muted">
         mayAct at T under the risk policy (high_requires_accepted {String(flags.high_requires_accepted ?? true)}, high_requires_no_open_conflict{' '}
-        {String(flags.high_requires_no_open_conflict ?? true)}). "Would change it" is found by applying each change to the evidence and evaluating
-        the result with the same rules.
+        {String(flags.high_requires_no_open_conflict ?? true)}). "Would change it" is found by applying each change to the evidence and evaluating the result
+        with the same rules.
       </p>
       <table class="gate" data-testid="gate-table">
         <caption class="visually-hidden">Gate decision for each risk and reversibility</caption>
@@ -418,7 +421,11 @@ function SourceCell({ source, trust }: { source: SourceRef; trust: Record<string
  * Whether one assertion or check is available at T, as the kernel decides it: the record is
  * evaluated alone and the kernel's own "not available" code is read (docs/spec/protocol.md §6.1).
  */
-function availableAt(view: EvidenceView, record: { kind: 'assertions'; item: EvidenceView['assertions'][number] } | { kind: 'checks'; item: EvidenceView['checks'][number] }, at: string): boolean {
+function availableAt(
+  view: EvidenceView,
+  record: { kind: 'assertions'; item: EvidenceView['assertions'][number] } | { kind: 'checks'; item: EvidenceView['checks'][number] },
+  at: string,
+): boolean {
   const alone: EvidenceView = { ...view, assertions: [], evidence: [], checks: [], conflicts: [], lineage: [] };
   if (record.kind === 'assertions') alone.assertions = [record.item];
   else alone.checks = [record.item];
@@ -457,7 +464,19 @@ function Paged<T>({ items, render, head, label }: { items: readonly T[]; render:
   );
 }
 
-function RecordsPanel({ view, w, at, trust, focus }: { view: EvidenceView; w: WarrantView; at: string; trust: Record<string, string>; focus: string | undefined }) {
+function RecordsPanel({
+  view,
+  w,
+  at,
+  trust,
+  focus,
+}: {
+  view: EvidenceView;
+  w: WarrantView;
+  at: string;
+  trust: Record<string, string>;
+  focus: string | undefined;
+}) {
   const subjects = useMemo(() => lowerSubjects(view.subjects), [view]);
   const tInstant = parseInstant(at);
   const available = new Set([...w.supporting_evidence_ids, ...w.opposing_evidence_ids]);
@@ -596,7 +615,17 @@ function RecordsPanel({ view, w, at, trust, focus }: { view: EvidenceView; w: Wa
 /** Most snapshots evaluated on the timeline (the newest ones). */
 const TIMELINE_MAX = 50;
 
-function SnapshotsPanel({ detail, at, show, setT }: { detail: PropositionDetail; at: string; show: (d: PropositionDetail) => void; setT: (t: number) => void }) {
+function SnapshotsPanel({
+  detail,
+  at,
+  show,
+  setT,
+}: {
+  detail: PropositionDetail;
+  at: string;
+  show: (d: PropositionDetail) => void;
+  setT: (t: number) => void;
+}) {
   const id = detail.view.proposition_id;
   const listed = detail.snapshots.slice(-TIMELINE_MAX);
   const [views, setViews] = useState<Record<string, EvidenceView | Error>>({ [detail.view.view_id]: detail.view });
@@ -625,7 +654,11 @@ function SnapshotsPanel({ detail, at, show, setT }: { detail: PropositionDetail;
   return (
     <div>
       <h2>Snapshots at T = {at}</h2>
-      {detail.snapshots.length > TIMELINE_MAX ? <p class="muted">The newest {TIMELINE_MAX} of {detail.snapshots.length} snapshots.</p> : null}
+      {detail.snapshots.length > TIMELINE_MAX ? (
+        <p class="muted">
+          The newest {TIMELINE_MAX} of {detail.snapshots.length} snapshots.
+        </p>
+      ) : null}
       <table class="records" data-testid="timeline">
         <caption class="visually-hidden">Axes of each snapshot at T</caption>
         <thead>
@@ -655,7 +688,19 @@ function SnapshotsPanel({ detail, at, show, setT }: { detail: PropositionDetail;
                 </td>
                 <td>{v && !(v instanceof Error) ? v.assertions.length + v.evidence.length + v.checks.length : '…'}</td>
                 {AXES.map((axis) => (
-                  <td key={axis}>{w === undefined ? (v instanceof Error ? v.message : '…') : w instanceof Error ? w.message : <AxisBadge axis={axis} value={w.warrant[axis]} />}</td>
+                  <td key={axis}>
+                    {w === undefined ? (
+                      v instanceof Error ? (
+                        v.message
+                      ) : (
+                        '…'
+                      )
+                    ) : w instanceof Error ? (
+                      w.message
+                    ) : (
+                      <AxisBadge axis={axis} value={w.warrant[axis]} />
+                    )}
+                  </td>
                 ))}
                 <td>
                   <button

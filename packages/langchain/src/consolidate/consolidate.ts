@@ -4,16 +4,7 @@
  * check (so it never raises verification), and it inherits every dispute, resolution and
  * incompleteness of its sources as rows of its own view: "X is disputed" never becomes "X".
  */
-import {
-  type Assertion,
-  type Conflict,
-  type EvidenceView,
-  type LineageEdge,
-  type Policy,
-  REFERENCE_V2,
-  type WarrantView,
-  warrantNow,
-} from '@ewp/core';
+import { type Assertion, type Conflict, type EvidenceView, type LineageEdge, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import { type EvidenceStore, type LedgerRecord, MissingViewError, type PutResult } from '@ewp/ledger';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
@@ -148,7 +139,10 @@ export async function consolidate(ledger: EvidenceStore, options: ConsolidateOpt
         ...existing,
         view_id: options.viewId ?? null,
         assertions: [...existing.assertions, assertion],
-        lineage: [...existing.lineage, ...lineage.filter((l) => !existing.lineage.some((e) => e.to_id === l.to_id && e.kind === l.kind && e.from_id === l.from_id))],
+        lineage: [
+          ...existing.lineage,
+          ...lineage.filter((l) => !existing.lineage.some((e) => e.to_id === l.to_id && e.kind === l.kind && e.from_id === l.from_id)),
+        ],
         conflicts: [...existing.conflicts.filter((c) => !conflicts.some((n) => n.conflict_id === c.conflict_id)), ...conflicts],
         omitted_sources: [...new Set([...existing.omitted_sources, ...omitted])],
         degraded: true,
@@ -179,10 +173,7 @@ export async function consolidate(ledger: EvidenceStore, options: ConsolidateOpt
 }
 
 /** Ask the model for a summary that states each source's status (disputed stays disputed). */
-async function writeSummary(
-  model: Pick<BaseChatModel, 'invoke'>,
-  read: Array<{ view: EvidenceView; warrant: WarrantView }>,
-): Promise<string> {
+async function writeSummary(model: Pick<BaseChatModel, 'invoke'>, read: Array<{ view: EvidenceView; warrant: WarrantView }>): Promise<string> {
   const lines = read.map(({ view, warrant }) => {
     const w = warrant.warrant;
     const status = `acceptance=${w.acceptance} conflict=${w.conflict} verification=${w.verification} currency=${w.currency} sufficiency=${w.sufficiency}`;

@@ -22,7 +22,14 @@ const verified = {
   view_id: 'v1',
   freshness_policy_seconds: 604800,
   assertions: [
-    { assertion_id: 'a1', text: 'server01 runs Windows Server 2022', asserted_by: 'agent', assertion_confidence: 0.9, source: src, asserted_at: src.observed_at },
+    {
+      assertion_id: 'a1',
+      text: 'server01 runs Windows Server 2022',
+      asserted_by: 'agent',
+      assertion_confidence: 0.9,
+      source: src,
+      asserted_at: src.observed_at,
+    },
   ],
   checks: [{ check_id: 'k1', method: 'tool_observation', scope: 'server01', source: src, observed_at: src.observed_at, result: 'supports' }],
 };
@@ -32,7 +39,14 @@ const opposed = {
   view_id: 'v2',
   checks: [
     ...verified.checks,
-    { check_id: 'k2', method: 'tool_observation', scope: 'server01', source: { ...src, source_id: 'winrm2', lineage_id: 'L-2', snapshot_id: 's2', content_hash: 'sha256:2', observed_at: '2026-09-23T10:00:00Z' }, observed_at: '2026-09-23T10:00:00Z', result: 'opposes' },
+    {
+      check_id: 'k2',
+      method: 'tool_observation',
+      scope: 'server01',
+      source: { ...src, source_id: 'winrm2', lineage_id: 'L-2', snapshot_id: 's2', content_hash: 'sha256:2', observed_at: '2026-09-23T10:00:00Z' },
+      observed_at: '2026-09-23T10:00:00Z',
+      result: 'opposes',
+    },
   ],
 };
 
@@ -78,7 +92,12 @@ describe('gateLangChainTool in createAgent', () => {
     const config = { configurable: { thread_id: 't2' } };
     const paused = (await agent.invoke({ messages: [{ role: 'user', content: 'patch server01' }] }, config)) as { __interrupt__?: Array<{ value: unknown }> };
     expect(ran).toEqual([]);
-    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ ewp_gate: 'REQUIRE_CONFIRMATION', tool: 'patch', args: { server: 'server01' }, currency: 'STALE' });
+    expect(paused.__interrupt__?.[0]?.value).toMatchObject({
+      ewp_gate: 'REQUIRE_CONFIRMATION',
+      tool: 'patch',
+      args: { server: 'server01' },
+      currency: 'STALE',
+    });
     const resumed = await agent.invoke(new Command({ resume: { approved: true } }), config);
     expect(ran).toEqual(['server01']);
     expect(toolMessages(resumed).at(-1)?.content).toBe('patched server01');

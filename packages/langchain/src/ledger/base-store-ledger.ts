@@ -34,7 +34,12 @@ export class BaseStoreLedger extends CommitRecordEvidenceStore {
     if (typeof root !== 'string' || root === '' || root.includes('.')) {
       throw new TypeError(`namespaceRoot: must be a non-empty namespace label without ".", got ${JSON.stringify(root)}`);
     }
-    super(new BaseStoreRecordStore(inner, root), { ...options.protocol, persistent: options.persistent ?? false, label: 'langgraph', metaNamespace: '@ewp/langchain' });
+    super(new BaseStoreRecordStore(inner, root), {
+      ...options.protocol,
+      persistent: options.persistent ?? false,
+      label: 'langgraph',
+      metaNamespace: '@ewp/langchain',
+    });
     this.namespaceRoot = root;
   }
 }

@@ -45,7 +45,12 @@ describe('WarrantRetriever', () => {
     const flagging = new WarrantRetriever({ retriever: inner, ledger, now: () => T, minAcceptance: 'ACCEPTED', belowMinAcceptance: 'flag' });
     const flagged = await flagging.invoke('server');
     expect(flagged).toHaveLength(4);
-    expect(flagged.filter((d) => d.metadata.ewp.below_min_acceptance).map((d) => d.metadata.id).sort()).toEqual(['d-note', 'd-old', 'd-x']);
+    expect(
+      flagged
+        .filter((d) => d.metadata.ewp.below_min_acceptance)
+        .map((d) => d.metadata.id)
+        .sort(),
+    ).toEqual(['d-note', 'd-old', 'd-x']);
   });
 
   it('makes the kept documents DEGRADED when k cut the result', async () => {

@@ -3,15 +3,7 @@
  * metadata (`metadata.ewp`), dropping or flagging documents below a chosen acceptance. A result
  * cut to `k` evaluates DEGRADED views: the documents left out may be the contradictors.
  */
-import {
-  type Acceptance,
-  DEFAULT_FRESHNESS_SECONDS,
-  type EvidenceView,
-  type Policy,
-  REFERENCE_V2,
-  type WarrantView,
-  warrantNow,
-} from '@ewp/core';
+import { type Acceptance, DEFAULT_FRESHNESS_SECONDS, type EvidenceView, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import type { DocumentInterface } from '@langchain/core/documents';
@@ -81,10 +73,7 @@ export class WarrantRetriever extends BaseRetriever {
     this.#now = options.now ?? (() => new Date());
   }
 
-  override async _getRelevantDocuments(
-    query: string,
-    runManager?: CallbackManagerForRetrieverRun,
-  ): Promise<DocumentInterface[]> {
+  override async _getRelevantDocuments(query: string, runManager?: CallbackManagerForRetrieverRun): Promise<DocumentInterface[]> {
     const all = await this.retriever.invoke(query, runManager?.getChild('inner'));
     const k = this.#options.k;
     const kept = k === undefined ? all : all.slice(0, k);

@@ -7,7 +7,10 @@
 import type { Assertion, EvidenceItem, EvidenceView } from '@ewp/core';
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
 }
 
 function score(text: string, query: string[]): number {
@@ -28,9 +31,7 @@ export function searchSnapshot(view: EvidenceView, query: string, limit: number)
   const assertions = view.assertions.filter((a) => kept.has(a));
   const evidence = view.evidence.filter((e) => kept.has(e));
   const keptSources = new Set([...assertions, ...evidence, ...view.checks].map((r) => r.source.source_id));
-  const omitted = [...view.assertions, ...view.evidence]
-    .filter((r) => !kept.has(r) && !keptSources.has(r.source.source_id))
-    .map((r) => r.source.source_id);
+  const omitted = [...view.assertions, ...view.evidence].filter((r) => !kept.has(r) && !keptSources.has(r.source.source_id)).map((r) => r.source.source_id);
   return {
     ...view,
     view_id: `${view.view_id}#search`,

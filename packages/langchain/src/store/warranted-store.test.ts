@@ -84,7 +84,9 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
     expect(latest.assertions.map((a) => a.text)).toEqual(['A']);
     // A's return is a new claim at its own time, not a resurrection of the first record.
     expect(latest.assertions[0]!.asserted_at).toBe('2026-09-21T21:10:00.000Z');
-    expect(latest.assertions[0]!.assertion_id).not.toBe((await store.ledger.get('P-m', (await store.ledger.listSnapshots('P-m'))[0]!.view_id))!.assertions[0]!.assertion_id);
+    expect(latest.assertions[0]!.assertion_id).not.toBe(
+      (await store.ledger.get('P-m', (await store.ledger.listSnapshots('P-m'))[0]!.view_id))!.assertions[0]!.assertion_id,
+    );
     expect((await store.ledger.listSnapshots('P-m')).length).toBe(3);
     await store.delete(['m'], 'k');
     expect(await store.get(['m'], 'k')).toBeNull();
@@ -159,9 +161,7 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
 
   it('loses no contribution when items of one proposition are written concurrently', async () => {
     const { store } = await setup();
-    await Promise.all(
-      Array.from({ length: 8 }, (_, i) => store.put(['team'], `m${i}`, { text: `observation ${i}`, proposition_id: 'P-team' })),
-    );
+    await Promise.all(Array.from({ length: 8 }, (_, i) => store.put(['team'], `m${i}`, { text: `observation ${i}`, proposition_id: 'P-team' })));
     const view = (await store.ledger.get('P-team'))!;
     expect(view.assertions.map((a) => a.text).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `observation ${i}`));
     expect((await store.warrantOf('P-team'))!.independent_lineage_count).toBe(8);

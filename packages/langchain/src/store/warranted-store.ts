@@ -4,16 +4,7 @@
  * the same inner store, and every item read back carries its proposition's warrant at the time
  * of the read.
  */
-import {
-  type Assertion,
-  DEFAULT_FRESHNESS_SECONDS,
-  decodeView,
-  type EvidenceView,
-  type Policy,
-  REFERENCE_V2,
-  type WarrantView,
-  warrantNow,
-} from '@ewp/core';
+import { type Assertion, DEFAULT_FRESHNESS_SECONDS, decodeView, type EvidenceView, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import { MissingViewError } from '@ewp/ledger';
 import {
   BaseStore,
@@ -28,13 +19,7 @@ import {
 import { BaseStoreLedger } from '../ledger/base-store-ledger.js';
 import { ReservedNamespaceError } from '../ledger/reserved-namespace-error.js';
 import { itemWriteLock } from '../ledger/write-lock.js';
-import {
-  defaultItemProposition,
-  defaultItemText,
-  itemAssertion,
-  itemLocator,
-  type MemoryOrigin,
-} from './item-assertion.js';
+import { defaultItemProposition, defaultItemText, itemAssertion, itemLocator, type MemoryOrigin } from './item-assertion.js';
 import { searchSnapshot } from './snapshot-search.js';
 
 /** A stored item plus the warrant of the proposition it asserts, evaluated at read time. */
@@ -229,7 +214,14 @@ export class WarrantedStore extends BaseStore {
   async #contribute(pid: string, locator: string, assertion: Assertion | undefined): Promise<void> {
     const latest = await this.ledger.get(pid);
     const mine = latest?.assertions.filter((a) => a.source.origin_locator === locator) ?? [];
-    if (assertion === undefined ? mine.length === 0 : mine.length === 1 && mine[0]!.text === assertion.text && mine[0]!.source.content_hash === assertion.source.content_hash && mine[0]!.source.origin_type === assertion.source.origin_type) {
+    if (
+      assertion === undefined
+        ? mine.length === 0
+        : mine.length === 1 &&
+          mine[0]!.text === assertion.text &&
+          mine[0]!.source.content_hash === assertion.source.content_hash &&
+          mine[0]!.source.origin_type === assertion.source.origin_type
+    ) {
       return;
     }
     if (latest === undefined && assertion === undefined) return;
@@ -310,9 +302,7 @@ export class WarrantedStore extends BaseStore {
         assertedBy: this.#assertedBy,
         at: item.updatedAt instanceof Date ? item.updatedAt.toISOString() : evaluatedAt,
       });
-      const recorded = view.assertions.some(
-        (a) => a.source.origin_locator === own.source.origin_locator && a.source.content_hash === own.source.content_hash,
-      );
+      const recorded = view.assertions.some((a) => a.source.origin_locator === own.source.origin_locator && a.source.content_hash === own.source.content_hash);
       if (!recorded) {
         // Written around the wrapper: read as an unrecorded, endogenous claim, so DEGRADED.
         view = {

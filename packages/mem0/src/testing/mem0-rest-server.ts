@@ -97,7 +97,11 @@ function matches(m: HostedMemoryRecord, filter: unknown): boolean {
       return Object.entries(cond as Record<string, unknown>).every(([k, v]) => JSON.stringify(m.metadata[k]) === JSON.stringify(v));
     }
     if (key === 'memory_ids') return Array.isArray(cond) && cond.includes(m.id);
-    if (key === 'categories') return compare(m.categories, cond) || (typeof cond === 'object' && cond !== null && 'in' in cond && m.categories.some((c) => (cond as { in: unknown[] }).in.includes(c)));
+    if (key === 'categories')
+      return (
+        compare(m.categories, cond) ||
+        (typeof cond === 'object' && cond !== null && 'in' in cond && m.categories.some((c) => (cond as { in: unknown[] }).in.includes(c)))
+      );
     return compare(m[key as keyof HostedMemoryRecord], cond);
   });
 }
@@ -231,7 +235,10 @@ export async function startMem0RestServer(
       const slice = all.slice((page - 1) * pageSize, page * pageSize);
       if (options.dropOneFromEachPage) slice.pop();
       const link = (p: number) => `${url.origin}/v3/memories/?page=${p}&page_size=${pageSize}`;
-      return [200, { count: all.length, next: page * pageSize < all.length ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null, results: slice }];
+      return [
+        200,
+        { count: all.length, next: page * pageSize < all.length ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null, results: slice },
+      ];
     }
     if (req.method === 'POST' && path === '/v3/memories/search/') {
       const b = asObject(body);

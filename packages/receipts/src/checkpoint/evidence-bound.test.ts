@@ -43,8 +43,7 @@ describe('verification-scenarios.json facade_refusals (4)', () => {
       eb.createCheckpoint({ checkpoint_id: 'fixed', agent: 'A', evidence: [E], output: 1 });
       eb.createCheckpoint({ checkpoint_id: 'fixed', agent: 'A', evidence: [E], output: 2 });
     },
-    'duplicate-evidence-ids': () =>
-      new EvidenceBound({ policy_id: 'safety', version: '1' }).createCheckpoint({ agent: 'A', evidence: [E, E], output: 1 }),
+    'duplicate-evidence-ids': () => new EvidenceBound({ policy_id: 'safety', version: '1' }).createCheckpoint({ agent: 'A', evidence: [E, E], output: 1 }),
     'unknown-dependencies': () =>
       new EvidenceBound({ policy_id: 'safety', version: '1' }).createCheckpoint({
         agent: 'A',

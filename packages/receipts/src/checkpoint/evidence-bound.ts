@@ -86,17 +86,14 @@ export class EvidenceBound {
     const operationId = input.operation_id ?? null;
     const id =
       input.checkpoint_id ??
-      domainDigest(
-        'checkpoint-id',
-        {
-          agent: input.agent,
-          evidence: evidence.map(evidencePayload),
-          output: input.output,
-          depends_on: dependsOn,
-          policy: policyPayload(this.policy),
-          operation_id: operationId,
-        },
-      ).slice(0, 24);
+      domainDigest('checkpoint-id', {
+        agent: input.agent,
+        evidence: evidence.map(evidencePayload),
+        output: input.output,
+        depends_on: dependsOn,
+        policy: policyPayload(this.policy),
+        operation_id: operationId,
+      }).slice(0, 24);
     if (this.#checkpoints.has(id)) throw new CheckpointError('DUPLICATE_CHECKPOINT_ID', `duplicate checkpoint id: ${id}`);
     if (new Set(evidence.map((e) => e.evidence_id)).size !== evidence.length) {
       throw new CheckpointError('DUPLICATE_EVIDENCE_IDS', 'duplicate evidence ids are not allowed');

@@ -6,8 +6,7 @@ import { TimestampError } from '../errors.js';
  */
 export type Micros = bigint;
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}:?\d{2}(?::?\d{2}(?:\.\d+)?)?)?$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}:?\d{2}(?::?\d{2}(?:\.\d+)?)?)?$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 function daysFromCivil(y: number, m: number, d: number): number {
@@ -30,11 +29,7 @@ function daysInMonth(y: number, m: number): number {
  * @param naiveMessage the reference's message for a naive value in this position.
  * @throws {TimestampError} `NAIVE_TIMESTAMP` or `BAD_TIMESTAMP`.
  */
-export function parseInstantMicros(
-  text: string,
-  naiveMessage = 'timestamps must include a timezone',
-  path?: string,
-): Micros {
+export function parseInstantMicros(text: string, naiveMessage = 'timestamps must include a timezone', path?: string): Micros {
   if (typeof text !== 'string') throw new TimestampError('BAD_TIMESTAMP', 'timestamp is not a string', path);
   if (DATE_ONLY.test(text)) throw new TimestampError('NAIVE_TIMESTAMP', naiveMessage, path);
   const m = RFC3339.exec(text);

@@ -37,9 +37,7 @@ describe('verification-scenarios.json scenarios (51)', () => {
       const result = run();
       expect(result).toEqual(ex.result);
       const { receipt: _r, ...body } = result;
-      expect(ebcj1String(verificationPayloadOf(body, result.receipt.checkpoint_digest))).toBe(
-        ex.verification_payload_canonical_utf8,
-      );
+      expect(ebcj1String(verificationPayloadOf(body, result.receipt.checkpoint_digest))).toBe(ex.verification_payload_canonical_utf8);
       expect(result.receipt.verification_digest).toBe(ex.verification_digest);
       expect(verifyReceipt(result.receipt, cp)).toBe(ex.verify_receipt);
       expect(verifyVerificationReceipt(result, cp)).toBe(ex.verify_verification_receipt);

@@ -77,10 +77,7 @@ export const REASONS = {
   policy: 'checkpoint policy binding does not match expected policy',
 } as const;
 
-function toMap(
-  current: VerifyCheckpointOptions['currentEvidence'],
-  cp: Checkpoint,
-): { map: Map<string, EvidenceRecord>; given: boolean } {
+function toMap(current: VerifyCheckpointOptions['currentEvidence'], cp: Checkpoint): { map: Map<string, EvidenceRecord>; given: boolean } {
   if (current === undefined || current === null) {
     const map = new Map<string, EvidenceRecord>();
     for (const e of cp.evidence) map.set(e.evidence_id, e); // later duplicate wins
@@ -105,8 +102,7 @@ export function verifyCheckpoint(cp: Checkpoint, options: VerifyCheckpointOption
     if (ids.has(e.evidence_id)) duplicate = true;
     ids.add(e.evidence_id);
   }
-  const integrity: IntegrityStatus =
-    options.priorReceipt != null && options.priorReceipt.checkpoint_digest !== digest ? 'FAILED' : 'VERIFIED';
+  const integrity: IntegrityStatus = options.priorReceipt != null && options.priorReceipt.checkpoint_digest !== digest ? 'FAILED' : 'VERIFIED';
   let identityMismatch = false;
   for (const [key, record] of current) if (key !== record.evidence_id) identityMismatch = true;
 
@@ -118,8 +114,7 @@ export function verifyCheckpoint(cp: Checkpoint, options: VerifyCheckpointOption
     for (const e of current.values()) if (!isProvenanceComplete(e.provenance)) provenanceComplete = false;
   }
   const policyCompatible =
-    options.expectedPolicy == null ||
-    (options.expectedPolicy.policy_id === cp.policy.policy_id && options.expectedPolicy.version === cp.policy.version);
+    options.expectedPolicy == null || (options.expectedPolicy.policy_id === cp.policy.policy_id && options.expectedPolicy.version === cp.policy.version);
 
   const assessments: EvidenceAssessment[] = [];
   for (const snap of cp.evidence) assessments.push(assess(snap, current.get(snap.evidence_id), now));
@@ -201,8 +196,7 @@ function assess(snap: EvidenceRecord, cur: EvidenceRecord | undefined, now: bigi
     return { ...base, state: 'MISSING', current_digest: null, reason: REASONS.missing };
   }
   // Parsed before the refutation check and even without `now`, as the reference does.
-  const validUntil =
-    cur.valid_until == null ? null : parseInstantMicros(cur.valid_until, undefined, `${snap.evidence_id}.valid_until`);
+  const validUntil = cur.valid_until == null ? null : parseInstantMicros(cur.valid_until, undefined, `${snap.evidence_id}.valid_until`);
   const currentDigest = evidenceDigest(cur);
   if (cur.explicitly_refuted) return { ...base, state: 'REFUTED', current_digest: currentDigest, reason: REASONS.refuted };
   if (now !== null && validUntil !== null && validUntil < now) {
@@ -215,10 +209,7 @@ function assess(snap: EvidenceRecord, cur: EvidenceRecord | undefined, now: bigi
 }
 
 /** The nine-key verification payload of docs/spec/receipts.md §4.1, from a result's fields and a checkpoint digest. */
-export function verificationPayloadOf(
-  result: Omit<VerificationResult, 'receipt'>,
-  checkpointDigestHex: string,
-): Record<string, unknown> {
+export function verificationPayloadOf(result: Omit<VerificationResult, 'receipt'>, checkpointDigestHex: string): Record<string, unknown> {
   return {
     checkpoint_id: result.checkpoint_id,
     checkpoint_digest: checkpointDigestHex,

@@ -6,7 +6,8 @@ import { GraphError } from '../errors.js';
 import { actionAfterRecovery } from '../recovery/recovery-plan.js';
 import { lineageFromViews, planReevaluation, planReevaluationFromStore } from './lineage-reevaluation.js';
 
-const fixture = (name: string) => decodeView(JSON.parse(readFileSync(fileURLToPath(new URL(`../../../../conformance/pack/fixtures/${name}.json`, import.meta.url)), 'utf8')));
+const fixture = (name: string) =>
+  decodeView(JSON.parse(readFileSync(fileURLToPath(new URL(`../../../../conformance/pack/fixtures/${name}.json`, import.meta.url)), 'utf8')));
 
 /** A view of `pid` derived from `from`, built from a real fixture so it decodes. */
 function derived(pid: string, from: string[], extra: EvidenceView['lineage'] = []): EvidenceView {
@@ -29,15 +30,10 @@ describe('lineageFromViews', () => {
       { proposition_id: 'P-occ', derived_from: [] },
     ]);
     // P-occ's view carries the same edge, but it is not from P-occ: reported, not a graph edge.
-    expect(ignored).toEqual([
-      { proposition_id: 'P-occ', edge: { from_id: 'P-hvac', to_id: 'P-occ', kind: 'derived_from' }, why: 'from_other_record' },
-    ]);
+    expect(ignored).toEqual([{ proposition_id: 'P-occ', edge: { from_id: 'P-hvac', to_id: 'P-occ', kind: 'derived_from' }, why: 'from_other_record' }]);
   });
   it('resolves P:<suffix> variants and reports unknown targets and other kinds', () => {
-    const views = [
-      derived('A', []),
-      derived('B', ['A:claim-1', 'Z'], [{ from_id: 'B', to_id: 'A', kind: 'parent_source' }]),
-    ];
+    const views = [derived('A', []), derived('B', ['A:claim-1', 'Z'], [{ from_id: 'B', to_id: 'A', kind: 'parent_source' }])];
     const { lineage, ignored } = lineageFromViews(views);
     expect(lineage[1]).toEqual({ proposition_id: 'B', derived_from: ['A'] });
     expect(ignored.map((i) => i.why).sort()).toEqual(['not_derived_from', 'unknown_target']);
@@ -71,9 +67,7 @@ describe('planReevaluation', () => {
   });
   it('with bound ALLOW results the unaffected nodes are proven reusable and only the affected action waits', () => {
     const allow = (id: string) => ({ checkpoint_id: id, action: 'ALLOW' }) as never;
-    const verification = Object.fromEntries(
-      ['prop:root', 'prop:other', 'prop:uses-other', 'act:email'].map((id) => [id, allow(id)]),
-    );
+    const verification = Object.fromEntries(['prop:root', 'prop:other', 'prop:uses-other', 'act:email'].map((id) => [id, allow(id)]));
     const plan = planReevaluation({ lineage, actions, changed: new Map([['mid', 'evidence_refuted']]), verification, isBound: () => true });
     expect([...plan.reusable].sort()).toEqual(['act:email', 'prop:other', 'prop:root', 'prop:uses-other']);
     expect(plan.recovery.requirementsFor('act:deploy')).toEqual(['prop:mid', 'prop:leaf', 'act:deploy']);

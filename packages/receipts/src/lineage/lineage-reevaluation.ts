@@ -115,7 +115,8 @@ export function planReevaluation(input: {
   }
   const graph = new DependencyGraph(nodes);
   const invalidations = new Map<string, string>();
-  const changed = input.changed instanceof Map ? [...input.changed.entries()] : [...(input.changed as Iterable<string>)].map((id) => [id, 'evidence_changed'] as const);
+  const changed =
+    input.changed instanceof Map ? [...input.changed.entries()] : [...(input.changed as Iterable<string>)].map((id) => [id, 'evidence_changed'] as const);
   for (const [pid, reason] of changed) {
     if (!propositions.has(pid)) throw new GraphError('UNKNOWN_CHECKPOINT', `unknown checkpoint: ${propositionNode(pid)}`);
     invalidations.set(propositionNode(pid), reason);

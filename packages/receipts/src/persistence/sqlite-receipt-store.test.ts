@@ -38,11 +38,13 @@ describe('persistence-sqlite.json baseline rows', () => {
     const rows = v.baseline_rows_after_committing_A_then_B;
     for (const table of ['eb_checkpoints', 'eb_receipts', 'eb_verifications']) {
       const got = Object.fromEntries(
-        (store.db.prepare(`SELECT checkpoint_id, record_version, payload FROM ${table}`).all() as {
-          checkpoint_id: string;
-          record_version: string;
-          payload: string;
-        }[]).map((r) => [r.checkpoint_id, { record_version: r.record_version, payload: r.payload }]),
+        (
+          store.db.prepare(`SELECT checkpoint_id, record_version, payload FROM ${table}`).all() as {
+            checkpoint_id: string;
+            record_version: string;
+            payload: string;
+          }[]
+        ).map((r) => [r.checkpoint_id, { record_version: r.record_version, payload: r.payload }]),
       );
       expect(got).toEqual(rows[table]);
     }

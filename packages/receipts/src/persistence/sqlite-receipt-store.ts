@@ -1,20 +1,9 @@
 import { CanonicalizationError, ebcj1String, readJsonExact } from '@ewp/canonical';
-import {
-  decodeCheckpoint,
-  decodeProofReceipt,
-  decodeVerificationBody,
-} from '../checkpoint/decode.js';
+import { decodeCheckpoint, decodeProofReceipt, decodeVerificationBody } from '../checkpoint/decode.js';
 import { type Checkpoint, checkpointPayload } from '../checkpoint/model.js';
 import { receiptPayload, verifyVerificationReceipt } from '../checkpoint/receipt-checks.js';
 import type { VerificationResult } from '../checkpoint/verification.js';
-import {
-  GraphError,
-  PersistenceError,
-  PersistenceIntegrityError,
-  ReceiptFormatError,
-  ReplayConflict,
-  UnsupportedPersistenceSchema,
-} from '../errors.js';
+import { GraphError, PersistenceError, PersistenceIntegrityError, ReceiptFormatError, ReplayConflict, UnsupportedPersistenceSchema } from '../errors.js';
 import { DependencyGraph } from '../graph/dependency-graph.js';
 import { type ReplayOutcome, operationDigest } from '../replay/replay-guard.js';
 
@@ -82,10 +71,7 @@ INSERT INTO eb_metadata (key, value) VALUES ('schema_version', '1');
  * package works without it. Pass `':memory:'` for a private in-memory database.
  * @throws {UnsupportedPersistenceSchema} for a foreign, partial or newer schema (nothing is repaired).
  */
-export async function openSqliteReceiptStore(
-  filename: string,
-  options: SqliteReceiptStoreOptions = {},
-): Promise<SqliteReceiptStore> {
+export async function openSqliteReceiptStore(filename: string, options: SqliteReceiptStoreOptions = {}): Promise<SqliteReceiptStore> {
   let Driver: new (filename: string) => SqliteDatabase;
   try {
     Driver = (await import('better-sqlite3')).default as unknown as new (filename: string) => SqliteDatabase;
@@ -123,14 +109,14 @@ export class SqliteReceiptStore {
 
   #openSchema(): void {
     const present = new Set(
-      (this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'eb\\_%' ESCAPE '\\'").all() as {
-        name: string;
-      }[]).map((r) => r.name),
+      (
+        this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'eb\\_%' ESCAPE '\\'").all() as {
+          name: string;
+        }[]
+      ).map((r) => r.name),
     );
     if (present.has('eb_metadata')) {
-      const row = this.db.prepare("SELECT value FROM eb_metadata WHERE key = 'schema_version'").get() as
-        | { value: string }
-        | undefined;
+      const row = this.db.prepare("SELECT value FROM eb_metadata WHERE key = 'schema_version'").get() as { value: string } | undefined;
       if (row === undefined) throw new UnsupportedPersistenceSchema('persistence schema has no schema_version');
       if (row.value !== '1') throw new UnsupportedPersistenceSchema(`unsupported persistence schema version: '${row.value}'`);
       const missing = TABLES.filter((t) => !present.has(t));
@@ -157,12 +143,7 @@ export class SqliteReceiptStore {
    * @throws {UnsupportedPersistenceSchema} @throws {PersistenceIntegrityError} @throws {PersistenceError}
    * @throws {ReplayConflict}
    */
-  commitBundle(
-    cp: Checkpoint,
-    result: VerificationResult,
-    operationId: string | null = null,
-    operationPayload: unknown = null,
-  ): ReplayOutcome | null {
+  commitBundle(cp: Checkpoint, result: VerificationResult, operationId: string | null = null, operationPayload: unknown = null): ReplayOutcome | null {
     if (cp.schema_version !== '1') {
       throw new UnsupportedPersistenceSchema(`unsupported checkpoint schema version: '${cp.schema_version}'`);
     }
@@ -186,9 +167,7 @@ export class SqliteReceiptStore {
     let committed = false;
     try {
       if (operationId != null) {
-        const seen = this.db.prepare('SELECT payload_digest FROM eb_replay WHERE operation_id = ?').get(operationId) as
-          | { payload_digest: string }
-          | undefined;
+        const seen = this.db.prepare('SELECT payload_digest FROM eb_replay WHERE operation_id = ?').get(operationId) as { payload_digest: string } | undefined;
         if (seen !== undefined) {
           if (seen.payload_digest !== digest) throw new ReplayConflict(operationId);
           const id = cp.checkpoint_id;
@@ -197,9 +176,7 @@ export class SqliteReceiptStore {
             this.#rowText('eb_receipts', id) === receiptText &&
             this.#rowText('eb_verifications', id) === verificationText;
           if (!same) {
-            throw new PersistenceIntegrityError(
-              'replay record exists but its persisted checkpoint bundle is missing or different',
-            );
+            throw new PersistenceIntegrityError('replay record exists but its persisted checkpoint bundle is missing or different');
           }
           this.db.exec('ROLLBACK');
           return 'ALREADY_APPLIED';
@@ -208,14 +185,10 @@ export class SqliteReceiptStore {
       this.#crash('before_checkpoint_write');
       // Replacing the checkpoint row would cascade-delete its receipt and verification rows; that
       // is fine because both are rewritten below in the same transaction.
-      this.db
-        .prepare('INSERT OR REPLACE INTO eb_checkpoints (checkpoint_id, record_version, payload) VALUES (?, ?, ?)')
-        .run(cp.checkpoint_id, '1', cpText);
+      this.db.prepare('INSERT OR REPLACE INTO eb_checkpoints (checkpoint_id, record_version, payload) VALUES (?, ?, ?)').run(cp.checkpoint_id, '1', cpText);
       this.#crash('after_checkpoint_write');
       this.#crash('before_receipt_write');
-      this.db
-        .prepare('INSERT OR REPLACE INTO eb_receipts (checkpoint_id, record_version, payload) VALUES (?, ?, ?)')
-        .run(cp.checkpoint_id, '1', receiptText);
+      this.db.prepare('INSERT OR REPLACE INTO eb_receipts (checkpoint_id, record_version, payload) VALUES (?, ?, ?)').run(cp.checkpoint_id, '1', receiptText);
       this.#crash('after_receipt_write');
       this.db
         .prepare('INSERT OR REPLACE INTO eb_verifications (checkpoint_id, record_version, payload) VALUES (?, ?, ?)')
@@ -244,9 +217,7 @@ export class SqliteReceiptStore {
   applyOperation(operationId: string, payload: unknown): ReplayOutcome {
     const digest = operationDigest(payload);
     const run = this.db.transaction((): ReplayOutcome => {
-      const seen = this.db.prepare('SELECT payload_digest FROM eb_replay WHERE operation_id = ?').get(operationId) as
-        | { payload_digest: string }
-        | undefined;
+      const seen = this.db.prepare('SELECT payload_digest FROM eb_replay WHERE operation_id = ?').get(operationId) as { payload_digest: string } | undefined;
       if (seen === undefined) {
         this.db.prepare('INSERT INTO eb_replay (operation_id, payload_digest) VALUES (?, ?)').run(operationId, digest);
         return 'APPLIED';
@@ -258,9 +229,7 @@ export class SqliteReceiptStore {
   }
 
   #rowText(table: string, id: string): string | undefined {
-    const row = this.db.prepare(`SELECT payload FROM ${table} WHERE checkpoint_id = ?`).get(id) as
-      | { payload: string }
-      | undefined;
+    const row = this.db.prepare(`SELECT payload FROM ${table} WHERE checkpoint_id = ?`).get(id) as { payload: string } | undefined;
     return row?.payload;
   }
 
@@ -298,9 +267,7 @@ export class SqliteReceiptStore {
       throw new UnsupportedPersistenceSchema(`unsupported receipt record version '${receiptRow.record_version}' for '${id}'`);
     }
     if (verificationRow.record_version !== '1') {
-      throw new UnsupportedPersistenceSchema(
-        `unsupported verification record version '${verificationRow.record_version}' for '${id}'`,
-      );
+      throw new UnsupportedPersistenceSchema(`unsupported verification record version '${verificationRow.record_version}' for '${id}'`);
     }
     const receipt = decodeRow('receipt', receiptRow.payload, (v) => decodeProofReceipt(v, 'receipt'));
     const body = decodeRow('verification', verificationRow.payload, (v) => decodeVerificationBody(v, 'verification'));
@@ -316,9 +283,11 @@ export class SqliteReceiptStore {
 
   /** All stored checkpoints as a validated dependency graph. @throws {PersistenceIntegrityError} */
   loadGraph(): DependencyGraph<Checkpoint> {
-    const rows = this.db
-      .prepare('SELECT checkpoint_id, record_version, payload FROM eb_checkpoints ORDER BY checkpoint_id')
-      .all() as { checkpoint_id: string; record_version: string; payload: string }[];
+    const rows = this.db.prepare('SELECT checkpoint_id, record_version, payload FROM eb_checkpoints ORDER BY checkpoint_id').all() as {
+      checkpoint_id: string;
+      record_version: string;
+      payload: string;
+    }[];
     const nodes = rows.map((row) => {
       const cp = decodeCheckpointRow(row.checkpoint_id, row, false);
       if (cp.checkpoint_id !== row.checkpoint_id) {

@@ -18,12 +18,9 @@ const node = (n: { checkpoint_id: string; depends_on: string[] }) => ({
   operation_id: null,
   schema_version: '1',
 });
-const graphs = new Map<string, { nodes: { checkpoint_id: string; depends_on: string[] }[] }>(
-  v.graphs.map((g: { id: string }) => [g.id, g]),
-);
+const graphs = new Map<string, { nodes: { checkpoint_id: string; depends_on: string[] }[] }>(v.graphs.map((g: { id: string }) => [g.id, g]));
 const build = (id: string) => new DependencyGraph((graphs.get(id)?.nodes ?? []).map(node));
-const pool = (m: Record<string, string>) =>
-  Object.fromEntries(Object.entries(m).map(([k, key]) => [k, v.results_pool[key] as VerificationResult]));
+const pool = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, key]) => [k, v.results_pool[key] as VerificationResult]));
 
 describe('recovery-plans.json graphs (7)', () => {
   it('has 7 graphs', () => expect(v.graphs).toHaveLength(7));
@@ -46,9 +43,7 @@ describe('recovery-plans.json graph_errors (10)', () => {
       const run = () => {
         if (c.nodes) return new DependencyGraph(c.nodes.map(node));
         const graph = build(c.graph);
-        const call = { descendants: 'descendants', ancestors: 'ancestors', get: 'get', blast_radius: 'blastRadius' }[
-          c.call as string
-        ] as 'descendants';
+        const call = { descendants: 'descendants', ancestors: 'ancestors', get: 'get', blast_radius: 'blastRadius' }[c.call as string] as 'descendants';
         return graph[call](c.argument);
       };
       expect(run).toThrow(GraphError);

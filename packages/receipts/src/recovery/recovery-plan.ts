@@ -199,8 +199,7 @@ export function planRecovery<T extends GraphNode>(
   const rootReason = new Map<number, string>();
   for (const [id, reason] of invalid) rootReason.set(g.indexOf(id), reason);
   const affected = g.downstreamMarks([...rootReason.keys()]);
-  const isBound =
-    options.isBound ?? ((result: VerificationResult, node: GraphNode) => verifyVerificationReceipt(result, node as Checkpoint));
+  const isBound = options.isBound ?? ((result: VerificationResult, node: GraphNode) => verifyVerificationReceipt(result, node as Checkpoint));
   const consequentialSet = new Set(consequential ?? []);
 
   const order = g.orderIndices();
@@ -257,21 +256,12 @@ export function planRecovery<T extends GraphNode>(
     }
     if (nonReusable[i] === 1 && consequentialSet.has(id)) blocked.push(id);
   }
-  return new RecoveryPlan(
-    g,
-    { invalidated, reusable, requires_verification: requiresVerification, blocked, reasonAt },
-    nonReusable,
-  );
+  return new RecoveryPlan(g, { invalidated, reusable, requires_verification: requiresVerification, blocked, reasonAt }, nonReusable);
 }
 
 const EMPTY: number[] = [];
 
-function safeBound(
-  isBound: NonNullable<PlanRecoveryOptions['isBound']>,
-  result: VerificationResult,
-  node: GraphNode,
-  id: string,
-): boolean {
+function safeBound(isBound: NonNullable<PlanRecoveryOptions['isBound']>, result: VerificationResult, node: GraphNode, id: string): boolean {
   try {
     return isBound(result, node, id);
   } catch {
@@ -313,11 +303,7 @@ function dependsOnText(roots: number[], g: DependencyGraph<GraphNode>, cache: Ma
  * otherwise (including ids outside the plan) BLOCK. Like the reference, the reverified results'
  * receipts are not re-checked here: pass only results from `verifyCheckpoint` on the current node.
  */
-export function actionAfterRecovery(
-  id: string,
-  plan: RecoveryPlan,
-  reverified: MapLike<VerificationResult> | null | undefined,
-): RecoveryAction {
+export function actionAfterRecovery(id: string, plan: RecoveryPlan, reverified: MapLike<VerificationResult> | null | undefined): RecoveryAction {
   if (plan.isReusable(id)) return 'ALLOW';
   const required = plan.requirementsFor(id);
   if (required === undefined) return 'BLOCK';

@@ -37,12 +37,7 @@ export interface ProviderVerdict {
 
 /** Checks signatures; may be backed by a key registry, a KMS, an HSM. */
 export interface SignatureVerifier {
-  verify(request: {
-    algorithm: string;
-    key_id: string;
-    signed_bytes: Uint8Array;
-    signature: Uint8Array;
-  }): ProviderVerdict;
+  verify(request: { algorithm: string; key_id: string; signed_bytes: Uint8Array; signature: Uint8Array }): ProviderVerdict;
 }
 
 /** The result of verifying a signed (or unsigned) receipt. `verified` is true only for VERIFIED*. */
@@ -70,9 +65,7 @@ export const SIGNATURE_ENCODING = 'base64url-no-pad';
 
 /** `UTF8(label + signature_version) || 0x00 || EBCJ-1(signed payload)`. */
 export function signedBytes(label: string, signatureVersion: string, signedPayload: Record<string, unknown>): Uint8Array {
-  return new Uint8Array(
-    Buffer.concat([Buffer.from(`${label}${signatureVersion}`, 'utf8'), Buffer.from([0]), Buffer.from(ebcj1String(signedPayload), 'utf8')]),
-  );
+  return new Uint8Array(Buffer.concat([Buffer.from(`${label}${signatureVersion}`, 'utf8'), Buffer.from([0]), Buffer.from(ebcj1String(signedPayload), 'utf8')]));
 }
 
 /** The signed payload: the envelope without its signature. */
@@ -90,12 +83,7 @@ export function signedPayloadOf(
 }
 
 /** @internal Signs a receipt payload under a label; shared by proof and warrant receipts. */
-export function signPayload<R>(
-  label: string,
-  receipt: R,
-  receiptPayload: Record<string, unknown>,
-  signer: ReceiptSigner,
-): SignedEnvelope<R> {
+export function signPayload<R>(label: string, receipt: R, receiptPayload: Record<string, unknown>, signer: ReceiptSigner): SignedEnvelope<R> {
   if (signer.key_state !== 'ACTIVE') {
     throw new SigningError('KEY_NOT_ACTIVE', 'only ACTIVE signing keys may create new signed receipts');
   }
@@ -120,13 +108,7 @@ export function signPayload<R>(
 
 const KNOWN_PROVIDER_FAILURES = new Set(['INVALID_SIGNATURE', 'UNSUPPORTED_ALGORITHM', 'UNKNOWN_KEY', 'REVOKED_KEY']);
 
-function check(
-  status: SignatureStatus,
-  reason: string,
-  keyState: KeyState | null,
-  signatureValid = false,
-  bindingValid = false,
-): SignatureCheck {
+function check(status: SignatureStatus, reason: string, keyState: KeyState | null, signatureValid = false, bindingValid = false): SignatureCheck {
   const verified = status === 'VERIFIED' || status === 'VERIFIED_RETIRED_KEY';
   return { status, verified, signature_valid: signatureValid, binding_valid: bindingValid, key_state: keyState, reason };
 }
@@ -193,13 +175,7 @@ export function verifyEnvelope<R>(
     return check('UNKNOWN_KEY', 'verifier returned VERIFIED with a non-trusted key state', keyState);
   }
   if (!safe(() => binds(env.receipt))) {
-    return check(
-      'INVALID_BINDING',
-      'signature is valid but receipt does not bind the supplied checkpoint/result',
-      keyState,
-      true,
-      false,
-    );
+    return check('INVALID_BINDING', 'signature is valid but receipt does not bind the supplied checkpoint/result', keyState, true, false);
   }
   if (keyState === 'RETIRED') {
     return check('VERIFIED_RETIRED_KEY', 'signature and binding verified with a retired verification key', keyState, true, true);

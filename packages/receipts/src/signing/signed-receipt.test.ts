@@ -85,8 +85,7 @@ describe('signed-receipts.json verify_cases (33)', () => {
         verifier = { verify: () => verdict };
       }
       const cp = typeof c.checkpoint === 'string' ? checkpoints[c.checkpoint] : c.checkpoint;
-      const result =
-        typeof c.verification_result === 'string' ? v.verification_results[c.verification_result] : c.verification_result;
+      const result = typeof c.verification_result === 'string' ? v.verification_results[c.verification_result] : c.verification_result;
       const item = c.input_kind === 'envelope' ? c.envelope : c.unsigned_receipt;
       const got = verifySignedReceipt(item, cp, verifier, result);
       const { reason: _r, ...rest } = got;

@@ -26,7 +26,15 @@ describe('docs/spec/receipts.md §12.2 worked example', () => {
       policy_id: 'reference-v2',
       policy_version: 'reference-v2',
       evaluated_at: '2026-03-01T10:00:00Z',
-      warrant: { acceptance: 'TENTATIVE', conflict: 'NONE', verification: 'INDIRECT', currency: 'CURRENT', sufficiency: 'SUFFICIENT', strength: 0.5, rationale_codes: ['x'] },
+      warrant: {
+        acceptance: 'TENTATIVE',
+        conflict: 'NONE',
+        verification: 'INDIRECT',
+        currency: 'CURRENT',
+        sufficiency: 'SUFFICIENT',
+        strength: 0.5,
+        rationale_codes: ['x'],
+      },
     };
     // biome-ignore lint/suspicious/noExplicitAny: a partial WarrantView is enough for the normative part
     const normative = normativeWarrantView(w as any);

@@ -11,14 +11,7 @@ import {
   normalizeWarrantView,
   warrantNow,
 } from '@ewp/core';
-import {
-  type ReceiptSigner,
-  type SignatureCheck,
-  type SignatureVerifier,
-  type SignedEnvelope,
-  signPayload,
-  verifyEnvelope,
-} from '../signing/envelope.js';
+import { type ReceiptSigner, type SignatureCheck, type SignatureVerifier, type SignedEnvelope, signPayload, verifyEnvelope } from '../signing/envelope.js';
 import { ewpViewDigest, ewpWarrantDigest } from './view-projection.js';
 
 /** Binds a view, a policy identity, T and the normative WarrantView (docs/spec/receipts.md §12.2). */
@@ -98,11 +91,7 @@ function receiptFor(view: EvidenceView, w: WarrantView): WarrantReceipt {
  * @throws {InvalidEvidenceView} @throws {InvalidEvaluatedAt} @throws {UnknownPolicy} from @ewp/core.
  * @throws {SigningError} when the signer may not sign.
  */
-export function issueWarrantReceipt(
-  view: unknown,
-  evaluatedAt: string,
-  options: { policy?: Policy; signer?: ReceiptSigner } = {},
-): IssuedWarrantReceipt {
+export function issueWarrantReceipt(view: unknown, evaluatedAt: string, options: { policy?: Policy; signer?: ReceiptSigner } = {}): IssuedWarrantReceipt {
   const decoded = decodeView(view);
   const warrant = normalizeWarrantView(warrantNow(decoded, options.policy ?? REFERENCE_V2, evaluatedAt));
   const receipt = receiptFor(decoded, warrant);
@@ -142,11 +131,15 @@ export function verifyWarrantReceipt(
   view: unknown,
   options: { verifier?: SignatureVerifier } = {},
 ): WarrantReceiptVerification {
-  const fail = (
-    status: WarrantReceiptVerification['status'],
-    reason: string,
-    extra: Partial<WarrantReceiptVerification> = {},
-  ): WarrantReceiptVerification => ({ ok: false, status, mismatches: [], expected: null, signature: null, reason, ...extra });
+  const fail = (status: WarrantReceiptVerification['status'], reason: string, extra: Partial<WarrantReceiptVerification> = {}): WarrantReceiptVerification => ({
+    ok: false,
+    status,
+    mismatches: [],
+    expected: null,
+    signature: null,
+    reason,
+    ...extra,
+  });
   const receipt = (isWarrantEnvelope(item) ? item.receipt : item) as WarrantReceipt | null;
   if (receipt === null || typeof receipt !== 'object' || RECEIPT_FIELDS.some((k) => typeof receipt[k] !== 'string')) {
     return fail('INVALID_RECEIPT', 'receipt is missing fields or has fields of the wrong type');

@@ -20,7 +20,24 @@ export const CONTRACT_T = '2026-09-21T21:00:00+00:00';
 
 const HUGE = 'x'.repeat(200_000);
 /** The malformed values every argument is replaced with. */
-export const MALFORMED_VALUES: readonly unknown[] = [null, '', 0, -1, true, false, [], {}, 'x', 1.5, HUGE, [null], { a: { b: [1] } }, '\u0000\ud800', 1e308, -0];
+export const MALFORMED_VALUES: readonly unknown[] = [
+  null,
+  '',
+  0,
+  -1,
+  true,
+  false,
+  [],
+  {},
+  'x',
+  1.5,
+  HUGE,
+  [null],
+  { a: { b: [1] } },
+  '\u0000\ud800',
+  1e308,
+  -0,
+];
 
 function source(id: string, origin: string, lineage = `L-${id}`) {
   return {
@@ -43,13 +60,36 @@ export function contractView(propositionId = 'P-win', viewId = 'v-ver') {
     proposition_id: propositionId,
     view_id: viewId,
     assertions: [
-      { assertion_id: 'a1', proposition_id: propositionId, text: 'server01 runs Windows Server 2022', asserted_by: 'agent', assertion_confidence: 0.9, source: winrm, asserted_at: '2026-09-21T18:30:00+00:00' },
+      {
+        assertion_id: 'a1',
+        proposition_id: propositionId,
+        text: 'server01 runs Windows Server 2022',
+        asserted_by: 'agent',
+        assertion_confidence: 0.9,
+        source: winrm,
+        asserted_at: '2026-09-21T18:30:00+00:00',
+      },
     ],
     evidence: [
-      { evidence_id: 'e1', proposition_id: propositionId, polarity: 'supports', source: winrm, content: 'Caption: Windows Server 2022', observed_at: '2026-09-21T18:30:00+00:00' },
+      {
+        evidence_id: 'e1',
+        proposition_id: propositionId,
+        polarity: 'supports',
+        source: winrm,
+        content: 'Caption: Windows Server 2022',
+        observed_at: '2026-09-21T18:30:00+00:00',
+      },
     ],
     checks: [
-      { check_id: 'k1', method: 'tool_observation', scope: 'server01', source: winrm, observed_at: '2026-09-21T18:30:00+00:00', result: 'supports', subjects: ['server01'] },
+      {
+        check_id: 'k1',
+        method: 'tool_observation',
+        scope: 'server01',
+        source: winrm,
+        observed_at: '2026-09-21T18:30:00+00:00',
+        result: 'supports',
+        subjects: ['server01'],
+      },
     ],
     freshness_policy_seconds: 604800,
     subjects: ['server01'],
@@ -60,7 +100,14 @@ const recordSource = { content_hash: 'sha256:p', observed_at: '2026-09-21T18:40:
 
 /** The well-formed calls the malformed ones are derived from (`_inline` is a second shape of a tool). */
 export const CONTRACT_BASE: Record<string, Record<string, unknown>> = {
-  ewp_warrant_now: { proposition_id: 'P-win', view_id: 'v-ver', evaluated_at: CONTRACT_T, policy_id: 'reference-v2', policy_version: 'reference-v2', ingest_attestation: true },
+  ewp_warrant_now: {
+    proposition_id: 'P-win',
+    view_id: 'v-ver',
+    evaluated_at: CONTRACT_T,
+    policy_id: 'reference-v2',
+    policy_version: 'reference-v2',
+    ingest_attestation: true,
+  },
   ewp_warrant_now_inline: { view: contractView('P-inline'), evaluated_at: CONTRACT_T, ingest_attestation: true },
   ewp_evidence_view_put: { view: contractView('P-put'), ingest_attestation: true },
   ewp_evidence_view_get: { proposition_id: 'P-win', view_id: 'v-ver' },

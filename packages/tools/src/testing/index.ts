@@ -99,7 +99,11 @@ export function inProcessBinding(now?: () => Date): ToolBinding {
 function withoutAdapterMeta(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutAdapterMeta);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'adapter_meta').map(([k, v]) => [k, withoutAdapterMeta(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'adapter_meta')
+      .map(([k, v]) => [k, withoutAdapterMeta(v)]),
+  );
 }
 
 /** Tools whose result carries the clock's time when the call gives none. */

@@ -20,7 +20,8 @@ function refusePersistedWarrant(args: ToolArguments, body: Record<string, unknow
         : Array.isArray(candidate)
           ? candidate.includes('proposition_id')
           : isObject(candidate) && Object.hasOwn(candidate, 'proposition_id');
-    if (named) throw new ToolRefusal('EWP_REFUSE_PERSIST_WARRANT', 'a WarrantView is computed, never stored; put the EvidenceView instead', { path: '$.warrant' });
+    if (named)
+      throw new ToolRefusal('EWP_REFUSE_PERSIST_WARRANT', 'a WarrantView is computed, never stored; put the EvidenceView instead', { path: '$.warrant' });
   }
   if (body.warrant && body.evaluated_at && !Object.hasOwn(body, 'assertions')) {
     throw new ToolRefusal('EWP_REFUSE_PERSIST_WARRANT', 'this looks like a WarrantView (warrant + evaluated_at); put the EvidenceView instead');

@@ -24,7 +24,9 @@ function readAction(args: ToolArguments): Action {
     throw new ToolRefusal('EWP_REFUSE_CLIENT_SUPPLIED_WARRANT', 'the server computes the warrant; do not supply one', { path: '$.warrant' });
   }
   if (hasArgument(args, 'view')) {
-    throw new ToolRefusal('EWP_REFUSE_INLINE_VIEW_FOR_ACTION', 'actions are gated on the latest stored snapshot only, never on an inline view', { path: '$.view' });
+    throw new ToolRefusal('EWP_REFUSE_INLINE_VIEW_FOR_ACTION', 'actions are gated on the latest stored snapshot only, never on an inline view', {
+      path: '$.view',
+    });
   }
   if (!isObject(action)) throw new ToolRefusal('EWP_REFUSE_INVALID_ACTION', 'must be an object', { path: '$.action' });
   if (typeof action.risk !== 'string' || !RISKS.has(action.risk)) {
@@ -72,11 +74,9 @@ function checkSkew(args: ToolArguments, now: Date): void {
   }
   const callerMs = instant.seconds * 1000 + instant.micros / 1000;
   if (Math.abs(callerMs - now.getTime()) > MAX_CLOCK_SKEW_SECONDS * 1000) {
-    throw new ToolRefusal(
-      'EWP_REFUSE_EVALUATED_AT_SKEW',
-      `is more than ${MAX_CLOCK_SKEW_SECONDS} s from the server clock ${now.toISOString()}`,
-      { path: '$.evaluated_at' },
-    );
+    throw new ToolRefusal('EWP_REFUSE_EVALUATED_AT_SKEW', `is more than ${MAX_CLOCK_SKEW_SECONDS} s from the server clock ${now.toISOString()}`, {
+      path: '$.evaluated_at',
+    });
   }
 }
 

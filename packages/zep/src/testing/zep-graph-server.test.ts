@@ -25,7 +25,8 @@ describe('local Zep graph server replays the recorded v2 API shapes and limits',
     it(file, async () => {
       const seed = (await (await call('POST', '/graph', { graph_id: 'g', type: 'json', data: '{"ewp":"record"}' })).json()) as { uuid: string };
       await server.drain();
-      const fill = (v: unknown): unknown => v === undefined ? undefined : JSON.parse(JSON.stringify(v).replaceAll('{graph}', 'g').replaceAll('{episode}', seed.uuid));
+      const fill = (v: unknown): unknown =>
+        v === undefined ? undefined : JSON.parse(JSON.stringify(v).replaceAll('{graph}', 'g').replaceAll('{episode}', seed.uuid));
       const res = await call(fx.request.method, fill(fx.request.path) as string, fill(fx.request.body));
       expect(res.status).toBe(fx.response.status);
       const body = await res.json();
@@ -42,7 +43,8 @@ describe('local Zep graph server replays the recorded v2 API shapes and limits',
   it('processes episodes asynchronously and pages lists through Zep-Next-Cursor', async () => {
     await call('POST', '/graph/create', { graph_id: 'pages' });
     const added = [];
-    for (let i = 0; i < 7; i++) added.push((await (await call('POST', '/graph', { graph_id: 'pages', type: 'text', data: `e${i}` })).json()) as { processed: boolean });
+    for (let i = 0; i < 7; i++)
+      added.push((await (await call('POST', '/graph', { graph_id: 'pages', type: 'text', data: `e${i}` })).json()) as { processed: boolean });
     expect(added.every((e) => e.processed === false)).toBe(true);
     await server.drain();
     const seen: string[] = [];
