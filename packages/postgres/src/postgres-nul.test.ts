@@ -27,7 +27,17 @@ const source = {
 const view = (pid: string) => ({
   proposition_id: pid,
   view_id: 'v1',
-  assertions: [{ assertion_id: 'a1', proposition_id: pid, text: 'nul\u0000inside text is fine', asserted_by: 'agent', assertion_confidence: 0.5, source, asserted_at: '2026-09-01T00:00:00+00:00' }],
+  assertions: [
+    {
+      assertion_id: 'a1',
+      proposition_id: pid,
+      text: 'nul\u0000inside text is fine',
+      asserted_by: 'agent',
+      assertion_confidence: 0.5,
+      source,
+      asserted_at: '2026-09-01T00:00:00+00:00',
+    },
+  ],
   evidence: [],
   checks: [],
 });
