@@ -210,3 +210,29 @@ describe.runIf(canMountReadOnly)('a ledger in a folder that is not writable', ()
     expect(r.stderr).toMatch(/folder is not writable .*-wal holds commits/);
   });
 });
+
+describe('usage mistakes of eval and ingest: one line, exit 2', () => {
+  it.each([
+    ['eval with no file', () => runCaptured((io) => evalCommand([], io)), 'ewp eval: which view? give a file, or - for stdin (usage: ewp eval --help)\n'],
+    [
+      'eval --jsonl with a file',
+      () => runCaptured((io) => evalCommand(['--jsonl', fixture], io)),
+      'ewp eval: --jsonl reads stdin; do not pass files (usage: ewp eval --help)\n',
+    ],
+    [
+      'ingest with no file',
+      () => runCaptured((io) => ingestCommand(['--db', join(dir, 'u.sqlite')], io)),
+      'ewp ingest: no input files (give files, or - for stdin) (usage: ewp ingest --help)\n',
+    ],
+    [
+      'ingest --batch 0',
+      () => runCaptured((io) => ingestCommand([fixture, '--db', join(dir, 'u.sqlite'), '--batch', '0'], io)),
+      'ewp ingest: --batch must be a positive integer, got "0" (usage: ewp ingest --help)\n',
+    ],
+  ])('%s', async (_label, run, line) => {
+    const r = await run();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(line);
+    expect(existsSync(join(dir, 'u.sqlite'))).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { decodeView, EwpError, normalizeWarrantView, parseJson, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
-import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
-import { parseVerbArguments } from '../verb-arguments.js';
+import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED } from '../cli-io.js';
+import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { renderWarrantTable } from '../render/warrant-table.js';
 import { describeError, readLines, readViews } from '../view-file.js';
 
@@ -93,14 +93,12 @@ export const evalCommand: Command = async (args, io) => {
   const { values, positionals } = parsed;
   if (values.jsonl) {
     if (positionals.length > 0) {
-      io.stderr.write('ewp eval: --jsonl reads stdin; do not pass files\n');
-      return EXIT_USAGE;
+      return usageError('eval', '--jsonl reads stdin; do not pass files', io);
     }
     return runJsonl(io);
   }
   if (positionals.length === 0) {
-    io.stderr.write(`ewp eval: which view? give a file\n\n${HELP}`);
-    return EXIT_USAGE;
+    return usageError('eval', 'which view? give a file, or - for stdin', io);
   }
   let failed = 0;
   const results: WarrantView[] = [];

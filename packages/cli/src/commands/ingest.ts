@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { decodeView, type EvidenceView, isTrustedOrigin, parseEvaluatedAt, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
-import { parseVerbArguments } from '../verb-arguments.js';
+import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
 import { describeError, readViews } from '../view-file.js';
 
@@ -105,8 +105,7 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   if (positionals.length === 0) {
-    io.stderr.write(`ewp ingest: no input files\n\n${HELP}`);
-    return EXIT_USAGE;
+    return usageError('ingest', 'no input files (give files, or - for stdin)', io);
   }
   // T is checked before the ledger is opened: a bad T creates nothing.
   const evaluatedAt = values['evaluated-at'] ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -118,8 +117,7 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
   }
   const batchSize = Number(values.batch ?? DEFAULT_BATCH);
   if (!Number.isInteger(batchSize) || batchSize < 1) {
-    io.stderr.write(`ewp ingest: --batch must be a positive integer, got ${JSON.stringify(values.batch)}\n`);
-    return EXIT_USAGE;
+    return usageError('ingest', `--batch must be a positive integer, got ${JSON.stringify(values.batch)}`, io);
   }
   const attest = values['attest-trusted-origins'] ?? false;
   const tty = io.stderr.isTTY === true;
