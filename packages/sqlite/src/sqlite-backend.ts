@@ -18,6 +18,7 @@ import {
   StoreUnavailableError,
 } from '@ewp/ledger';
 import type Database from 'better-sqlite3';
+import { whileBusy } from './sqlite-busy.js';
 
 /*
  * Records are stored in pages: one `ewp_records` row per commit holds every binding that commit
@@ -76,8 +77,6 @@ function statements(db: Database.Database) {
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
   };
 }
-
-const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
 export class SqliteLedgerBackend implements LedgerBackend {
   private readonly db: Database.Database;
@@ -190,24 +189,12 @@ export class SqliteLedgerBackend implements LedgerBackend {
     });
   }
 
-  /**
-   * `BEGIN IMMEDIATE`, retried every millisecond until the deadline. SQLite's own busy handler backs
-   * off to 100 ms sleeps, so under contention waiters miss most free windows; short polls keep several
-   * appending processes moving.
-   */
+  /** `BEGIN IMMEDIATE`, retried while busy until the deadline ({@link whileBusy}). */
   private beginImmediate(): void {
-    const deadline = Date.now() + this.busyTimeoutMs;
-    for (;;) {
-      try {
-        this.db.exec('BEGIN IMMEDIATE');
-        return;
-      } catch (cause) {
-        const code = (cause as { code?: string }).code;
-        if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_BUSY_SNAPSHOT') || Date.now() >= deadline) {
-          throw new StoreUnavailableError('busy', `could not take the SQLite write lock: ${(cause as Error).message}`, { cause });
-        }
-        Atomics.wait(SLEEP, 0, 0, 1);
-      }
+    try {
+      whileBusy(() => this.db.exec('BEGIN IMMEDIATE'), this.busyTimeoutMs);
+    } catch (cause) {
+      throw new StoreUnavailableError('busy', `could not take the SQLite write lock: ${(cause as Error).message}`, { cause });
     }
   }
 

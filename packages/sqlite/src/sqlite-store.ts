@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { openReadOnlyDatabase } from './read-only-open.js';
 import { SqliteLedgerBackend } from './sqlite-backend.js';
 import { ensureSchema } from './sqlite-schema.js';
+import { whileBusy } from './sqlite-busy.js';
 
 export interface SqliteStoreOptions {
   /**
@@ -138,23 +139,4 @@ function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number): D
     throw new StoreUnavailableError('damaged', `cannot use ${file}: ${(error as Error).message}`, { cause: error });
   }
   return db;
-}
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * Run `step` again while SQLite answers SQLITE_BUSY, up to `timeoutMs`. Switching a file to WAL
- * returns SQLITE_BUSY at once, without the busy handler, while another connection is switching or
- * recovering the same file: two processes creating one ledger at once met it about once in 180 opens.
- */
-function whileBusy<T>(step: () => T, timeoutMs: number): T {
-  const deadline = Date.now() + timeoutMs;
-  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
-    try {
-      return step();
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
-      Atomics.wait(pause, 0, 0, wait);
-    }
-  }
 }

@@ -1,0 +1,20 @@
+const SLEEP = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Run `step` again, every millisecond, while SQLite answers SQLITE_BUSY (or SQLITE_BUSY_SNAPSHOT),
+ * until `timeoutMs` has passed; then its last error is thrown. Short polls rather than SQLite's own
+ * busy handler, which backs off to 100 ms sleeps (waiters miss most free windows) and is not called
+ * at all for some locks, such as switching a file to WAL while another connection does the same.
+ */
+export function whileBusy<T>(step: () => T, timeoutMs: number): T {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_BUSY_SNAPSHOT') || Date.now() >= deadline) throw error;
+      Atomics.wait(SLEEP, 0, 0, 1);
+    }
+  }
+}
