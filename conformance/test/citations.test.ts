@@ -4,22 +4,20 @@
  * that exists. Nothing cites documents that are not in the repository (the upstream SPEC/STORES/DESIGN
  * files, a sibling `shared` folder) or an issue number instead of the reason itself.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { repositoryFiles, repositoryRoot } from './repository-files.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = repositoryRoot;
 const self = relative(root, fileURLToPath(import.meta.url));
 
-/** Tracked and new (not ignored) text files of the repository. */
-function repositoryFiles(): string[] {
-  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  return out
-    .split('\0')
-    .filter((f) => f !== '' && /\.(ts|mts|cts|js|mjs|cjs|md|json|yaml|yml)$/.test(f))
-    .filter((f) => f !== 'pnpm-lock.yaml' && f !== self && existsSync(join(root, f)));
+/** Text files of the repository. */
+function textFiles(): string[] {
+  return repositoryFiles()
+    .filter((f) => /\.(ts|mts|cts|js|mjs|cjs|md|json|yaml|yml)$/.test(f))
+    .filter((f) => f !== 'pnpm-lock.yaml' && f !== self);
 }
 
 /** Mentions that cite something outside the repository, with what to write instead. */
@@ -66,7 +64,7 @@ interface Problem {
 function scan(): { problems: Problem[]; citations: number } {
   const problems: Problem[] = [];
   let citations = 0;
-  for (const file of repositoryFiles()) {
+  for (const file of textFiles()) {
     const lines = readFileSync(join(root, file), 'utf8').split('\n');
     lines.forEach((line, index) => {
       const where = `${file}:${index + 1}`;

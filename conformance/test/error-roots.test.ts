@@ -4,12 +4,10 @@
  * extend a built-in error directly. The few allowed below are not errors a caller ever sees; the
  * list must match exactly, so a new root fails and a stale entry fails too.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { repositoryFiles, repositoryRoot } from './repository-files.js';
 
 const ALLOWED: Record<string, string> = {
   'packages/core/src/errors.ts EwpError': 'the root itself',
@@ -22,24 +20,14 @@ const ALLOWED: Record<string, string> = {
   'conformance/src/oracle/evaluate-view.ts RecordTimeOutOfRange': 'oracle, independent of @ewp/core',
 };
 
-function* sources(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(path);
-    else if (/\.(ts|tsx|mts)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) yield path;
-  }
-}
-
 it('every error class extends EwpError (one root)', () => {
   const roots: string[] = [];
-  const dirs = [...readdirSync(join(root, 'packages')).map((p) => join(root, 'packages', p)), join(root, 'conformance')];
-  for (const dir of dirs) {
-    for (const file of sources(dir)) {
-      const text = readFileSync(file, 'utf8');
-      for (const match of text.matchAll(/class\s+(\w+)\s+extends\s+(?:Error|TypeError|RangeError|SyntaxError)\b/g)) {
-        roots.push(`${relative(root, file)} ${match[1]}`);
-      }
+  // Sources of every package and of conformance; tests are not where errors are thrown to callers.
+  const sources = repositoryFiles().filter((f) => /^(packages\/[^/]+|conformance)\//.test(f) && /\.(ts|tsx|mts)$/.test(f) && !/\.test\.tsx?$/.test(f));
+  for (const file of sources) {
+    const text = readFileSync(join(repositoryRoot, file), 'utf8');
+    for (const match of text.matchAll(/class\s+(\w+)\s+extends\s+(?:Error|TypeError|RangeError|SyntaxError)\b/g)) {
+      roots.push(`${file} ${match[1]}`);
     }
   }
   expect(roots.sort()).toEqual(Object.keys(ALLOWED).sort());
