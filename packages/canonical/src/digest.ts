@@ -1,3 +1,4 @@
+import * as nodeCrypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { ebcj1String } from './ebcj1.js';
 import { jcsString } from './jcs.js';
@@ -22,9 +23,12 @@ export function domainPrefix(domain: string): Buffer {
   return prefix;
 }
 
-/** Lowercase hex SHA-256 of some bytes. */
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+// One-shot `crypto.hash` (Node >= 20.12): no Hash object per digest, several times cheaper for short inputs.
+const oneShot = (nodeCrypto as unknown as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }).hash;
+
+/** Lowercase hex SHA-256 of some bytes, or of a string's UTF-8 bytes. */
+export function sha256Hex(data: Uint8Array | string): string {
+  return oneShot !== undefined ? oneShot('sha256', data, 'hex') : createHash('sha256').update(data).digest('hex');
 }
 
 /**

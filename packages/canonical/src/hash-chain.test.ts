@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { EwpError, parseJson } from '@ewp/core';
@@ -91,5 +92,17 @@ describe('hash chain (audit-chain.json: 5 entries, 13 tampered variants)', () =>
     expect(verifyChain(spaced, anchor)).toMatchObject({ ok: false, firstBadIndex: 1, reason: 'malformed_entry' });
     expect(verifyChain([], anchor)).toMatchObject({ ok: false, firstBadIndex: 0, reason: 'truncated' });
     expect(verifyChain([])).toEqual({ ok: true, length: 0, head: GENESIS_HASH });
+  });
+});
+
+describe('chainHash', () => {
+  const reference = (prev: string, text: string) => createHash('sha256').update(Buffer.from(prev, 'hex')).update(text, 'utf8').digest('hex');
+
+  it('hashes raw32(prev) || UTF-8(event), for any previous hash Buffer.from reads', () => {
+    const text = '{"a":"\u00e9\u{1f600}","seq":1}';
+    for (const prev of [GENESIS_HASH, 'ab'.repeat(32), 'AB'.repeat(32), 'ab'.repeat(33), 'ab'.repeat(31), 'zz'.repeat(32), `${'ab'.repeat(31)}zz`, '']) {
+      expect(chainHash(prev, text)).toBe(reference(prev, text));
+    }
+    expect(chainHash('ab'.repeat(32), '')).toBe(reference('ab'.repeat(32), ''));
   });
 });

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EwpError } from '@ewp/core';
+import { sha256Hex } from './digest.js';
 import { ebcj1String } from './ebcj1.js';
 
 /** `prev_hash` of entry 0. */
@@ -53,7 +54,14 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 /** `hex(SHA-256(raw(prevHash) || eventText as UTF-8))`. `prevHash` must be 64 lowercase hex. */
 export function chainHash(prevHash: string, eventText: string): string {
-  return createHash('sha256').update(Buffer.from(prevHash, 'hex')).update(eventText, 'utf8').digest('hex');
+  // One buffer and a one-shot digest: two appends per ledger commit made the Hash objects a visible cost.
+  const bytes = Buffer.allocUnsafe(32 + Buffer.byteLength(eventText, 'utf8'));
+  if (prevHash.length !== 64 || bytes.write(prevHash, 0, 32, 'hex') !== 32) {
+    // Not 64 hex digits: hash exactly the bytes Buffer.from decodes of it, as before.
+    return createHash('sha256').update(Buffer.from(prevHash, 'hex')).update(eventText, 'utf8').digest('hex');
+  }
+  bytes.write(eventText, 32, 'utf8');
+  return sha256Hex(bytes);
 }
 
 /**

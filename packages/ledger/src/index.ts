@@ -26,7 +26,7 @@ export type {
   StoredBinding,
   StoredBindingRow,
 } from './ledger-backend.js';
-export { LedgerEngineStore, MAX_DELTA_DEPTH } from './ledger-engine.js';
+export { LedgerEngineStore, MAX_DELTA_DEPTH, sealView } from './ledger-engine.js';
 export { MemoryEvidenceStore, type MemoryEvidenceStoreOptions } from './memory-store.js';
 export { type Binding, type BindingKind, bindingKey, type MemberRef } from './snapshot-layout.js';
 export { fileKey, JsonFileEvidenceStore, type JsonFileStoreOptions } from './json-file-store.js';

@@ -41,7 +41,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { StoreUnavailableError } from './errors.js';
 import { withFileLock } from './file-lock.js';
-import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from '@ewp/canonical';
+import { type ChainAnchor, EMPTY_ANCHOR, sha256Hex, type StoredChainEntry } from '@ewp/canonical';
 import type {
   BindingRequest,
   LedgerBackend,
@@ -54,7 +54,7 @@ import type {
   StoredBindingRow,
 } from './ledger-backend.js';
 import { makeDirectories } from './make-directories.js';
-import { type Binding, type BindingKind, bindingKey, sha256Hex } from './snapshot-layout.js';
+import { type Binding, type BindingKind, bindingKey } from './snapshot-layout.js';
 
 export const JSON_LEDGER_FORMAT = 'ewp-json-ledger';
 /** Format 3: engine rows (format 2 kept renamed snapshot documents and its own event schema). */

@@ -88,6 +88,12 @@ export interface LedgerReader {
 
 /** Write access inside one exclusive, atomic transaction. */
 export interface LedgerWriter extends LedgerReader {
+  /**
+   * Optional: those of `propositionIds` that have no stored snapshot and no stored binding, in one
+   * round trip for a whole batch. The engine skips a view's snapshot and binding lookups when its
+   * proposition is one of them (and the transaction has not written it yet).
+   */
+  unusedPropositions?(propositionIds: readonly string[]): MaybePromise<Set<string>>;
   insertBindings(propositionId: string, rows: readonly Binding[]): MaybePromise<void>;
   /** Insert and return the new row's `seq`. */
   insertSnapshot(row: NewSnapshotRow): MaybePromise<number>;

@@ -50,6 +50,59 @@ interface ParentInfo {
   resolved: Resolved;
 }
 
+/** Views made by {@link sealView}: decoded, then frozen, so what was checked is what gets stored. */
+const sealedViews = new WeakSet<object>();
+
+/** Freeze an object and every object under it (a decoded view holds only plain objects and arrays). */
+function deepFreeze(value: object): void {
+  Object.freeze(value);
+  // for-in, not Object.keys: no key array per object (a visible share of an ingest's sealing).
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) freezeChild(value[i]);
+  } else {
+    for (const key in value) freezeChild((value as Record<string, unknown>)[key]);
+  }
+}
+
+function freezeChild(x: unknown): void {
+  if (typeof x === 'object' && x !== null && !Object.isFrozen(x)) deepFreeze(x);
+}
+
+/**
+ * `decodeView` (the same checks and refusals), with the result frozen deeply and remembered: a store
+ * of this process takes that very object as already decoded in `put` and `putMany`, instead of
+ * decoding it a second time. For a caller that must decode first anyway (to refuse views one by
+ * one before it batches them, as `ewp ingest` does). The decoded view shares nothing with `value`.
+ * @throws {EwpError} as `decodeView`.
+ */
+export function sealView(value: unknown): EvidenceView {
+  const view = decodeView(value);
+  deepFreeze(view);
+  sealedViews.add(view);
+  return view;
+}
+
+/** The decoded view of a write's argument: a sealed view as it is, anything else through `decodeView`. */
+function decodedView(value: unknown): EvidenceView {
+  return typeof value === 'object' && value !== null && sealedViews.has(value) ? (value as EvidenceView) : decodeView(value);
+}
+
+/** The stored bindings of a proposition that has none. */
+const NOTHING_STORED: ReadonlyMap<string, StoredBinding> = new Map();
+
+/**
+ * The proposition ids the views of a batch name, as far as they can be read before decoding: only a
+ * hint for one lookup (a view's decoded id that the lookup did not cover is looked up as usual).
+ */
+function propositionIdsOf(views: readonly unknown[]): string[] {
+  const ids: string[] = [];
+  for (const v of views) {
+    const id = typeof v === 'object' && v !== null ? (v as { proposition_id?: unknown }).proposition_id : undefined;
+    if (typeof id === 'string') ids.push(id);
+  }
+  return ids;
+}
+
 /** Key of a member in the bindings map. */
 function memberKey(m: MemberRef): string {
   return bindingKey(MEMBER_KIND[m[0]], m[1]);
@@ -72,7 +125,7 @@ export class LedgerEngineStore implements EvidenceStore {
 
   async put(view: unknown): Promise<PutResult> {
     this.ensureOpen();
-    const decoded = decodeView(view);
+    const decoded = decodedView(view);
     return this.write((w) => this.commit(w, decoded, undefined, new ChainCursor()));
   }
 
@@ -89,7 +142,14 @@ export class LedgerEngineStore implements EvidenceStore {
       const out: PutResult[] = [];
       // One cursor for the transaction: the log's anchor is read and checked once, not once per view.
       const cursor = new ChainCursor();
-      for (const v of views) out.push(await this.commit(w, decodeView(v), undefined, cursor));
+      // Propositions with nothing stored, asked once for the batch (under the write lock): the first
+      // view of one has no snapshot and no binding to look up. Later views of the same proposition
+      // see what the transaction wrote, so it leaves the set with its first view.
+      const unused = views.length > 1 && w.unusedPropositions !== undefined ? await w.unusedPropositions(propositionIdsOf(views)) : undefined;
+      for (const v of views) {
+        const view = decodedView(v);
+        out.push(await this.commit(w, view, undefined, cursor, unused?.delete(view.proposition_id) === true));
+      }
       return out;
     });
   }
@@ -369,15 +429,18 @@ export class LedgerEngineStore implements EvidenceStore {
     return { view, members, bodies };
   }
 
-  /** Write one decoded view as a snapshot inside the caller's transaction. */
-  private async commit(w: LedgerWriter, view: EvidenceView, parent: ParentInfo | undefined, cursor: ChainCursor): Promise<PutResult> {
+  /**
+   * Write one decoded view as a snapshot inside the caller's transaction. `unused`: the backend said
+   * the proposition has nothing stored (no snapshot, no binding), so there is nothing to look up.
+   */
+  private async commit(w: LedgerWriter, view: EvidenceView, parent: ParentInfo | undefined, cursor: ChainCursor, unused = false): Promise<PutResult> {
     const pid = view.proposition_id;
     const vid = view.view_id;
     // The ids go into the event log, whose events must be EBCJ-1 (no unpaired surrogate): refuse them
     // before the backend sees them, so every store refuses the same way (PostgreSQL would otherwise
     // fail first on a NUL beside the surrogate, as an unavailable ledger).
     ebcj1String({ proposition_id: pid, view_id: vid });
-    const existing = await w.findSnapshot(pid, vid);
+    const existing = unused ? undefined : await w.findSnapshot(pid, vid);
     if (existing !== undefined) {
       // Same content (docs/spec/protocol.md §8 canonical text, record order aside) under the same id is a no-op. The
       // canonical text is computed only here, on the rare re-put, not on every commit.
@@ -386,7 +449,7 @@ export class LedgerEngineStore implements EvidenceStore {
       throw new ImmutableRecordError(pid, 'snapshot', vid);
     }
     const layout = layoutView(view);
-    const stored = await w.bindings(pid, layout.bindings);
+    const stored: ReadonlyMap<string, StoredBinding> = unused ? NOTHING_STORED : await w.bindings(pid, layout.bindings);
     const fresh = [];
     for (const b of layout.bindings) {
       const s = stored.get(bindingKey(b.kind, b.id));

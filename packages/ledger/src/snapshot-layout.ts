@@ -4,10 +4,10 @@
  * records, and the ledger *bindings* (record id → content) that docs/spec/store-contract.md §1.5 keeps stable per
  * proposition. Texts are deterministic JSON built in a fixed field order, so equal content is equal text.
  */
-import * as cryptoHash from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, SourceRef, VerificationCheck } from '@ewp/core';
 import { sortedByCodePoint } from '@ewp/core';
+import { sha256Hex } from '@ewp/canonical';
 import { StoreUnavailableError } from './errors.js';
 
 /** Kinds of ledger bindings. */
@@ -66,13 +66,6 @@ export function bindingKey(kind: BindingKind, id: string): string {
   return `${kind}\u0000${id}`;
 }
 
-// One-shot `crypto.hash` (Node >= 20.12) is several times cheaper than createHash() for short texts.
-const oneShot = (cryptoHash as unknown as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
-
-export function sha256Hex(text: string): string {
-  return oneShot ? oneShot('sha256', text, 'hex') : createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 function sourceObject(s: SourceRef): SourceRef {
   return {
     source_id: s.source_id,
@@ -87,9 +80,18 @@ function sourceObject(s: SourceRef): SourceRef {
   };
 }
 
+// Written as templates rather than JSON.stringify of a fresh object: the same text, without building
+// an object per record (a visible share of ingest time).
+const q = JSON.stringify;
+
 /** Stored text of a source: bound once per proposition, referenced by id from the records that cite it. */
 export function sourceText(s: SourceRef): string {
-  return JSON.stringify(sourceObject(s));
+  // JSON.stringify(sourceObject(s)) without the object: one source per record made it a visible cost.
+  return (
+    `{"source_id":${q(s.source_id)},"lineage_id":${q(s.lineage_id)},"origin_type":${q(s.origin_type)},` +
+    `"origin_locator":${q(s.origin_locator)},"snapshot_id":${q(s.snapshot_id)},"content_hash":${q(s.content_hash)},` +
+    `"observed_at":${q(s.observed_at)},"extractor_id":${q(s.extractor_id)},"parent_source_id":${q(s.parent_source_id)}}`
+  );
 }
 
 /*
@@ -97,10 +99,6 @@ export function sourceText(s: SourceRef): string {
  * thousand records is stored once, not a thousand times. A record's identity is its body plus the
  * binding of the source it names.
  */
-
-// Written as templates rather than JSON.stringify of a fresh object: the same text, without building
-// an object per record (a visible share of ingest time).
-const q = JSON.stringify;
 
 export function assertionText(a: Assertion): string {
   return (
@@ -206,14 +204,19 @@ export function checkMember(check: VerificationCheck, storedBody: string): Membe
   return sameList(stored, check.subjects) ? ['c', check.check_id] : ['c', check.check_id, [...check.subjects]];
 }
 
+/** Up to this many parts, a digest's text is joined and hashed in one shot rather than fed part by part. */
+const ONE_SHOT_PARTS = 64;
+
 /**
  * Digest of a snapshot's stored content: SHA-256 of `head \n membersText \n bodies joined by "," \n
  * source bodies joined by ","` (the sources the members name, in order of first use). Any flipped
  * byte in any row that makes up the snapshot changes it.
  */
 export function contentDigest(head: string, membersText: string, bodies: readonly string[], sources: readonly string[]): string {
-  // Fed piece by piece: joining a thousand bodies into one string and hashing that costs several times
-  // more (the join, then flattening the result) than one update() per body. Same bytes, same digest.
+  // A small snapshot is joined and hashed in one shot (a Hash object and its update() calls cost more
+  // than the join). A large one is fed piece by piece: joining a thousand bodies into one string and
+  // hashing that costs several times more than one update() per body. Same bytes, same digest.
+  if (bodies.length + sources.length <= ONE_SHOT_PARTS) return sha256Hex(`${head}\n${membersText}\n${bodies.join(',')}\n${sources.join(',')}`);
   const h = createHash('sha256');
   h.update(head);
   h.update('\n');
@@ -369,6 +372,7 @@ export function identityText(kind: BindingKind, body: string): string {
  * order, joined by newlines (JSON text never holds a raw newline, so the join is unambiguous).
  */
 export function recordsDigest(identities: Iterable<string>): string {
+  if (Array.isArray(identities) && identities.length <= ONE_SHOT_PARTS) return sha256Hex(identities.join('\n'));
   const h = createHash('sha256');
   let first = true;
   for (const text of identities) {

@@ -67,6 +67,13 @@ function statements(db: Database.Database) {
     chain: db.prepare('SELECT prev_hash, event, hash FROM ewp_chain ORDER BY idx'),
     all: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots ORDER BY seq`),
     allPages: db.prepare('SELECT owner, keys, bodies FROM ewp_records ORDER BY page').raw(),
+    // Of a JSON list of proposition ids, those with no snapshot and no record page (see unusedPropositions).
+    unused: db
+      .prepare(
+        `SELECT ids.value FROM json_each(?) AS ids
+         WHERE NOT EXISTS (SELECT 1 FROM ewp_snapshots WHERE owner = ids.value) AND NOT EXISTS (SELECT 1 FROM ewp_records WHERE owner = ids.value)`,
+      )
+      .pluck(),
     insertPage: db.prepare('INSERT INTO ewp_records (owner, keys, bodies) VALUES (?, ?, ?)'),
     insertSnapshot: db.prepare(
       `INSERT INTO ewp_snapshots (owner, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at)
@@ -151,8 +158,12 @@ export class SqliteLedgerBackend implements LedgerBackend {
     if (this.readOnly) return Promise.reject(new StoreUnavailableError('read_only', 'the SQLite ledger was opened read-only'));
     return this.enqueue(async () => {
       const s = this.s;
+      /** The anchor appends moved, written to `ewp_meta` once, just before COMMIT (the same transaction). */
+      let anchorToWrite: ChainAnchor | undefined;
       const writer: LedgerWriter = {
         ...this.reader,
+        chainAnchor: () => anchorToWrite ?? this.reader.chainAnchor(),
+        unusedPropositions: (ids) => new Set(s.unused.all(JSON.stringify(ids)) as string[]),
         insertBindings: (pid: string, rows: readonly Binding[]) => {
           if (rows.length === 0) return;
           const keys = new Array<[BindingKind, string]>(rows.length);
@@ -173,13 +184,16 @@ export class SqliteLedgerBackend implements LedgerBackend {
             s.insertChain.run(idx, e.prev_hash, e.event, e.hash);
             idx += 1;
           }
-          s.setMeta.run(String(anchor.length), 'anchor_length');
-          s.setMeta.run(anchor.head_hash, 'anchor_head');
+          anchorToWrite = anchor;
         },
       };
       this.beginImmediate();
       try {
         const result = await fn(writer);
+        if (anchorToWrite !== undefined) {
+          s.setMeta.run(String(anchorToWrite.length), 'anchor_length');
+          s.setMeta.run(anchorToWrite.head_hash, 'anchor_head');
+        }
         this.db.exec('COMMIT');
         return result;
       } catch (error) {

@@ -6,8 +6,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { decodeView, type EvidenceView, isTrustedOrigin, parseEvaluatedAt, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
+import { type EvidenceView, isTrustedOrigin, parseEvaluatedAt, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
+import { type EvidenceStore, sealView } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
@@ -243,7 +243,8 @@ export const ingestCommand: Command = async (args: string[], io: CliIO) => {
         }
         let view: EvidenceView;
         try {
-          view = decodeView(item.value);
+          // Sealed: the store takes it as decoded instead of decoding it again.
+          view = sealView(item.value);
         } catch (error) {
           fail(item.label, describeError(error));
           continue;
