@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, SourceRef, VerificationCheck } from '@ewp/core';
 import { sortedByCodePoint } from '@ewp/core';
-import { sha256Hex } from '@ewp/canonical';
+import { jsonString, sha256Hex } from '@ewp/canonical';
 import { StoreUnavailableError } from './errors.js';
 
 /** Kinds of ledger bindings. */
@@ -82,7 +82,8 @@ function sourceObject(s: SourceRef): SourceRef {
 
 // Written as templates rather than JSON.stringify of a fresh object: the same text, without building
 // an object per record (a visible share of ingest time).
-const q = JSON.stringify;
+const q = jsonString;
+const qOrNull = (s: string | null): string => (s === null ? 'null' : jsonString(s));
 
 /** Stored text of a source: bound once per proposition, referenced by id from the records that cite it. */
 export function sourceText(s: SourceRef): string {
@@ -90,7 +91,7 @@ export function sourceText(s: SourceRef): string {
   return (
     `{"source_id":${q(s.source_id)},"lineage_id":${q(s.lineage_id)},"origin_type":${q(s.origin_type)},` +
     `"origin_locator":${q(s.origin_locator)},"snapshot_id":${q(s.snapshot_id)},"content_hash":${q(s.content_hash)},` +
-    `"observed_at":${q(s.observed_at)},"extractor_id":${q(s.extractor_id)},"parent_source_id":${q(s.parent_source_id)}}`
+    `"observed_at":${q(s.observed_at)},"extractor_id":${qOrNull(s.extractor_id)},"parent_source_id":${qOrNull(s.parent_source_id)}}`
   );
 }
 
@@ -103,7 +104,7 @@ export function sourceText(s: SourceRef): string {
 export function assertionText(a: Assertion): string {
   return (
     `{"assertion_id":${q(a.assertion_id)},"proposition_id":${q(a.proposition_id)},"text":${q(a.text)},` +
-    `"asserted_by":${q(a.asserted_by)},"assertion_confidence":${q(a.assertion_confidence)},` +
+    `"asserted_by":${q(a.asserted_by)},"assertion_confidence":${JSON.stringify(a.assertion_confidence)},` +
     `"source_id":${q(a.source.source_id)},"asserted_at":${q(a.asserted_at)}}`
   );
 }
