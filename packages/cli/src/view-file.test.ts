@@ -28,6 +28,22 @@ const every = (text: string) => Array.from({ length: Buffer.byteLength(text) }, 
 const view = (i: number) => ({ proposition_id: `P-${i}`, view_id: 'v1', note: `a "quoted" \\ back\\slash, ünï ${'😀'} [${i}] {}` });
 
 describe('readViews: the forms of a view file, read as a stream', () => {
+  it('hands out views in bounded batches, numbered across them, from one read of many views', async () => {
+    const n = 1000;
+    const lines = Array.from({ length: n }, (_, i) => (i === 300 || i === 999 ? '{"bad": 1 ]' : JSON.stringify(view(i))));
+    for (const text of [lines.join('\n'), `[${lines.join(',')}]`]) {
+      const batches: Item[][] = [];
+      for await (const batch of readViews('-', '/', chunked(text))) batches.push(batch);
+      expect(batches.length).toBeGreaterThan(1);
+      for (const b of batches) expect(b.length).toBeLessThanOrEqual(256);
+      const items = batches.flat();
+      expect(items.map((i) => i.label)).toEqual(Array.from({ length: n }, (_, i) => `-[${i}]`));
+      expect(items.filter((i) => i.error !== undefined).map((i) => i.label)).toEqual(['-[300]', '-[999]']);
+      expect(items[299]?.value).toEqual(view(299));
+      expect(items[301]?.value).toEqual(view(301));
+    }
+  });
+
   it('splits a list into its elements even when every byte arrives alone', async () => {
     const views = [view(0), view(1), [1, [2, { a: ']' }]], 'x,y', null];
     const text = ` [ ${views.map((v) => JSON.stringify(v, null, 1)).join(' ,\r\n')} ] \n`;
