@@ -450,23 +450,28 @@ export class LedgerEngineStore implements EvidenceStore {
     }
     const layout = layoutView(view);
     const stored: ReadonlyMap<string, StoredBinding> = unused ? NOTHING_STORED : await w.bindings(pid, layout.bindings);
-    const fresh = [];
-    for (const b of layout.bindings) {
-      const s = stored.get(bindingKey(b.kind, b.id));
-      if (s === undefined) fresh.push(b);
-      else if (s.body !== b.body && identityText(b.kind, s.body) !== b.identity) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
+    // With nothing stored (a new proposition), every binding is fresh and every member is the view's own.
+    let fresh = layout.bindings;
+    let allBodies = layout.memberBodies;
+    let allMembers = layout.members;
+    if (stored.size > 0) {
+      fresh = [];
+      for (const b of layout.bindings) {
+        const s = stored.get(bindingKey(b.kind, b.id));
+        if (s === undefined) fresh.push(b);
+        else if (s.body !== b.body && identityText(b.kind, s.body) !== b.identity) throw new ImmutableRecordError(pid, b.kind, b.id, b.path);
+      }
+      // A member's body is the stored one when its id is already bound (a check may keep other subject
+      // order there), else the view's own. Member refs point at the stored body; a check keeps its own
+      // subject order as an override.
+      const checksById = new Map(view.checks.map((c) => [c.check_id, c]));
+      allBodies = layout.members.map((m, i) => stored.get(memberKey(m))?.body ?? (layout.memberBodies[i] as string));
+      allMembers = layout.members.map((m) => {
+        if (m[0] !== 'c') return m;
+        const s = stored.get(memberKey(m));
+        return s === undefined ? m : checkMember(checksById.get(m[1]) as VerificationCheck, s.body);
+      });
     }
-    // Member refs point at the stored body; a check keeps its own subject order as an override.
-    const checksById = new Map(view.checks.map((c) => [c.check_id, c]));
-    // A member's body is the stored one when its id is already bound (a check may keep other subject
-    // order there), else the view's own; a new proposition has nothing stored and skips the lookups.
-    const allBodies =
-      stored.size === 0 ? layout.memberBodies : layout.members.map((m, i) => stored.get(memberKey(m))?.body ?? (layout.memberBodies[i] as string));
-    const allMembers: MemberRef[] = layout.members.map((m) => {
-      if (m[0] !== 'c') return m;
-      const s = stored.get(memberKey(m));
-      return s === undefined ? m : checkMember(checksById.get(m[1]) as VerificationCheck, s.body);
-    });
     let ownMembers = allMembers;
     let ownBodies = allBodies;
     let ownSources = layout.memberSources;
