@@ -49,7 +49,7 @@ export interface SnapshotHead {
 export interface SnapshotLayout {
   headText: string;
   members: MemberRef[];
-  /** Every binding the view needs (deduplicated by kind and id; first occurrence wins). */
+  /** Every binding the view needs, in view order: one per kind and id (a shared source once). */
   bindings: Binding[];
   /** The body of each member, index for index with `members` (content digest without a store round trip). */
   memberBodies: string[];
@@ -146,16 +146,17 @@ export function headText(view: EvidenceView): string {
   return JSON.stringify(head);
 }
 
-/** Split a decoded view into head, members and bindings. */
+/** Split a decoded view (only: its ids are taken as unique per kind) into head, members and bindings. */
 export function layoutView(view: EvidenceView): SnapshotLayout {
-  const bindings = new Map<string, Binding>();
+  // A decoded view has unique ids within each kind (I1-I4) and one content per source id (I5), and
+  // sources are deduplicated below: every binding is pushed once, in view order, with no map of keys.
+  const bindings: Binding[] = [];
   const memberBodies: string[] = [];
   const memberSources: string[] = [];
   const sourceBodies = new Map<string, string>();
   const members: MemberRef[] = [];
   const bind = (kind: BindingKind, id: string, body: string, identity: string, path: string) => {
-    const key = bindingKey(kind, id);
-    if (!bindings.has(key)) bindings.set(key, { kind, id, body, identity, path });
+    bindings.push({ kind, id, body, identity, path });
   };
   const bindSource = (s: SourceRef, path: string) => {
     memberSources.push(s.source_id);
@@ -193,7 +194,7 @@ export function layoutView(view: EvidenceView): SnapshotLayout {
     const text = JSON.stringify(sortedByCodePoint(c.proposition_ids));
     bind('conflict', c.conflict_id, text, text, `$.conflicts[${i}]`);
   });
-  return { headText: headText(view), members, bindings: [...bindings.values()], memberBodies, memberSources, sourceBodies };
+  return { headText: headText(view), members, bindings, memberBodies, memberSources, sourceBodies };
 }
 
 /**
