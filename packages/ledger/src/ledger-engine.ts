@@ -16,7 +16,7 @@ import type {
   SnapshotSummary,
   StoreCapabilities,
 } from './evidence-store.js';
-import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, ebcj1String } from '@ewp/canonical';
+import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, ebcj1String, isWellFormed } from '@ewp/canonical';
 import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding, StoredBindingRow } from './ledger-backend.js';
 import {
   assembleView,
@@ -439,7 +439,8 @@ export class LedgerEngineStore implements EvidenceStore {
     // The ids go into the event log, whose events must be EBCJ-1 (no unpaired surrogate): refuse them
     // before the backend sees them, so every store refuses the same way (PostgreSQL would otherwise
     // fail first on a NUL beside the surrogate, as an unavailable ledger).
-    ebcj1String({ proposition_id: pid, view_id: vid });
+    // A well-formed string always is; only the rare other case is written, to refuse it with its path.
+    if (!isWellFormed(pid) || !isWellFormed(vid)) ebcj1String({ proposition_id: pid, view_id: vid });
     const existing = unused ? undefined : await w.findSnapshot(pid, vid);
     if (existing !== undefined) {
       // Same content (docs/spec/protocol.md §8 canonical text, record order aside) under the same id is a no-op. The

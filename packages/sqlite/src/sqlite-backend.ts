@@ -170,12 +170,19 @@ export class SqliteLedgerBackend implements LedgerBackend {
           const bodies = new Array<string>(rows.length);
           for (let i = 0; i < rows.length; i += 1) {
             const b = rows[i] as Binding;
-            // Cannot happen for the engine's JSON bodies; refuse rather than store an ambiguous page.
-            if (b.body.includes('\n')) throw new TypeError(`${b.kind} ${JSON.stringify(b.id)}: a stored body may not contain a raw newline`);
             keys[i] = [b.kind, b.id];
             bodies[i] = b.body;
           }
-          s.insertPage.run(pid, JSON.stringify(keys), bodies.join('\n'));
+          const text = bodies.join('\n');
+          // Exactly the separators: a body with a raw newline (impossible for the engine's JSON bodies) is
+          // refused rather than stored as an ambiguous page. Counted on the joined text, one scan.
+          let newlines = 0;
+          for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) newlines += 1;
+          if (newlines !== rows.length - 1) {
+            const b = rows.find((r) => r.body.includes('\n')) as Binding;
+            throw new TypeError(`${b.kind} ${JSON.stringify(b.id)}: a stored body may not contain a raw newline`);
+          }
+          s.insertPage.run(pid, JSON.stringify(keys), text);
         },
         insertSnapshot: (row: NewSnapshotRow) => Number(s.insertSnapshot.run(row).lastInsertRowid),
         appendChain: (entries: readonly StoredChainEntry[], anchor: ChainAnchor) => {

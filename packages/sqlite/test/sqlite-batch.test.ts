@@ -15,6 +15,21 @@ let n = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fresh = () => new SqliteEvidenceStore(join(dir, `ledger-${++n}.sqlite`));
 
+describe('SqliteEvidenceStore record pages', () => {
+  it('refuse a body with a raw newline (the page separator), naming its record, and store nothing', async () => {
+    const store = fresh();
+    type Row = { kind: 'evidence'; id: string; body: string; identity: string; path: string };
+    const backend = (store as unknown as { backend: { write<T>(fn: (w: { insertBindings(pid: string, rows: Row[]): void }) => Promise<T>): Promise<T> } })
+      .backend;
+    const row = (id: string, body: string): Row => ({ kind: 'evidence', id, body, identity: body, path: '$' });
+    for (const rows of [[row('e0', '{"a":1}'), row('e1', '{"a":\n1}'), row('e2', '{"a":2}')], [row('e1', '\n')], [row('e0', '{}'), row('e1', '{}\n')]]) {
+      await expect(backend.write(async (w) => w.insertBindings('P', rows))).rejects.toThrow('evidence "e1": a stored body may not contain a raw newline');
+    }
+    expect((store.db.prepare('SELECT COUNT(*) AS n FROM ewp_records').get() as { n: number }).n).toBe(0);
+    await store.close();
+  });
+});
+
 describe('SqliteEvidenceStore.putMany', () => {
   it('names the unused propositions of a batch: none stored, no record page, duplicates once', async () => {
     const store = fresh();
