@@ -8,12 +8,15 @@
  *   ewp ingest --db             vs a bare node process inserting the same records with better-sqlite3
  *   ewp serve (stdio)           vs a bare line-delimited JSON-RPC echo over stdio (pipelined, sequential)
  *   ewp serve --http            vs a bare node:http keep-alive JSON echo, one keep-alive client
+ *   ewp serve startup           spawn to the replies to `initialize` + `tools/list`, vs spawn to the
+ *                               bare echo's replies to two lines; with idle peak RSS, and the RSS
+ *                               floor of `node -e ''`
  *
  * Peak RSS of every process is read with `/usr/bin/time -v` (else /proc/<pid>/status VmHWM).
  * Sizes (env): EWP_BENCH_EVAL_LINES (20,000), EWP_BENCH_VIEW_RECORDS (1,000,000),
  * EWP_BENCH_INGEST_RECORDS (100,000; 10 records per view), EWP_BENCH_MCP_CALLS (5,000),
- * EWP_BENCH_REPEAT (3: baseline and ewp run in turn that many times; each keeps its fastest run). EWP_BENCH_ONLY=eval,view,ingest,stdio,http
- * runs a subset. Writes <repo>/bench/results/user-paths.json (or EWP_BENCH_OUT).
+ * EWP_BENCH_REPEAT (3: baseline and ewp run in turn that many times; each keeps its fastest run). EWP_BENCH_ONLY=eval,view,ingest,stdio,http,startup
+ * runs a subset (startup: EWP_BENCH_STARTUP_RUNS pairs, 10). Writes <repo>/bench/results/user-paths.json (or EWP_BENCH_OUT).
  */
 import { spawn } from 'node:child_process';
 import {
@@ -30,7 +33,7 @@ import {
   closeSync,
 } from 'node:fs';
 import { request, Agent } from 'node:http';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
@@ -38,7 +41,8 @@ import { machine as machineNote } from '../../../bench/machine.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..', '..', '..');
-const EWP = join(HERE, '..', 'dist', 'bin.js');
+// EWP_BENCH_BIN: another build of the bin to measure (e.g. a bundle), same arguments.
+const EWP = process.env.EWP_BENCH_BIN ?? join(HERE, '..', 'dist', 'bin.js');
 const OUT = process.env.EWP_BENCH_OUT ?? join(REPO, 'bench', 'results', 'user-paths.json');
 const EVAL_LINES = Number(process.env.EWP_BENCH_EVAL_LINES ?? 20_000);
 const VIEW_RECORDS = Number(process.env.EWP_BENCH_VIEW_RECORDS ?? 1_000_000);
@@ -46,7 +50,8 @@ const INGEST_RECORDS = Number(process.env.EWP_BENCH_INGEST_RECORDS ?? 100_000);
 const RECORDS_PER_INGEST_VIEW = 10;
 const MCP_CALLS = Number(process.env.EWP_BENCH_MCP_CALLS ?? 5_000);
 const REPEAT = Number(process.env.EWP_BENCH_REPEAT ?? 3);
-const ONLY = new Set((process.env.EWP_BENCH_ONLY ?? 'eval,view,ingest,stdio,http').split(','));
+const STARTUP_RUNS = Number(process.env.EWP_BENCH_STARTUP_RUNS ?? 10);
+const ONLY = new Set((process.env.EWP_BENCH_ONLY ?? 'eval,view,ingest,stdio,http,startup').split(','));
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 // better-sqlite3 as the CLI resolves it (the baseline uses the very same native binding).
 const BETTER_SQLITE3 = join(REPO, 'packages', 'sqlite', 'node_modules', 'better-sqlite3');
@@ -316,11 +321,12 @@ async function runMeasured(args, options) {
  * Baseline and subject run in turn, REPEAT times each (so a change of load on the shared machine
  * hits both alike); each keeps its fastest run and the largest peak RSS seen.
  */
-async function bestOfPairs(baseline, subject) {
-  const fastest = [undefined, undefined];
-  const rss = [0, 0];
+async function bestOfPairs(baseline, ...subjects) {
+  const runs = [baseline, ...subjects];
+  const fastest = runs.map(() => undefined);
+  const rss = runs.map(() => 0);
   for (let i = 0; i < REPEAT; i += 1) {
-    for (const [k, run] of [baseline, subject].entries()) {
+    for (const [k, run] of runs.entries()) {
       const r = await run(i);
       rss[k] = Math.max(rss[k], r.rss_mb);
       if (fastest[k] === undefined || r.seconds < fastest[k].seconds) fastest[k] = r;
@@ -367,12 +373,16 @@ function row(name, unit, count, subject, baseline, target, extra = {}) {
 if (ONLY.has('eval')) {
   const file = join(work, 'eval.jsonl');
   await evalInput(file, EVAL_LINES);
-  const [base, ewp] = await bestOfPairs(
+  const jobs = Math.min(availableParallelism(), 8);
+  const [base, ewp, threads] = await bestOfPairs(
     () => runMeasured([join(work, 'jsonl-parse.mjs')], { stdinFile: file }),
     () => runMeasured([EWP, 'eval', '--jsonl'], { stdinFile: file, allowCodes: [1] }),
+    () => runMeasured([EWP, 'eval', '--jsonl', '--jobs', String(jobs)], { stdinFile: file, allowCodes: [1] }),
   );
   base.what = 'node: JSON.parse of every stdin line';
-  row('ewp eval --jsonl', 'lines', EVAL_LINES, ewp, base, { kind: 'ratio>=', value: 0.5 }, { input_mb: statSync(file).size / 2 ** 20 });
+  const input = { input_mb: statSync(file).size / 2 ** 20 };
+  row('ewp eval --jsonl', 'lines', EVAL_LINES, ewp, base, { kind: 'ratio>=', value: 0.5 }, input);
+  row(`ewp eval --jsonl --jobs ${jobs}`, 'lines', EVAL_LINES, threads, base, { kind: 'none' }, input);
   rmSync(file);
 }
 
@@ -544,12 +554,17 @@ async function driveStdio(args, { handshake }) {
   }
   // Pipelined: every request written at once, timed until the last reply.
   const before = replies.seen();
+  const pid = serverPid(child);
+  const cpu0 = cpuSecondsOf(pid);
   const p0 = performance.now();
   let batch = '';
   for (let i = 0; i < MCP_CALLS; i += 1) batch += `${JSON.stringify(toolCall(++id))}\n`;
   child.stdin.write(batch);
   await replies.count(before + MCP_CALLS);
   const pipelined = (performance.now() - p0) / 1000;
+  // The server's own CPU for the pipelined calls: less sensitive than wall time to a loaded machine.
+  const cpu1 = cpuSecondsOf(pid);
+  const pipelinedCpu = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
   // Sequential: one call at a time.
   const latencies = [];
   const sequentialCalls = Math.min(MCP_CALLS, 2000);
@@ -565,7 +580,7 @@ async function driveStdio(args, { handshake }) {
   const r = await done;
   latencies.sort((a, b) => a - b);
   return {
-    pipelined: { seconds: pipelined, rss_mb: r.rss_mb },
+    pipelined: { seconds: pipelined, rss_mb: r.rss_mb, ...(pipelinedCpu === undefined ? {} : { cpu_s: pipelinedCpu }) },
     sequential: { seconds: sequential, rss_mb: r.rss_mb, calls: sequentialCalls, p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99) },
     startup_s: startup,
     code: r.code,
@@ -593,12 +608,25 @@ async function httpServer(args) {
 
 /** SIGTERM to the server itself: under /usr/bin/time that is time's child, which time then reports on. */
 function stopServer(child) {
-  let pid = child.pid;
-  if (TIME) {
-    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim();
-    if (children !== '') pid = Number(children.split(' ')[0]);
+  process.kill(serverPid(child), 'SIGTERM');
+}
+
+/** The node process itself: under /usr/bin/time, time's child. */
+function serverPid(child) {
+  if (!TIME) return child.pid;
+  const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim();
+  return children === '' ? child.pid : Number(children.split(' ')[0]);
+}
+
+/** CPU seconds (user + system) `pid` has used so far, from /proc (undefined where there is none). */
+function cpuSecondsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime: fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
   }
-  process.kill(pid, 'SIGTERM');
 }
 
 /** One keep-alive client, sequential POSTs. */
@@ -641,8 +669,58 @@ async function driveHttp(url, calls) {
   return { seconds, p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99) };
 }
 
+let served;
+/** {@link servedLedger}, made once for every MCP row. */
+const servedOnce = async () => (served ??= await servedLedger());
+
+/**
+ * Spawn to the replies to `initialize` and `tools/list` (the echo: to two lines), then end the
+ * input: the process exits, so its peak RSS is its idle footprint after startup.
+ */
+async function startStdio(args) {
+  const { child, done } = spawnMeasured(args, { keepStdin: true, stdout: 'pipe' });
+  const replies = lineReplies(child.stdout);
+  const t0 = performance.now();
+  child.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`,
+  );
+  await replies.count(2);
+  const seconds = (performance.now() - t0) / 1000;
+  child.stdin.end();
+  const r = await done;
+  if (r.code !== 0) throw new Error(`node ${args.join(' ')} exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  return { seconds, rss_mb: r.rss_mb };
+}
+
+if (ONLY.has('startup')) {
+  const db = await servedOnce();
+  const fastest = [undefined, undefined];
+  const rss = [[], []];
+  for (let i = 0; i < STARTUP_RUNS; i += 1) {
+    for (const [k, args] of [[join(work, 'stdio-echo.mjs')], [EWP, 'serve', '--db', db]].entries()) {
+      const r = await startStdio(args);
+      rss[k].push(r.rss_mb);
+      if (fastest[k] === undefined || r.seconds < fastest[k].seconds) fastest[k] = r;
+    }
+  }
+  // The floor of any Node process on this machine: it starts, and exits with nothing to do.
+  const floor = [];
+  for (let i = 0; i < 3; i += 1) floor.push((await runMeasured(['-e', ''])).rss_mb);
+  // Idle footprints vary by a page or two between runs: the median.
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const [base, ewp] = fastest.map((r, k) => ({ ...r, rss_mb: median(rss[k]) }));
+  base.what = 'node: line-delimited JSON-RPC echo, spawn to the replies to two lines';
+  const r = row('ewp serve (stdio), startup', 'starts', 1, ewp, base, { kind: 'startup_s<', value: 0.3 }, { node_e_rss_mb: median(floor) });
+  r.startup_s = ewp.seconds;
+  r.time_ratio = ewp.seconds / base.seconds;
+  r.target_met = ewp.seconds < 0.3;
+  process.stderr.write(
+    `    startup ${(ewp.seconds * 1000).toFixed(0)} ms vs ${(base.seconds * 1000).toFixed(0)} ms; idle RSS ${ewp.rss_mb.toFixed(0)} MB vs ${base.rss_mb.toFixed(0)} MB, node -e '' ${median(floor).toFixed(0)} MB\n`,
+  );
+}
+
 if (ONLY.has('stdio') || ONLY.has('http')) {
-  const db = await servedLedger();
+  const db = await servedOnce();
   if (ONLY.has('stdio')) {
     const [base, ewp] = await bestOfPairs(
       () => driveStdio([join(work, 'stdio-echo.mjs')], { handshake: false }).then((r) => ({ ...r.pipelined, r })),
@@ -720,8 +798,12 @@ const table = rows.map((r) => [
     ? `time ${(r.seconds / r.baseline.seconds).toFixed(2)}x <= ${r.target.value}x`
     : r.target.kind === 'p50_ms<'
       ? `p50 ${r.p50_ms.toFixed(3)} ms < ${r.target.value} ms`
-      : `>= ${r.target.value}x`,
-  r.target_met ? 'met' : 'NOT met',
+      : r.target.kind === 'startup_s<'
+        ? `${(r.startup_s * 1000).toFixed(0)} ms < ${r.target.value * 1000} ms`
+        : r.target.kind === 'none'
+          ? '-'
+          : `>= ${r.target.value}x`,
+  r.target_met === undefined ? '' : r.target_met ? 'met' : 'NOT met',
   `${r.peak_rss_mb.toFixed(0)} MB`,
   `${r.baseline.peak_rss_mb.toFixed(0)} MB`,
 ]);

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { COMMANDS } from './commands.js';
 import { EXIT_USAGE, processIO } from './cli-io.js';
 
@@ -8,6 +10,30 @@ function usage(): string {
     .map(([name, c]) => `  ewp ${name.padEnd(12)} ${c.summary}`)
     .join('\n');
   return `usage: ewp <command> [options]\n\n${verbs}\n\nRun \`ewp <command> --help\` for a command's options.\n`;
+}
+
+/** Young generation (both semi-spaces) beyond which a long-lived command stops growing it. */
+const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Let V8 grow its young generation to {@link YOUNG_GENERATION_BYTES} (it starts at 2 MB and by
+ * default doubles up to 32 MB under load), then stop it: after each garbage collection, until that
+ * size is reached, check it and set the growth factor to 1 (the only sizing flag V8 honours after
+ * it starts; `--max-semi-space-size` set here has no effect). Measured on `ewp serve` (stdio, SQLite
+ * ledger, 50,000 pipelined calls): peak RSS 114-123 -> 86-88 MB; idle unchanged (72 MB); the
+ * server's CPU per call 0.43-0.52x the bare echo's against 0.42-0.68x uncapped (load 4-9: no cost
+ * we could resolve). A 4 MB cap saved 3 MB more idle but cost about 20% CPU per call, and a 2 MB
+ * one about 15%: a loop turn's in-flight requests and replies outgrow the semi-spaces and get
+ * promoted to the old generation.
+ */
+function capYoungGeneration(): void {
+  const youngBytes = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+  const observer = new PerformanceObserver(() => {
+    if (youngBytes() < YOUNG_GENERATION_BYTES) return;
+    setFlagsFromString('--semi-space-growth-factor=1');
+    observer.disconnect();
+  });
+  observer.observe({ entryTypes: ['gc'] });
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -27,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
     io.stderr.write(`ewp: unknown command ${JSON.stringify(verb)}\n\n${usage()}`);
     return EXIT_USAGE;
   }
+  if (command.longLived) capYoungGeneration();
   return (await command.load())(rest, io);
 }
 

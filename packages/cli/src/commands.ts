@@ -1,14 +1,22 @@
 import type { Command } from './cli-io.js';
 
-/** Verb → lazily loaded implementation, so `ewp eval` never loads SQLite or the MCP SDK. */
-export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+/**
+ * Verb → lazily loaded implementation, so `ewp eval` never loads SQLite or the MCP SDK.
+ * `longLived`: a server that idles between requests, for which the bin trades a little throughput
+ * for a smaller footprint (see `bin.ts`).
+ */
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command>; longLived?: true }> = {
   eval: { summary: 'evaluate views: a table, or --jsonl batch from stdin', load: async () => (await import('./commands/eval.js')).evalCommand },
   ingest: {
     summary: 'store views in a ledger (--db, --pg, --json-dir) and print their warrant',
     load: async () => (await import('./commands/ingest.js')).ingestCommand,
   },
   audit: { summary: "verify a ledger's hash-chained event log", load: async () => (await import('./commands/audit.js')).auditCommand },
-  serve: { summary: 'run the MCP server over a ledger (stdio or Streamable HTTP)', load: async () => (await import('./commands/serve.js')).serveCommand },
+  serve: {
+    summary: 'run the MCP server over a ledger (stdio or Streamable HTTP)',
+    load: async () => (await import('./commands/serve.js')).serveCommand,
+    longLived: true,
+  },
   inspect: {
     summary: 'a read-only web page: why the evidence warrants what it does',
     load: async () => (await import('./commands/inspect.js')).inspectCommand,

@@ -5,7 +5,7 @@
  * needed: no tool streams progress); connections are kept alive.
  * Plain JSON-RPC clients of the reference (`POST /mcp` with JSON and no `Accept`) are served too.
  */
-import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
@@ -177,6 +177,8 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     return sendJson(res, 405, { error: 'method not allowed' }, { allow: 'GET, POST' });
   }
 
+  // Loaded here, not with the package: a stdio server never needs it (a few ms of every startup).
+  const { createServer } = await import('node:http');
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) {

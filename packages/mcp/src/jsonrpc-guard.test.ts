@@ -37,4 +37,27 @@ describe('JSON-RPC framing checks', () => {
     expect(parseJsonBytes(new Uint8Array([0x22, 0xc3, 0x22]))).toEqual({ ok: false, reason: 'parse error: not UTF-8' });
     expect(parseJsonBytes(new TextEncoder().encode('{'))).toEqual({ ok: false, reason: 'parse error: not JSON' });
   });
+
+  it('decides UTF-8 as a fatal TextDecoder does, a leading byte order mark included', () => {
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const cases = [
+      [0xef, 0xbb, 0xbf, 0x31], // BOM, then 1
+      [0x22, 0xed, 0xa0, 0x80, 0x22], // an encoded surrogate
+      [0x22, 0xc0, 0xaf, 0x22], // overlong
+      [0x22, 0xf4, 0x90, 0x80, 0x80, 0x22], // beyond U+10FFFF
+      [0x22, 0xf0, 0x9f, 0x98, 0x80, 0x22], // an emoji
+      [0x20, 0x5b, 0x5d, 0x0d], // [] amid whitespace
+    ];
+    for (const bytes of cases) {
+      let expected: unknown;
+      try {
+        expected = { ok: true, value: JSON.parse(decoder.decode(new Uint8Array(bytes))) };
+      } catch (error) {
+        expected = { ok: false, reason: error instanceof SyntaxError ? 'parse error: not JSON' : 'parse error: not UTF-8' };
+      }
+      // A view into a larger buffer, as the transports pass lines.
+      const framed = new Uint8Array([0x7b, ...bytes, 0x0a]).subarray(1, bytes.length + 1);
+      expect(parseJsonBytes(framed)).toEqual(expected);
+    }
+  });
 });

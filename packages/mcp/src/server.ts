@@ -34,6 +34,7 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
 import { completeResourceArgument, listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
 import { stableJson } from './stable-json.js';
@@ -165,6 +166,17 @@ function directCalls(context: ToolContext): DirectCalls {
 }
 
 /**
+ * The SDK validates with JSON Schema only the answers to `elicitation/create`, which this server
+ * never sends; its default (an Ajv instance with every format) costs each server several
+ * milliseconds and its compiled meta-schemas.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => {
+    throw new Error('the EWP server does not elicit input');
+  },
+};
+
+/**
  * Create an MCP server exposing EWP over `store`. Connect it to any SDK transport
  * (`server.connect(transport)`); one server serves one connection.
  */
@@ -172,7 +184,7 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   const context = toolContext({ store: options.store, ingest: options.roles.ingest, now: options.clock });
   const server = new Server(
     { name: options.name ?? 'ewp-mcp', title: 'EWP warrant for agent memory', version: PROTOCOL_VERSION },
-    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: SERVER_INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
   // Registered on the protocol layer: `Server` would wrap it to parse the request a second time and

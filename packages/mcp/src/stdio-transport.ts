@@ -17,6 +17,17 @@ export interface LineTransportOptions {
   direct?: DirectCalls | undefined;
 }
 
+/**
+ * Only whitespace as `String.prototype.trim` sees it in Latin-1 (tab, LF, VT, FF, CR, space, NBSP):
+ * such a line is skipped without a reply. Checked on the bytes, which a request fails at its first.
+ */
+function isBlank(line: Buffer): boolean {
+  for (const byte of line) {
+    if (byte !== 0x20 && byte !== 0xa0 && (byte < 0x09 || byte > 0x0d)) return false;
+  }
+  return true;
+}
+
 /** A server-side {@link Transport} over a readable and a writable byte stream. */
 export class LineDelimitedServerTransport implements Transport {
   onclose?: () => void;
@@ -102,7 +113,7 @@ export class LineDelimitedServerTransport implements Transport {
     this.chunks = [];
     this.pending = 0;
     if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
-    if (line.toString('latin1').trim() === '') return;
+    if (isBlank(line)) return;
     const parsed = parseJsonBytes(line);
     if (!parsed.ok) {
       this.reply(errorReply(null, PARSE_ERROR, parsed.reason));
@@ -118,7 +129,7 @@ export class LineDelimitedServerTransport implements Transport {
     const direct = this.direct?.(guarded.message);
     if (direct !== undefined) {
       const id = message.id as string | number;
-      void direct.then((text) => this.sendText(id, text));
+      void direct.then((text) => this.deliver(id, text));
       return;
     }
     this.onmessage?.(guarded.message);
@@ -171,12 +182,11 @@ export class LineDelimitedServerTransport implements Transport {
     if (pending !== undefined) await pending;
   }
 
-  /** Send the reply text (one JSON-RPC response) to request `id`. */
-  private async sendText(id: string | number, text: string): Promise<void> {
+  /** Send the reply text (one JSON-RPC response) to request `id`; the reader's backpressure pauses input (see `write`). */
+  private deliver(id: string | number, text: string): void {
     if (this.closed) return;
-    const pending = this.writeText(text);
+    this.writeText(text);
     this.answered(id);
-    if (pending !== undefined) await pending;
   }
 
   private answered(id: string | number): void {

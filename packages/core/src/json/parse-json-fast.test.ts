@@ -152,4 +152,25 @@ describe('parseJson fast path', () => {
     expect(outcome(parseJson, deep(1_200))).toBe(outcome(parseJsonExact, deep(1_200)));
     expect(outcome(parseJson, deep(500))).toBe(outcome(parseJsonExact, deep(500)));
   });
+
+  it('agrees with the exact reader with any JSON whitespace around any value (number tokens at every value position)', () => {
+    const ws = fc.array(fc.constantFrom(' ', '\t', '\n', '\r'), { maxLength: 2 }).map((w) => w.join(''));
+    const spaced: fc.Arbitrary<string> = fc.letrec<{ value: string; array: string; object: string }>((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, numberToken, stringToken, fc.constantFrom('true', 'null', '"k:1.0,"', '"[5.0"'), tie('array'), tie('object')),
+      array: fc.array(fc.tuple(ws, tie('value') as fc.Arbitrary<string>, ws), { maxLength: 4 }).map((xs) => `[${xs.map(([a, v, b]) => a + v + b).join(',')}]`),
+      object: fc
+        .array(fc.tuple(ws, stringToken, ws, ws, tie('value') as fc.Arbitrary<string>, ws), { maxLength: 4 })
+        .map((kv) => `{${kv.map(([a, k, b, c, v, d]) => `${a}${k}${b}:${c}${v}${d}`).join(',')}}`),
+    })).value;
+    let flagged = 0;
+    fc.assert(
+      fc.property(ws, spaced, ws, (a, value, b) => {
+        const text = a + value + b;
+        if (needsExactReader(text)) flagged += 1;
+        expect(outcome(parseJson, text)).toBe(outcome(parseJsonExact, text));
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(flagged).toBeGreaterThan(1_000);
+  });
 });
