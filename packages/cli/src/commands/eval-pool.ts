@@ -37,13 +37,10 @@ export class EvalPool {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const i = this.next;
     this.next = (i + 1) % this.workers.length;
-    const result = new Promise<EvaluatedLines>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       this.waiting[i]!.push({ resolve, reject });
       this.workers[i]!.postMessage(lines);
     });
-    // The caller awaits batches in input order, possibly after a later one has failed: not an unhandled rejection.
-    result.catch(() => {});
-    return result;
   }
 
   async close(): Promise<void> {
