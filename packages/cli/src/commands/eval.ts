@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { decodeView, EwpError, normalizeWarrantView, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED } from '../cli-io.js';
@@ -18,15 +19,12 @@ Evaluate EvidenceViews under EWP-0.2.0 / reference-v2.
   --jsonl       batch mode: one {"view": {...}, "evaluated_at": "..."} per stdin line; one
                 {"ok": true, "warrant": {...}} or {"ok": false, "error": {"code", "message", "path"}}
                 per stdout line, in input order. Blank lines are skipped; bad lines never stop the run.
-  --jobs N      --jsonl only: N worker threads parse and evaluate (default 1: the main thread does).
-                Pays off on inputs of hundreds of MB on idle cores; the output is the same whatever N.
+  --jobs N      --jsonl only: worker threads that evaluate (default: the machine's cores, at most 8;
+                1 evaluates on the main thread). Output is the same whatever N.
 `;
 
-/**
- * One thread by default: each worker costs ~0.17 s of CPU to start and warm up its own JIT, and ~30 MB, so
- * on the inputs of a typical batch (tens of MB) or a busy machine it is slower, not faster.
- */
-const DEFAULT_JOBS = 1;
+/** Worker threads by default: one per core, capped where the main thread's reading and writing becomes the limit. */
+const DEFAULT_JOBS = Math.max(1, Math.min(availableParallelism(), 8));
 
 /** Text per batch handed to a worker: large enough that messaging costs little per line. */
 const BATCH_CHARS = 256 * 1024;
