@@ -5,8 +5,7 @@ import { PACK_DIR } from '@ewp/conformance';
 import { evaluateHarnessLine } from '@ewp/conformance/oracle';
 import { describe, expect, it } from 'vitest';
 import { runCaptured } from '../testing/captured-io.js';
-import { evalCommand } from './eval.js';
-import { evaluateLine } from './eval-lines.js';
+import { evalCommand, evaluateLine } from './eval.js';
 
 const vectors = gunzipSync(readFileSync(new URL('../../../../conformance/vectors/evaluate.jsonl.gz', import.meta.url)))
   .toString('utf8')
@@ -60,37 +59,6 @@ describe('ewp eval --jsonl: the batch contract', () => {
     const r = spawnSync(process.execPath, [bin.pathname, 'eval', '--jsonl'], { input: lines, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toHaveLength(200);
-  });
-
-  it('writes the same bytes with worker threads (--jobs 3) as on one thread, bad lines, blank lines and CRLF included', async () => {
-    const bin = new URL('../../dist/bin.js', import.meta.url).pathname;
-    const input: string[] = [];
-    vectors.slice(0, 3000).forEach((line, i) => {
-      input.push(i % 7 === 3 ? `${line}\r` : line);
-      if (i % 500 === 17) input.push('not json', '', '{"view": 5}', '   ');
-    });
-    const text = `${input.join('\n')}\n`;
-    expect(text.length).toBeGreaterThan(4 * 1024 * 1024); // beyond the first MiB that the main thread evaluates
-    const one = spawnSync(process.execPath, [bin, 'eval', '--jsonl', '--jobs', '1'], { input: text, encoding: 'utf8', maxBuffer: 1 << 28 });
-    const three = spawnSync(process.execPath, [bin, 'eval', '--jsonl', '--jobs', '3'], { input: text, encoding: 'utf8', maxBuffer: 1 << 28 });
-    expect(three.stderr).toBe('');
-    expect(three.status).toBe(1);
-    expect(one.status).toBe(1);
-    expect(three.stdout.split('\n')).toHaveLength(3000 + 6 * 2 + 1);
-    expect(three.stdout === one.stdout).toBe(true);
-    // and the same as the library evaluating in-process from the sources
-    expect((await run(['--jsonl'], text)).stdout === one.stdout).toBe(true);
-  });
-
-  it('refuses a --jobs that is not a whole number from 1 to 256, or without --jsonl', async () => {
-    for (const jobs of ['0', '-1', '1.5', 'two', '257']) {
-      const r = await run(['--jsonl', '--jobs', jobs], '');
-      expect(r.code, jobs).toBe(2);
-      expect(r.stderr).toContain('--jobs');
-    }
-    const r = await run([`${PACK_DIR}fixtures/08-verified-now.json`, '--jobs', '2']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--jobs applies to --jsonl only');
   });
 });
 

@@ -1,12 +1,9 @@
-import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { decodeView, EwpError, normalizeWarrantView, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
+import { decodeView, EwpError, normalizeWarrantView, parseJson, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED } from '../cli-io.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { renderWarrantTable } from '../render/warrant-table.js';
-import { readLines, readViews } from '../view-file.js';
-import { type EvaluatedLines, evaluateLines } from './eval-lines.js';
-import { EvalPool, evalWorkerScript } from './eval-pool.js';
+import { describeError, readLines, readViews } from '../view-file.js';
 
 const HELP = `usage: ewp eval <view.json> [--at T] [--json]
        ewp eval --jsonl < in.jsonl > out.jsonl
@@ -19,59 +16,72 @@ Evaluate EvidenceViews under EWP-0.2.0 / reference-v2.
   --jsonl       batch mode: one {"view": {...}, "evaluated_at": "..."} per stdin line; one
                 {"ok": true, "warrant": {...}} or {"ok": false, "error": {"code", "message", "path"}}
                 per stdout line, in input order. Blank lines are skipped; bad lines never stop the run.
-  --jobs N      --jsonl only: worker threads that evaluate (default: the machine's cores, at most 8;
-                1 evaluates on the main thread). Output is the same whatever N.
 `;
 
-/** Worker threads by default: one per core, capped where the main thread's reading and writing becomes the limit. */
-const DEFAULT_JOBS = Math.max(1, Math.min(availableParallelism(), 8));
+/** One JSONL result line (the public batch contract, docs/cli.md). */
+export type EvalLineResult = { ok: true; warrant: WarrantView } | { ok: false; error: { code: string; message: string; path: string | null } };
 
-/** Text per batch handed to a worker: large enough that messaging costs little per line. */
-const BATCH_CHARS = 256 * 1024;
-/** Input evaluated on the main thread before the workers start: a small batch never pays their startup. */
-const INLINE_CHARS = 1024 * 1024;
+function refusal(error: unknown, pathPrefix: string): EvalLineResult {
+  if (error instanceof EwpError) {
+    const path = error.path === undefined ? null : error.path.startsWith('$.evaluated_at') ? error.path : pathPrefix + error.path.slice(1);
+    return { ok: false, error: { code: error.code, message: describeError(error).message, path } };
+  }
+  throw error;
+}
 
 /**
- * Stream stdin to stdout: lines are read a chunk at a time and results are written in input order,
- * waiting for the reader when it lags, so memory stays bounded by the batches in flight whatever the
- * input size. With `jobs` > 1, input beyond the first MiB is evaluated by `jobs` worker threads.
+ * Evaluate one batch line: `{"view": ..., "evaluated_at": ...}`; without an `evaluated_at`
+ * key, the view's own `evaluated_at` is used (a present `null` is used as null and refused).
  */
-async function runJsonl(io: CliIO, jobs: number): Promise<number> {
-  let failed = 0;
-  const write = async (r: EvaluatedLines) => {
-    failed += r.failed;
-    if (r.out !== '' && !io.stdout.write(r.out)) await new Promise((resolve) => io.stdout.once('drain', resolve));
-  };
-  const script = jobs > 1 ? evalWorkerScript() : undefined;
-  let pool: EvalPool | undefined;
-  const inFlight: Promise<EvaluatedLines>[] = [];
-  let batch: string[] = [];
-  let batchChars = 0;
-  let seen = 0;
-  const send = async () => {
-    pool ??= new EvalPool(jobs, script as URL);
-    inFlight.push(pool.evaluate(batch));
-    batch = [];
-    batchChars = 0;
-    while (inFlight.length >= 2 * jobs) await write(await (inFlight.shift() as Promise<EvaluatedLines>));
-  };
+export function evaluateLine(line: string): EvalLineResult {
+  let input: unknown;
   try {
-    for await (const lines of readLines(io.stdin)) {
-      let chars = 0;
-      for (const line of lines) chars += line.length;
-      seen += chars;
-      if (script === undefined || seen <= INLINE_CHARS) {
-        await write(evaluateLines(lines));
-        continue;
-      }
-      for (const line of lines) batch.push(line);
-      batchChars += chars;
-      if (batchChars >= BATCH_CHARS) await send();
+    input = parseJson(line);
+  } catch (error) {
+    return refusal(error, '$');
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { ok: false, error: { code: 'NOT_AN_OBJECT', message: 'each line must be a JSON object {"view": ..., "evaluated_at": ...}', path: '$' } };
+  }
+  const record = input as Record<string, unknown>;
+  if (!Object.hasOwn(record, 'view')) {
+    const bare = Object.hasOwn(record, 'proposition_id');
+    return {
+      ok: false,
+      error: {
+        code: 'MISSING_FIELD',
+        message: bare
+          ? 'this line is a bare view; --jsonl lines are {"view": <view>, "evaluated_at": ...}: wrap it'
+          : 'each line must be a JSON object {"view": ..., "evaluated_at": ...}',
+        path: '$.view',
+      },
+    };
+  }
+  try {
+    const view = decodeView(record.view);
+    const rawView = record.view as Record<string, unknown>;
+    const at = Object.hasOwn(record, 'evaluated_at') ? record.evaluated_at : rawView.evaluated_at;
+    return { ok: true, warrant: normalizeWarrantView(warrantNow(view, REFERENCE_V2, at as string)) };
+  } catch (error) {
+    return refusal(error, '$.view');
+  }
+}
+
+/**
+ * Stream stdin to stdout: lines are read a chunk at a time and each chunk's results are written in one
+ * write, waiting for the reader when it lags, so memory stays bounded by a chunk whatever the input size.
+ */
+async function runJsonl(io: CliIO): Promise<number> {
+  let failed = 0;
+  for await (const lines of readLines(io.stdin)) {
+    let out = '';
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      const result = evaluateLine(line);
+      if (!result.ok) failed++;
+      out += `${JSON.stringify(result)}\n`;
     }
-    if (batch.length > 0) await send();
-    for (const result of inFlight.splice(0)) await write(await result);
-  } finally {
-    await pool?.close();
+    if (out !== '' && !io.stdout.write(out)) await new Promise((resolve) => io.stdout.once('drain', resolve));
   }
   return failed > 0 ? EXIT_SOME_FAILED : EXIT_OK;
 }
@@ -82,13 +92,11 @@ export const evalCommand: Command = async (args, io) => {
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   if (values.jsonl) {
-    if (positionals.length > 0) return usageError('eval', '--jsonl reads stdin; do not pass files', io);
-    const jobs = values.jobs === undefined ? DEFAULT_JOBS : Number(values.jobs);
-    if (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > 256)
-      return usageError('eval', `--jobs takes a whole number from 1 to 256, not ${JSON.stringify(values.jobs)}`, io);
-    return runJsonl(io, jobs);
+    if (positionals.length > 0) {
+      return usageError('eval', '--jsonl reads stdin; do not pass files', io);
+    }
+    return runJsonl(io);
   }
-  if (values.jobs !== undefined) return usageError('eval', '--jobs applies to --jsonl only', io);
   if (positionals.length === 0) {
     return usageError('eval', 'which view? give a file, or - for stdin', io);
   }
@@ -132,7 +140,6 @@ function parseOptions(args: string[]) {
       at: { type: 'string' },
       json: { type: 'boolean' },
       jsonl: { type: 'boolean' },
-      jobs: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
