@@ -12,7 +12,7 @@ function usage(): string {
   return `usage: ewp <command> [options]\n\n${verbs}\n\nRun \`ewp <command> --help\` for a command's options.\n`;
 }
 
-/** Young generation (both semi-spaces) beyond which a long-lived command stops growing it. */
+/** Young generation (both semi-spaces) beyond which a streaming command stops growing it. */
 const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
 
 /**
@@ -24,7 +24,9 @@ const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
  * server's CPU per call 0.43-0.52x the bare echo's against 0.42-0.68x uncapped (load 4-9: no cost
  * we could resolve). A 4 MB cap saved 3 MB more idle but cost about 20% CPU per call, and a 2 MB
  * one about 15%: a loop turn's in-flight requests and replies outgrow the semi-spaces and get
- * promoted to the old generation.
+ * promoted to the old generation. `ewp ingest` (100,000 records): peak RSS 205-225 -> 170-176 MB, time
+ * unchanged; `ewp eval --jsonl` (20,000 lines): 71 -> 64 MB, time unchanged. Not `ewp eval <file>`:
+ * on one 1,000,000-record view the cap promotes the decoded records early and cost 25% of its speed.
  */
 function capYoungGeneration(): void {
   const youngBytes = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
@@ -53,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
     io.stderr.write(`ewp: unknown command ${JSON.stringify(verb)}\n\n${usage()}`);
     return EXIT_USAGE;
   }
-  if (command.longLived) capYoungGeneration();
+  if (command.streams?.(rest)) capYoungGeneration();
   return (await command.load())(rest, io);
 }
 

@@ -2,20 +2,26 @@ import type { Command } from './cli-io.js';
 
 /**
  * Verb → lazily loaded implementation, so `ewp eval` never loads SQLite or the MCP SDK.
- * `longLived`: a server that idles between requests, for which the bin trades a little throughput
- * for a smaller footprint (see `bin.ts`).
+ * `streams(args)`: the run handles many small items one after another (a server's requests, a batch's
+ * lines or views), so the bin caps V8's young generation for a smaller footprint (see `bin.ts`); not for
+ * one large document, whose objects the cap would promote early.
  */
-export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command>; longLived?: true }> = {
-  eval: { summary: 'evaluate views: a table, or --jsonl batch from stdin', load: async () => (await import('./commands/eval.js')).evalCommand },
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command>; streams?: (args: readonly string[]) => boolean }> = {
+  eval: {
+    summary: 'evaluate views: a table, or --jsonl batch from stdin',
+    load: async () => (await import('./commands/eval.js')).evalCommand,
+    streams: (args) => args.includes('--jsonl'),
+  },
   ingest: {
     summary: 'store views in a ledger (--db, --pg, --json-dir) and print their warrant',
     load: async () => (await import('./commands/ingest.js')).ingestCommand,
+    streams: () => true,
   },
   audit: { summary: "verify a ledger's hash-chained event log", load: async () => (await import('./commands/audit.js')).auditCommand },
   serve: {
     summary: 'run the MCP server over a ledger (stdio or Streamable HTTP)',
     load: async () => (await import('./commands/serve.js')).serveCommand,
-    longLived: true,
+    streams: () => true,
   },
   inspect: {
     summary: 'a read-only web page: why the evidence warrants what it does',
