@@ -32,6 +32,8 @@ const HIGH_UNIT = /[\ud800-\uffff]/;
 
 /** A sorted copy in code point order (duplicates kept). */
 export function sortedByCodePoint(list: readonly string[]): string[] {
+  // Most lists of a warrant are empty or hold one id: nothing to order.
+  if (list.length < 2) return list.slice();
   // The engine's native sort (UTF-16 code unit order) is several times faster than a comparator and
   // gives the same order unless some string holds a high unit; only then re-sort by code point.
   const sorted = [...list].sort();

@@ -223,14 +223,15 @@ function recordProposition(o: JsonObject, own: boolean, p: string, base: Path, r
 
 function confidence(o: JsonObject, own: boolean, base: Path): number {
   const v = get(o, own, 'assertion_confidence');
-  const path = `${base}.assertion_confidence`;
-  if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', path, 'required field is missing');
+  // The path is rendered only for a refusal: one string per assertion otherwise.
+  const path = () => `${base}.assertion_confidence`;
+  if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', path(), 'required field is missing');
   let n: number;
   if (typeof v === 'number') n = v;
   else if (typeof v === 'bigint') n = Number(v);
   else if (v instanceof JsonFloat) n = v.value;
-  else refuse('WRONG_TYPE', 'T9', path, `expected a number, got ${describe(v)}`);
-  if (!Number.isFinite(n)) refuse('NOT_FINITE', 'T9', path, `expected a finite number, got ${describe(v)}`);
+  else refuse('WRONG_TYPE', 'T9', path(), `expected a number, got ${describe(v)}`);
+  if (!Number.isFinite(n)) refuse('NOT_FINITE', 'T9', path(), `expected a finite number, got ${describe(v)}`);
   return n;
 }
 

@@ -70,10 +70,12 @@ function bracketsOver(t: string, limit: number): boolean {
 }
 
 /**
- * Tokens that read the same in both readers: strings without a backslash, whitespace and punctuation,
- * `null`, `true`, `false`. Capped per call so that the regex's backtracking state stays small on huge texts.
+ * What reads the same in both readers: strings without a backslash, and runs of any character that
+ * cannot start a number or `NaN`/`Infinity` (outside strings, valid JSON has only punctuation,
+ * whitespace and `true`/`false`/`null` there; anything else makes `JSON.parse` fail and the exact reader
+ * decide). Capped per call so that the regex's backtracking state stays small on huge texts.
  */
-const SAME_IN_BOTH = /(?:"[^"\\]*"|[ \t\n\r:,[\]{}]+|null|true|false){0,64}/y;
+const SAME_IN_BOTH = /(?:"[^"\\]*"|[^"\-0-9NI]+){0,64}/y;
 
 /** {@link needsExactReader} for a text that cannot nest too deep. */
 function scanShallow(t: string): boolean {
