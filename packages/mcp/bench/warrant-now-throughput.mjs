@@ -3,7 +3,7 @@
  * ewp_warrant_now calls per second and latency over the MCP transports, with the SDK's own client:
  * in-memory (baseline: no I/O), stdio (one server process per client, as MCP hosts run it) and
  * Streamable HTTP on loopback (one server, many clients), each with 1 and 16 concurrent clients.
- * Writes /work/main/bench/results/mcp-warrant-now.json. EWP_BENCH_SECONDS sets each scenario's
+ * Writes <repo>/bench/results/mcp-warrant-now.json. EWP_BENCH_SECONDS sets each scenario's
  * length (default 3).
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -5,7 +5,7 @@
  * transaction: the floor any SQLite ledger pays.
  *
  * Size: EWP_BENCH_RECORDS (default 100,000, CI-sized; the issue's full run is 1,000,000).
- * Writes /work/main/bench/results/sqlite-store.json (or EWP_BENCH_OUT).
+ * Writes <repo>/bench/results/sqlite-store.json (or EWP_BENCH_OUT).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
