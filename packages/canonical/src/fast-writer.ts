@@ -16,15 +16,6 @@ export interface FastWriterScheme {
   bigint(n: bigint): string;
 }
 
-/** Characters JSON.stringify escapes in a well-formed string. */
-const ESCAPED = /["\\\u0000-\u001f]/;
-
-/** A well-formed string quoted as JSON writes it (for those, exactly the escapes both schemes require). */
-function quoteString(s: string): string {
-  if (!isWellFormed(s)) throw SLOW_PATH;
-  return ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`;
-}
-
 /** What JSON.stringify may escape in a string: `"`, `\\`, controls, and (when lone) surrogates. */
 const MAY_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
@@ -34,6 +25,12 @@ const MAY_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
  */
 export function jsonString(s: string): string {
   return MAY_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/** A well-formed string quoted as JSON writes it (for those, exactly the escapes both schemes require). */
+function quoteString(s: string): string {
+  if (!isWellFormed(s)) throw SLOW_PATH;
+  return jsonString(s);
 }
 
 /** Every element a well-formed string: the native serializer writes the whole array canonically. */
@@ -105,8 +102,9 @@ export function createFastWriter(scheme: FastWriterScheme): (value: unknown) => 
     let out = '';
     for (let i = 0; i < n; i++) {
       const x = obj[sorted[i] as string];
-      // The commonest member, a plain string, in one concatenation: `,"key":"` + text + `"`.
-      if (typeof x === 'string' && !ESCAPED.test(x) && isWellFormed(x)) out += quotePrefixes[i] + x + '"';
+      // The commonest member, a plain string, in one concatenation: `,"key":"` + text + `"` (without any
+      // surrogate it is well-formed too; one that holds some takes the general path, to the same text).
+      if (typeof x === 'string' && !MAY_ESCAPE.test(x)) out += quotePrefixes[i] + x + '"';
       else out += prefixes[i] + write(x, depth);
     }
     return `${out}}`;

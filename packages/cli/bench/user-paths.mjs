@@ -796,7 +796,7 @@ const table = rows.map((r) => [
       : r.target.kind === 'startup_s<'
         ? `${(r.startup_s * 1000).toFixed(0)} ms < ${r.target.value * 1000} ms`
         : `>= ${r.target.value}x`,
-  r.target_met === undefined ? '' : r.target_met ? 'met' : 'NOT met',
+  r.target_met ? 'met' : 'NOT met',
   `${r.peak_rss_mb.toFixed(0)} MB`,
   `${r.baseline.peak_rss_mb.toFixed(0)} MB`,
 ]);
