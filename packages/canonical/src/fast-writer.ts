@@ -1,3 +1,4 @@
+import { isPlainJsonString, jsonString } from '@ewp/core';
 import { MemberOrderCache } from './member-order.js';
 import { isWellFormed } from './well-formed.js';
 
@@ -14,17 +15,6 @@ export interface FastWriterScheme {
   number(n: number): string;
   /** Text of a bigint, or throw {@link SLOW_PATH}. */
   bigint(n: bigint): string;
-}
-
-/** What JSON.stringify may escape in a string: `"`, `\\`, controls, and (when lone) surrogates. */
-const MAY_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * `JSON.stringify(s)` for a string, about twice as fast when nothing in it is escaped (the common
- * case): the ledger writes every record body as JSON text built field by field.
- */
-export function jsonString(s: string): string {
-  return MAY_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
 /** A well-formed string quoted as JSON writes it (for those, exactly the escapes both schemes require). */
@@ -104,7 +94,7 @@ export function createFastWriter(scheme: FastWriterScheme): (value: unknown) => 
       const x = obj[sorted[i] as string];
       // The commonest member, a plain string, in one concatenation: `,"key":"` + text + `"` (without any
       // surrogate it is well-formed too; one that holds some takes the general path, to the same text).
-      if (typeof x === 'string' && !MAY_ESCAPE.test(x)) out += quotePrefixes[i] + x + '"';
+      if (typeof x === 'string' && isPlainJsonString(x)) out += quotePrefixes[i] + x + '"';
       else out += prefixes[i] + write(x, depth);
     }
     return `${out}}`;

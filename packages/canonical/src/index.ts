@@ -9,7 +9,8 @@
 
 export { type CanonicalizationCode, CanonicalizationError } from './canonicalization-error.js';
 export { EBCJ1_MAX_DEPTH, EBCJ1_MAX_INTEGER_DIGITS, EBCJ1_VERSION, ebcj1Bytes, ebcj1String } from './ebcj1.js';
-export { jsonString } from './fast-writer.js';
+/** Re-exported from `@ewp/core`, where the rule lives. */
+export { jsonString } from '@ewp/core';
 export { isWellFormed } from './well-formed.js';
 export { jcsBytes, jcsString } from './jcs.js';
 export { type ReadJsonOptions, readJsonExact } from './read-json.js';

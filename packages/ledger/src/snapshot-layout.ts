@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, SourceRef, VerificationCheck } from '@ewp/core';
-import { sortedByCodePoint } from '@ewp/core';
-import { jsonString, sha256Hex } from '@ewp/canonical';
+import { jsonString, sortedByCodePoint } from '@ewp/core';
+import { sha256Hex } from '@ewp/canonical';
 import { StoreUnavailableError } from './errors.js';
 
 /** Kinds of ledger bindings. */

@@ -1,28 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ebcj1String } from './ebcj1.js';
-import { jsonString } from './fast-writer.js';
 import { jcsString } from './jcs.js';
-
-const strings = [
-  '',
-  'plain',
-  'quote " in',
-  'back \\ slash',
-  'nl \n tab \t nul \u0000 us \u001f',
-  'del \u007f',
-  'ls \u2028 ps \u2029',
-  'é 😀',
-  'lone \ud800 high',
-  'lone \udc00 low',
-  '\ud83d',
-  'pair \ud83d\ude00',
-];
-
-describe('jsonString', () => {
-  it('is JSON.stringify for every string', () => {
-    for (const s of strings) expect(jsonString(s)).toBe(JSON.stringify(s));
-  });
-});
 
 describe('tables of ids (lists of string lists) in the fast writers', () => {
   it('write as the element-by-element canonical text, and refuse what it refuses', () => {
