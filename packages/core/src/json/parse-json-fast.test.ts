@@ -106,6 +106,18 @@ describe('parseJson fast path', () => {
     );
   });
 
+  it('agrees with the exact reader on texts over 64 KiB (the scan with a capped regex)', () => {
+    const pad = `"p", 1.5, ${'"q", '.repeat(14_000)}`;
+    fc.assert(
+      fc.property(jsonText, fc.boolean(), (text, before) => {
+        const long = before ? `[${pad}${text}]` : `[${text}, ${pad}"z"]`;
+        expect(long.length).toBeGreaterThan(1 << 16);
+        expect(outcome(parseJson, long)).toBe(outcome(parseJsonExact, long));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
   it('agrees on JSON.stringify output of arbitrary values, and takes the fast path for them', () => {
     let fast = 0;
     fc.assert(
