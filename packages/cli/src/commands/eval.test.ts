@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PACK_DIR } from '@ewp/conformance';
 import { evaluateHarnessLine } from '@ewp/conformance/oracle';
 import { describe, expect, it } from 'vitest';
 import { runCaptured } from '../testing/captured-io.js';
-import { evalCommand, evaluateLine } from './eval.js';
+import { evalCommand, evaluateLine, evaluateLineJson } from './eval.js';
 
 const vectors = gunzipSync(readFileSync(new URL('../../../../conformance/vectors/evaluate.jsonl.gz', import.meta.url)))
   .toString('utf8')
@@ -28,6 +30,13 @@ describe('ewp eval --jsonl: the batch contract', () => {
       compared++;
     }
     expect(compared).toBeGreaterThan(7300);
+  });
+
+  it('writes each result line as JSON.stringify writes the result, on every reference vector line', () => {
+    for (const line of vectors) {
+      const result = evaluateLine(line);
+      expect(evaluateLineJson(line), line.slice(0, 200)).toEqual({ ok: result.ok, json: JSON.stringify(result) });
+    }
   });
 
   it('answers every line in order, bad lines included, and never stops', async () => {
@@ -59,6 +68,26 @@ describe('ewp eval --jsonl: the batch contract', () => {
     const r = spawnSync(process.execPath, [bin.pathname, 'eval', '--jsonl'], { input: lines, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toHaveLength(200);
+  });
+
+  it('reads stdin redirected from a file (read synchronously) exactly as from a pipe', () => {
+    const bin = new URL('../../dist/bin.js', import.meta.url).pathname;
+    // Every vector line, with CRLF endings on some and no final newline: many 64 KiB reads, lines cut across them.
+    const text = vectors.map((line, i) => (i % 3 === 0 ? `${line}\r` : line)).join('\n');
+    const dir = mkdtempSync(join(tmpdir(), 'ewp-eval-'));
+    const file = join(dir, 'in.jsonl');
+    writeFileSync(file, text);
+    const fd = openSync(file, 'r');
+    try {
+      const fromFile = spawnSync(process.execPath, [bin, 'eval', '--jsonl'], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 30 });
+      const fromPipe = spawnSync(process.execPath, [bin, 'eval', '--jsonl'], { input: text, encoding: 'utf8', maxBuffer: 1 << 30 });
+      expect(fromFile.stderr).toBe('');
+      expect(fromFile.stdout).toBe(fromPipe.stdout);
+      expect(fromFile.stdout).toBe(vectors.map((line) => `${JSON.stringify(evaluateLine(line))}\n`).join(''));
+    } finally {
+      closeSync(fd);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { decodeView, EwpError, normalizeWarrantView, parseJson, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
+import { decodeView, EwpError, normalizedWarrantViewJson, normalizeWarrantView, parseJson, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED } from '../cli-io.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { renderWarrantTable } from '../render/warrant-table.js';
-import { describeError, readLines, readViews } from '../view-file.js';
+import { describeError, inputChunks, readLines, readViews } from '../view-file.js';
 
 const HELP = `usage: ewp eval <view.json> [--at T] [--json]
        ewp eval --jsonl < in.jsonl > out.jsonl
@@ -34,6 +34,18 @@ function refusal(error: unknown, pathPrefix: string): EvalLineResult {
  * key, the view's own `evaluated_at` is used (a present `null` is used as null and refused).
  */
 export function evaluateLine(line: string): EvalLineResult {
+  const result = evaluateLineRaw(line);
+  return result.ok ? { ok: true, warrant: normalizeWarrantView(result.warrant) } : result;
+}
+
+/** The line's JSONL result text: `JSON.stringify(evaluateLine(line))`, with the warrant written directly. */
+export function evaluateLineJson(line: string): { ok: boolean; json: string } {
+  const result = evaluateLineRaw(line);
+  return result.ok ? { ok: true, json: `{"ok":true,"warrant":${normalizedWarrantViewJson(result.warrant)}}` } : { ok: false, json: JSON.stringify(result) };
+}
+
+/** {@link evaluateLine} before normalization. */
+function evaluateLineRaw(line: string): EvalLineResult {
   let input: unknown;
   try {
     input = parseJson(line);
@@ -61,7 +73,7 @@ export function evaluateLine(line: string): EvalLineResult {
     const view = decodeView(record.view);
     const rawView = record.view as Record<string, unknown>;
     const at = Object.hasOwn(record, 'evaluated_at') ? record.evaluated_at : rawView.evaluated_at;
-    return { ok: true, warrant: normalizeWarrantView(warrantNow(view, REFERENCE_V2, at as string)) };
+    return { ok: true, warrant: warrantNow(view, REFERENCE_V2, at as string) };
   } catch (error) {
     return refusal(error, '$.view');
   }
@@ -73,13 +85,13 @@ export function evaluateLine(line: string): EvalLineResult {
  */
 async function runJsonl(io: CliIO): Promise<number> {
   let failed = 0;
-  for await (const lines of readLines(io.stdin)) {
+  for await (const lines of readLines(inputChunks(io.stdin))) {
     let out = '';
     for (const line of lines) {
       if (line.trim() === '') continue;
-      const result = evaluateLine(line);
+      const result = evaluateLineJson(line);
       if (!result.ok) failed++;
-      out += `${JSON.stringify(result)}\n`;
+      out += `${result.json}\n`;
     }
     if (out !== '' && !io.stdout.write(out)) await new Promise((resolve) => io.stdout.once('drain', resolve));
   }
