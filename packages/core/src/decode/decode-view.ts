@@ -158,7 +158,7 @@ function optionalTextOf(v: Json, key: string, base: Path): string | null {
 }
 
 function enumValue(o: JsonObject, own: boolean, key: string, allowed: ReadonlySet<string>, base: Path): string {
-  const v = get(o, own, key);
+  const v = own ? o[key] : get(o, false, key);
   if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', `${base}.${key}`, 'required field is missing');
   if (typeof v !== 'string' || !allowed.has(v)) {
     refuse('UNKNOWN_ENUM_VALUE', '§4.4', `${base}.${key}`, `${describe(v)} is not one of ${[...allowed].join(', ')}`);
@@ -178,7 +178,7 @@ function idList(v: Json, path: Path, rule: string): string[] {
 }
 
 function optionalIdList(o: JsonObject, own: boolean, key: string, path: Path, rule: string): string[] {
-  const v = get(o, own, key);
+  const v = own ? o[key] : get(o, false, key);
   return v === undefined || v === null ? [] : idList(v, path, rule);
 }
 
@@ -198,7 +198,7 @@ export function namesProposition(x: string, p: string): boolean {
 }
 
 function source(o: JsonObject, own: boolean, path: Path, clean: boolean): SourceRef {
-  const v = get(o, own, 'source');
+  const v = own ? o.source : get(o, false, 'source');
   if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', path, 'required field is missing');
   if (!isObject(v)) refuse('NOT_AN_OBJECT', 'S5', path, `expected an object, got ${describe(v)}`);
   const vo = plain(v, clean);
@@ -216,9 +216,9 @@ function source(o: JsonObject, own: boolean, path: Path, clean: boolean): Source
 }
 
 function recordProposition(o: JsonObject, own: boolean, p: string, base: Path, rule: string): string {
-  const v = get(o, own, 'proposition_id');
+  const v = own ? o.proposition_id : get(o, false, 'proposition_id');
   if (v === undefined || v === null) return p;
-  const s = requiredText(o, own, 'proposition_id', base);
+  const s = typeof v === 'string' ? v : requiredTextOf(v, 'proposition_id', base, 'S5');
   if (!namesProposition(s, p)) {
     refuse(
       'UNBOUND_PROPOSITION',
@@ -231,7 +231,7 @@ function recordProposition(o: JsonObject, own: boolean, p: string, base: Path, r
 }
 
 function confidence(o: JsonObject, own: boolean, base: Path): number {
-  const v = get(o, own, 'assertion_confidence');
+  const v = own ? o.assertion_confidence : get(o, false, 'assertion_confidence');
   // The path is rendered only for a refusal: one string per assertion otherwise.
   const path = () => `${base}.assertion_confidence`;
   if (v === undefined || v === null) refuse('MISSING_FIELD', 'S5', path(), 'required field is missing');
