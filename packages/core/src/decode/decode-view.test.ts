@@ -176,6 +176,33 @@ describe('decodeView reads only own fields, however records are built', () => {
     }
   });
 
+  it('ignores fields defined on Object.prototype after the decoder has been optimized', () => {
+    const full = many((k) => ({ ...assertion, assertion_id: `a${k}`, source: { ...source, extractor_id: null } }));
+    for (let i = 0; i < 3_000; i++) decodeView(full);
+    const withoutSourceId = many((k) => {
+      const { source_id: _id, ...rest } = source;
+      return { ...assertion, assertion_id: `a${k}`, source: rest };
+    });
+    const withoutExtractor = many((k) => {
+      const { extractor_id: _x, ...rest } = source as typeof source & { extractor_id?: unknown };
+      return { ...assertion, assertion_id: `a${k}`, source: rest };
+    });
+    const cases: [string, () => void][] = [
+      ['text', () => expect(refusal(many(withoutText))).toMatchObject({ code: 'MISSING_FIELD', path: '$.assertions[0].text' })],
+      ['source_id', () => expect(refusal(withoutSourceId)).toMatchObject({ code: 'MISSING_FIELD', path: '$.assertions[0].source.source_id' })],
+      ['extractor_id', () => expect(decodeView(withoutExtractor).assertions[5]?.source.extractor_id).toBeNull()],
+    ];
+    for (const [name, check] of cases) {
+      Object.defineProperty(Object.prototype, name, { value: 'inherited', configurable: true, writable: true });
+      try {
+        check();
+      } finally {
+        delete (Object.prototype as Record<string, unknown>)[name];
+      }
+      expect(decodeView(full).assertions).toHaveLength(80);
+    }
+  });
+
   it('ignores inherited fields of other prototypes and accepts null-prototype records', () => {
     const proto = { text: 'inherited' };
     expect(refusal(many((k) => Object.assign(Object.create(proto), withoutText(k))))).toMatchObject({ code: 'MISSING_FIELD', path: '$.assertions[0].text' });
