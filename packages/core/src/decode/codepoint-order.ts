@@ -33,26 +33,34 @@ const HIGH_UNIT = /[\ud800-\uffff]/;
 /** Lists up to this long are sorted by insertion: no call into the engine's sort, whose set-up dominates tiny lists. */
 const INSERTION_SORT_MAX = 16;
 
+/**
+ * A sorted copy in UTF-16 code unit order (the engine's `<` and native sort): code point order too
+ * for strings without a unit at or above U+D800. @internal
+ */
+export function sortedByCodeUnit(list: readonly string[]): string[] {
+  const n = list.length;
+  const sorted = list.slice();
+  if (n > INSERTION_SORT_MAX) return sorted.sort();
+  for (let i = 1; i < n; i++) {
+    const x = sorted[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (sorted[j] as string) > x) {
+      sorted[j + 1] = sorted[j] as string;
+      j--;
+    }
+    sorted[j + 1] = x;
+  }
+  return sorted;
+}
+
 /** A sorted copy in code point order (duplicates kept). */
 export function sortedByCodePoint(list: readonly string[]): string[] {
   // Most lists of a warrant are empty or hold one id: nothing to order.
-  const n = list.length;
-  if (n < 2) return list.slice();
-  // UTF-16 code unit order (the engine's `<` and native sort) is several times faster than a
-  // comparator and gives the same order unless some string holds a high unit; only then re-sort by code point.
-  const sorted = list.slice();
-  if (n <= INSERTION_SORT_MAX) {
-    for (let i = 1; i < n; i++) {
-      const x = sorted[i] as string;
-      let j = i - 1;
-      while (j >= 0 && (sorted[j] as string) > x) {
-        sorted[j + 1] = sorted[j] as string;
-        j--;
-      }
-      sorted[j + 1] = x;
-    }
-  } else sorted.sort();
-  for (let i = 0; i < n; i++) {
+  if (list.length < 2) return list.slice();
+  // Code unit order is several times faster than a comparator and gives the same order unless some
+  // string holds a high unit; only then re-sort by code point.
+  const sorted = sortedByCodeUnit(list);
+  for (let i = 0; i < sorted.length; i++) {
     if (HIGH_UNIT.test(sorted[i] as string)) return sorted.sort(compareCodePoints);
   }
   return sorted;

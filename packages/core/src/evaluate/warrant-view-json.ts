@@ -1,4 +1,4 @@
-import { sortedByCodePoint } from '../decode/codepoint-order.js';
+import { sortedByCodeUnit, sortedByCodePoint } from '../decode/codepoint-order.js';
 import { jsonString } from '../json/json-string.js';
 import type { WarrantView } from '../types.js';
 
@@ -25,12 +25,31 @@ export function normalizedWarrantViewJson(w: WarrantView): string {
   );
 }
 
+let lastNumber = Number.NaN;
+let lastNumberText = 'null';
+
+/** JSON.stringify of a number; a warrant's strengths repeat, so the last text is kept (formatting a double is the costly part). */
 function numberJson(n: number): string {
-  return Number.isFinite(n) ? String(n) : 'null';
+  if (n === lastNumber) return lastNumberText; // -0 and 0 both write as 0
+  const text = Number.isFinite(n) ? String(n) : 'null';
+  lastNumber = n;
+  lastNumberText = text;
+  return text;
 }
 
+/** A character that JSON.stringify may escape, or that orders differently by code unit and by code point (U+D800 and above). */
+const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\uffff]/;
+
+/**
+ * A list's JSON in code point order. Ids with nothing that needs care (the usual case) are sorted by
+ * code unit (the same order for them) and written between quotes as they are; any other list takes
+ * {@link sortedByCodePoint} and {@link jsonString}.
+ */
 function sortedList(items: readonly string[]): string {
-  return list(items.length < 2 ? items : sortedByCodePoint(items));
+  const n = items.length;
+  if (n === 0) return '[]';
+  for (let i = 0; i < n; i++) if (NEEDS_CARE.test(items[i] as string)) return list(sortedByCodePoint(items));
+  return n === 1 ? `["${items[0]}"]` : `["${sortedByCodeUnit(items).join('","')}"]`;
 }
 
 function list(items: readonly string[]): string {
