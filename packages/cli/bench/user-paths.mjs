@@ -342,20 +342,25 @@ async function runMeasured(args, options) {
 }
 
 /**
- * The runs go in turn, REPEAT times each (so a change of load on the shared machine hits all
- * alike); each keeps its fastest run and the largest peak RSS seen.
+ * The runs go in turn, `repeat` times each (so a change of load on the shared machine hits all
+ * alike); each keeps its fastest run, with the largest peak RSS seen (or the median: idle
+ * footprints vary by a page or two between runs).
  */
-async function fastestInTurn(...runs) {
+async function fastestInTurn(runs, { repeat = REPEAT, rss = 'max' } = {}) {
   const fastest = runs.map(() => undefined);
-  const rss = runs.map(() => 0);
-  for (let i = 0; i < REPEAT; i += 1) {
+  const seen = runs.map(() => []);
+  for (let i = 0; i < repeat; i += 1) {
     for (const [k, run] of runs.entries()) {
       const r = await run(i);
-      rss[k] = Math.max(rss[k], r.rss_mb);
+      seen[k].push(r.rss_mb);
       if (fastest[k] === undefined || r.seconds < fastest[k].seconds) fastest[k] = r;
     }
   }
-  return fastest.map((r, k) => ({ ...r, rss_mb: rss[k] }));
+  return fastest.map((r, k) => ({ ...r, rss_mb: rss === 'max' ? Math.max(...seen[k]) : median(seen[k]) }));
+}
+
+function median(xs) {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }
 
 const rows = [];
@@ -396,11 +401,11 @@ function row(name, unit, count, subject, baseline, target, extra = {}) {
 if (ONLY.has('eval')) {
   const file = join(work, 'eval.jsonl');
   await evalInput(file, EVAL_LINES);
-  const [base, sameReader, ewp] = await fastestInTurn(
+  const [base, sameReader, ewp] = await fastestInTurn([
     () => runMeasured([join(work, 'jsonl-parse.mjs')], { stdinFile: file }),
     () => runMeasured([join(work, 'jsonl-parse-same-reader.mjs')], { stdinFile: file }),
     () => runMeasured([EWP, 'eval', '--jsonl'], { stdinFile: file, allowCodes: [1] }),
-  );
+  ]);
   base.what = 'node: JSON.parse of every stdin line (stdin as a stream)';
   row('ewp eval --jsonl', 'lines', EVAL_LINES, ewp, base, { kind: 'ratio>=', value: 0.5 }, { input_mb: statSync(file).size / 2 ** 20 });
   // ewp reads a regular file synchronously: the same bare pass with that reader is the stricter baseline.
@@ -412,10 +417,7 @@ if (ONLY.has('eval')) {
 if (ONLY.has('view')) {
   const file = join(work, 'big-view.json');
   await bigViewInput(file, VIEW_RECORDS);
-  const [base, ewp] = await fastestInTurn(
-    () => runMeasured([join(work, 'file-parse.mjs'), file]),
-    () => runMeasured([EWP, 'eval', file, '--json']),
-  );
+  const [base, ewp] = await fastestInTurn([() => runMeasured([join(work, 'file-parse.mjs'), file]), () => runMeasured([EWP, 'eval', file, '--json'])]);
   base.what = 'node: JSON.parse(readFileSync(file))';
   const r = row(
     `ewp eval <one ${VIEW_RECORDS.toLocaleString('en-US')}-record view>`,
@@ -434,7 +436,7 @@ if (ONLY.has('ingest')) {
   const file = join(work, 'ingest.jsonl');
   await ingestInput(file, INGEST_RECORDS);
   const batch = 500;
-  const [base, ewp] = await fastestInTurn(
+  const [base, ewp] = await fastestInTurn([
     async (i) => {
       const db = join(work, `raw-${i}.sqlite`);
       const r = await runMeasured([join(work, 'sqlite-insert.mjs'), file, db], { env: { BETTER_SQLITE3, BATCH: String(batch) } });
@@ -448,7 +450,7 @@ if (ONLY.has('ingest')) {
       for (const suffix of ['-wal', '-shm']) rmSync(db + suffix, { force: true });
       return r;
     },
-  );
+  ]);
   base.what = `node + better-sqlite3: every record inserted, ${batch} views per transaction`;
   row(
     'ewp ingest --db (SQLite)',
@@ -717,21 +719,13 @@ async function startStdio(args) {
 
 if (ONLY.has('startup')) {
   const db = await servedOnce();
-  const fastest = [undefined, undefined];
-  const rss = [[], []];
-  for (let i = 0; i < STARTUP_RUNS; i += 1) {
-    for (const [k, args] of [[join(work, 'stdio-echo.mjs')], [EWP, 'serve', '--db', db]].entries()) {
-      const r = await startStdio(args);
-      rss[k].push(r.rss_mb);
-      if (fastest[k] === undefined || r.seconds < fastest[k].seconds) fastest[k] = r;
-    }
-  }
+  const [base, ewp] = await fastestInTurn([() => startStdio([join(work, 'stdio-echo.mjs')]), () => startStdio([EWP, 'serve', '--db', db])], {
+    repeat: STARTUP_RUNS,
+    rss: 'median',
+  });
   // The floor of any Node process on this machine: it starts, and exits with nothing to do.
   const floor = [];
   for (let i = 0; i < 3; i += 1) floor.push((await runMeasured(['-e', ''])).rss_mb);
-  // Idle footprints vary by a page or two between runs: the median.
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const [base, ewp] = fastest.map((r, k) => ({ ...r, rss_mb: median(rss[k]) }));
   base.what = 'node: line-delimited JSON-RPC echo, spawn to the replies to two lines';
   const r = row('ewp serve (stdio), startup', 'starts', 1, ewp, base, { kind: 'startup_s<', value: 0.3 }, { node_e_rss_mb: median(floor) });
   r.startup_s = ewp.seconds;
@@ -745,10 +739,10 @@ if (ONLY.has('startup')) {
 if (ONLY.has('stdio') || ONLY.has('http')) {
   const db = await servedOnce();
   if (ONLY.has('stdio')) {
-    const [base, ewp] = await fastestInTurn(
+    const [base, ewp] = await fastestInTurn([
       () => driveStdio([join(work, 'stdio-echo.mjs')], { handshake: false }).then((r) => ({ ...r.pipelined, r })),
       () => driveStdio([EWP, 'serve', '--db', db], { handshake: true }).then((r) => ({ ...r.pipelined, r })),
-    );
+    ]);
     base.what = 'node: line-delimited JSON-RPC echo';
     row('ewp serve (stdio), pipelined', 'calls', MCP_CALLS, ewp, base, { kind: 'ratio>=', value: 0.25 }, { startup_s: ewp.r.startup_s });
     const seqBase = { ...base.r.sequential, what: base.what };
@@ -771,10 +765,10 @@ if (ONLY.has('stdio') || ONLY.has('http')) {
       const d = await server.done;
       return { ...r, rss_mb: d.rss_mb, what };
     };
-    const [base, ewp] = await fastestInTurn(
+    const [base, ewp] = await fastestInTurn([
       measure([join(work, 'http-echo.mjs')], 'node:http keep-alive JSON echo'),
       measure([EWP, 'serve', '--http', '127.0.0.1:0', '--db', db], undefined),
-    );
+    ]);
     row(
       'ewp serve --http, one keep-alive client',
       'calls',
