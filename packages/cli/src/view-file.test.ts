@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parseJson } from '@ewp/core';
 import fc from 'fast-check';
@@ -106,6 +109,32 @@ describe('readViews: the forms of a view file, read as a stream', () => {
       ['-[0]', 'JSON_SYNTAX'],
       ['-[1]', undefined],
     ]);
+  });
+
+  it('reads a regular file by path (synchronous 64 KiB reads) exactly as the same bytes from a stream, with a character cut by a read boundary', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ewp-view-file-'));
+    try {
+      const views = Array.from({ length: 3_000 }, (_, i) => view(i));
+      for (const [form, body] of [
+        ['jsonl', views.map((v) => JSON.stringify(v)).join('\n')],
+        ['list', JSON.stringify(views, null, 1)],
+        ['wrapper', JSON.stringify({ views })],
+      ] as const) {
+        // Pad the front until a 64 KiB read boundary falls inside a multi-byte character.
+        let text = body;
+        for (let pad = 0; Buffer.from(text)[65_536]! >> 6 !== 0b10; pad++) text = ' '.repeat(pad + 1) + body;
+        const file = join(dir, `views.${form}`);
+        writeFileSync(file, text);
+        const fromFile: Item[] = [];
+        for await (const batch of readViews(file, '/', chunked(''))) fromFile.push(...batch);
+        const fromStream = (await read(text)).map((item) => ({ ...item, label: item.label.replace('-', file) }));
+        expect(fromFile, form).toEqual(fromStream);
+        expect(fromFile, form).toHaveLength(3_000);
+        expect(fromFile[2_999]?.value, form).toEqual(views[2_999]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('names an unreadable file', async () => {
