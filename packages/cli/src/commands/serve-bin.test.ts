@@ -11,23 +11,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOTE_T, noteView } from '../testing/note-view.js';
 
 const bin = new URL('../../dist/bin.js', import.meta.url).pathname;
-const T = '2026-09-21T21:00:00+00:00';
-const source = {
-  source_id: 'chat-1',
-  lineage_id: 'L-chat',
-  origin_type: 'extract',
-  origin_locator: 'loc:chat',
-  snapshot_id: 'snap:chat',
-  content_hash: 'sha256:chat',
-  observed_at: '2026-09-01T00:00:00+00:00',
-};
-const view = {
-  proposition_id: 'P-note',
-  view_id: 'v1',
-  assertions: [{ assertion_id: 'a1', text: 'deploys on Friday', asserted_by: 'agent', assertion_confidence: 0.7, source, asserted_at: '2026-09-01T00:00:00Z' }],
-};
+const T = NOTE_T;
+const view = noteView;
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-serve-bin-'));
 const db = join(dir, 'ledger.sqlite');

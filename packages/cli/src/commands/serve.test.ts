@@ -6,22 +6,10 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../cli-io.js';
 import { parseListenAddress, serveCommand } from './serve.js';
+import { NOTE_T, noteView } from '../testing/note-view.js';
 
-const T = '2026-09-21T21:00:00+00:00';
-const source = {
-  source_id: 'chat-1',
-  lineage_id: 'L-chat',
-  origin_type: 'extract',
-  origin_locator: 'loc:chat',
-  snapshot_id: 'snap:chat',
-  content_hash: 'sha256:chat',
-  observed_at: '2026-09-01T00:00:00+00:00',
-};
-const view = {
-  proposition_id: 'P-note',
-  view_id: 'v1',
-  assertions: [{ assertion_id: 'a1', text: 'deploys on Friday', asserted_by: 'agent', assertion_confidence: 0.7, source, asserted_at: '2026-09-01T00:00:00Z' }],
-};
+const T = NOTE_T;
+const view = noteView;
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'ewp-serve-'));
