@@ -69,7 +69,7 @@ const OBJECT_PROTO: object = Object.prototype;
  * Whether a plain object's fields may be read as `o[key]`: true unless something defined one of
  * the field names the decoder reads from a record or a source on `Object.prototype` (then every
  * read checks ownership). One literal test per name: each is its own inline cache, which the
- * optimizer folds while the prototype is unchanged (a loop over a list of names cost 0.7 µs per view).
+ * optimizer folds while the prototype is unchanged (a loop over a list of names cost 0.25 µs per view).
  */
 function prototypeClean(): boolean {
   const p = OBJECT_PROTO;
