@@ -72,7 +72,9 @@ async function* regularFileChunks(fd: number): AsyncGenerator<Buffer> {
 
 function isRegularFile(fd: number): boolean {
   try {
-    return fstatSync(fd).isFile();
+    // BigInt stats: Node 20's realpathSync reads the last plain fstat's mode from a shared buffer, and
+    // a FIFO's there made it stop resolving symlinks, so `import('@ewp/sqlite')` later failed.
+    return fstatSync(fd, { bigint: true }).isFile();
   } catch {
     return false;
   }

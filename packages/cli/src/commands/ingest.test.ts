@@ -1,4 +1,7 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PACK_DIR } from '@ewp/conformance';
@@ -74,6 +77,30 @@ describe('ewp ingest', () => {
     expect(r.stderr).toMatch(/FAIL \S*views\.jsonl\[1\]: JSON_SYNTAX/);
     expect(r.stdout).toContain('stored P-1 view=a');
     expect(r.stdout).toContain('stored P-2 view=b');
+  });
+
+  it.skipIf(process.platform === 'win32')('ingests from a named pipe (the built binary: the ledger opens after the pipe was examined)', async () => {
+    const fifo = join(dir, 'views.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const bin = new URL('../../dist/bin.js', import.meta.url).pathname;
+    const child = spawn(process.execPath, [bin, 'ingest', fifo, '--db', join(dir, `p${++n}.sqlite`), '--evaluated-at', T, '--attest-trusted-origins'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // As a user runs it: `pnpm exec` (which runs vitest) sets NODE_PATH, a fallback that hid the bug this guards.
+      env: { ...process.env, NODE_PATH: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    await writeFile(fifo, readFileSync(quickstart));
+    const [code] = await once(child, 'close');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/stored P-api-key-rotated view=\S+ /);
   });
 
   it('refuses a bad --evaluated-at before opening the ledger, creating nothing (exit 2)', async () => {
