@@ -10,6 +10,8 @@ export default ewpTsup({
   // No comments or indentation: smaller, and ASCII only (a comment's em dash made V8 decode and
   // parse the whole 1.2 MB chunk as two-byte text). Names stay, and source maps map lines back.
   minifyWhitespace: true,
+  // Lists what the chunks bundle, for dist/THIRD_PARTY_LICENSES.md (scripts/third-party-licenses.mjs).
+  metafile: true,
   // Bundled CommonJS (ajv) requires Node built-ins.
   banner: { js: "import { createRequire as __ewpCreateRequire } from 'node:module';\nconst require = __ewpCreateRequire(import.meta.url);" },
 });

@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -64,5 +64,11 @@ describe('the built ewp serve, with the official MCP client', () => {
     } finally {
       server.kill();
     }
+  });
+
+  it('ships the licenses of the third-party code its chunks bundle', () => {
+    const notices = readFileSync(new URL('../../dist/THIRD_PARTY_LICENSES.md', import.meta.url), 'utf8');
+    for (const name of ['@modelcontextprotocol/sdk', 'zod', 'ajv']) expect(notices).toMatch(new RegExp(`^## ${name}@\\d+\\.\\d+\\.\\d+ \\(`, 'm'));
+    expect(notices).toContain('Permission is hereby granted');
   });
 });
