@@ -28,7 +28,7 @@ function isLow(u: number): boolean {
 }
 
 // A unit at or above U+D800: only strings holding one can order differently by code unit and by code point.
-const HIGH_UNIT = /[\ud800-\uffff]/;
+export const HIGH_UNIT = /[\ud800-\uffff]/;
 
 /** Lists up to this long are sorted by insertion: no call into the engine's sort, whose set-up dominates tiny lists. */
 const INSERTION_SORT_MAX = 16;

@@ -1,5 +1,5 @@
-import { sortedByCodeUnit, sortedByCodePoint } from '../decode/codepoint-order.js';
-import { jsonString } from '../json/json-string.js';
+import { HIGH_UNIT, sortedByCodeUnit, sortedByCodePoint } from '../decode/codepoint-order.js';
+import { jsonString, MAY_ESCAPE } from '../json/json-string.js';
 import type { WarrantView } from '../types.js';
 
 /**
@@ -25,20 +25,13 @@ export function normalizedWarrantViewJson(w: WarrantView): string {
   );
 }
 
-let lastNumber = Number.NaN;
-let lastNumberText = 'null';
-
-/** JSON.stringify of a number; a warrant's strengths repeat, so the last text is kept (formatting a double is the costly part). */
+/** JSON.stringify of a number. */
 function numberJson(n: number): string {
-  if (n === lastNumber) return lastNumberText; // -0 and 0 both write as 0
-  const text = Number.isFinite(n) ? String(n) : 'null';
-  lastNumber = n;
-  lastNumberText = text;
-  return text;
+  return Number.isFinite(n) ? String(n) : 'null';
 }
 
-/** A character that JSON.stringify may escape, or that orders differently by code unit and by code point (U+D800 and above). */
-const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\uffff]/;
+/** What needs care in an id: JSON.stringify may escape it, or it orders differently by code unit and by code point. */
+const NEEDS_CARE = new RegExp(`${MAY_ESCAPE.source}|${HIGH_UNIT.source}`);
 
 /**
  * A list's JSON in code point order. Ids with nothing that needs care (the usual case) are sorted by

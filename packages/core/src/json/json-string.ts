@@ -1,5 +1,5 @@
-/** What JSON.stringify may escape in a string: `"`, `\\`, controls, and (when lone) surrogates. */
-const MAY_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** What JSON.stringify may escape in a string: `"`, `\\`, controls, and (when lone) surrogates. @internal */
+export const MAY_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
  * Whether JSON.stringify certainly writes `s` as its characters between two quotes: no `"`, `\\`,
