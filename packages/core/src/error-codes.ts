@@ -30,6 +30,7 @@ export const EWP_ERROR_CODES = {
   EWP_REFUSE_LEDGER_UNAVAILABLE: 'the ledger could not be read or written (closed, busy, damaged, unreachable)',
   EWP_REFUSE_RESERVED_NAMESPACE: 'a write into the namespace the ledger keeps for itself',
   EWP_REFUSE_UNSTORABLE_TEXT: 'an id or text the store cannot keep (PostgreSQL text holds no U+0000)',
+  EWP_REFUSE_INVALID_ENTRY: 'a ledger entry or entry query with a malformed kind, id, subjects, body or bound',
   // Tool calls (MCP, AI SDK, LangChain).
   EWP_REFUSE_INGEST_ROLE: 'a write through a read-only tool set or server',
   EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN: 'a trusted origin claimed without attestation',
