@@ -12,9 +12,10 @@ import type { EvidenceStore } from '@ewp/ledger';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { createHostGuard, isLoopbackHost, UnsafeBindError } from '@ewp/http-guard';
-import { holdsIngestRole } from './ingest-token.js';
+import { holdsIngestRole, presentedToken } from './ingest-token.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
 import { HttpExchangeTransport } from './http-exchange.js';
+import { compileRestRoutes, matchRestRoute, type RestRoute, restErrorReply } from './rest-routes.js';
 import { createEwpMcpServer, directCallsOf } from './server.js';
 
 /** Largest accepted request body (1 MiB). */
@@ -40,6 +41,12 @@ export interface EwpHttpServerOptions {
    * so one client holding sockets cannot exhaust the process's file descriptors.
    */
   maxConnections?: number;
+  /**
+   * Extra JSON routes served beside `/mcp` (see {@link RestRoute}), behind the same Host/Origin
+   * guard, limits, body limit and token: a route of role `ingest` answers 401 without a token and
+   * 403 with a wrong one.
+   */
+  routes?: readonly RestRoute[];
 }
 
 export interface EwpHttpServer {
@@ -60,9 +67,19 @@ function sendJsonText(res: ServerResponse, status: number, text: string, headers
   res.end(text);
 }
 
+/** A REST route's refusal of a malformed request, in the body shape of {@link restErrorReply}. */
+function restBadRequest(message: string): { error: { code: string; message: string } } {
+  return { error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS', message } };
+}
+
 /** Refuse a body before (or while) reading it, and close the connection so the rest is never read. */
-function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
-  sendJson(res, 413, errorReply(null, INVALID_REQUEST, `request body larger than ${limit} bytes`), { connection: 'close' });
+function tooLarge(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  body: unknown = errorReply(null, INVALID_REQUEST, `request body larger than ${limit} bytes`),
+): void {
+  sendJson(res, 413, body, { connection: 'close' });
   res.on('finish', () => req.destroy());
 }
 
@@ -156,11 +173,56 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     sendJson(res, 200, await transport.exchange(message as JSONRPCMessage & { id: string | number }));
   }
 
+  const routes = compileRestRoutes(options.routes ?? []);
+  const clock = options.clock ?? (() => new Date());
+
+  async function handleRoute(req: IncomingMessage, res: ServerResponse, route: RestRoute, params: Record<string, string>, query: string): Promise<void> {
+    const ingest = holdsIngestRole(req.headers, options.ingestToken);
+    if (route.role === 'ingest' && !ingest) {
+      const presented = presentedToken(req.headers) !== undefined;
+      const message = presented ? 'the token presented does not hold the ingest role' : 'this route needs the ingest token';
+      return sendJson(res, presented ? 403 : 401, { error: { code: 'EWP_REFUSE_INGEST_ROLE', message } }, presented ? {} : { 'www-authenticate': 'Bearer' });
+    }
+    let body: unknown;
+    if (route.method === 'POST') {
+      const declared = req.headers['content-length'];
+      if (declared !== undefined) {
+        if (!/^\d+$/.test(declared.trim())) return sendJson(res, 400, restBadRequest('bad Content-Length'));
+        if (Number(declared) > limit) return tooLarge(req, res, limit, restBadRequest(`request body larger than ${limit} bytes`));
+      }
+      if (!isJsonMediaType(req.headers['content-type'])) {
+        return sendJson(res, 415, restBadRequest('unsupported media type: Content-Type must be application/json'));
+      }
+      const bytes = await readBody(req, limit);
+      if (bytes === 'too-large') return tooLarge(req, res, limit, restBadRequest(`request body larger than ${limit} bytes`));
+      if (bytes.length === 0) return sendJson(res, 400, restBadRequest('empty body: a JSON value is required'));
+      const parsed = parseJsonBytes(bytes);
+      if (!parsed.ok) return sendJson(res, 400, { error: { code: 'JSON_SYNTAX', message: parsed.reason } });
+      body = parsed.value;
+    }
+    let result: unknown;
+    try {
+      result = await route.handler(body, params, { store: options.store, role: ingest ? 'ingest' : 'reader', query: new URLSearchParams(query), clock });
+    } catch (error) {
+      const reply = restErrorReply(error);
+      return sendJson(res, reply.status, reply.body);
+    }
+    return sendJson(res, 200, result);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0] as string;
+    const target = req.url ?? '/';
+    const queryAt = target.indexOf('?');
+    const path = queryAt < 0 ? target : target.slice(0, queryAt);
     // DNS-rebinding defence: only loopback and the allowed names, whatever the bind address.
     const verdict = guard(req.headers);
     if (!verdict.ok) return sendJson(res, 403, { error: verdict.reason }, { connection: 'close' });
+    if (routes.length > 0 && !MCP_PATHS.has(path) && path !== '/health') {
+      const match = matchRestRoute(routes, req.method ?? '', path);
+      if (match.kind === 'route') return handleRoute(req, res, match.route, match.params, queryAt < 0 ? '' : target.slice(queryAt + 1));
+      if (match.kind === 'bad-encoding') return sendJson(res, 400, restBadRequest('malformed percent-encoding in the path'));
+      if (match.kind === 'method') return sendJson(res, 405, restBadRequest(`method not allowed: ${match.allow}`), { allow: match.allow });
+    }
     if (req.method === 'GET') {
       if (path === '/health' || path === '/') return sendJson(res, 200, { server: 'ewp-mcp', protocol: PROTOCOL_VERSION });
       if (MCP_PATHS.has(path)) {

@@ -14,3 +14,4 @@ export { type EwpStdioOptions, serveStdio } from './stdio.js';
 export { LineDelimitedServerTransport, MAX_STDIO_MESSAGE_BYTES } from './stdio-transport.js';
 // The toolset's names, re-exported so existing imports from `@ewp/mcp` keep working.
 export { EWP_TOOL_CODES, type EwpTool, type EwpToolCode, type EwpToolName, MAX_CLOCK_SKEW_SECONDS, type ToolContext, ToolRefusal } from '@ewp/tools';
+export { type RestContext, type RestErrorBody, type RestRole, type RestRoute, RestRouteError, restErrorReply } from './rest-routes.js';
