@@ -31,6 +31,14 @@ export const EWP_ERROR_CODES = {
   EWP_REFUSE_RESERVED_NAMESPACE: 'a write into the namespace the ledger keeps for itself',
   EWP_REFUSE_UNSTORABLE_TEXT: 'an id or text the store cannot keep (PostgreSQL text holds no U+0000)',
   EWP_REFUSE_INVALID_ENTRY: 'a ledger entry or entry query with a malformed kind, id, subjects, body or bound',
+  // The memory layer (@ewp/memory).
+  EWP_REFUSE_MEMORY_INPUT: 'a memory-layer call with a missing or malformed field (text, class, project, source, time, config)',
+  EWP_REFUSE_MEMORY_UNKNOWN: 'no memory with that hash in the store',
+  EWP_REFUSE_MEMORY_CLASS_CONFLICT: 'a memory stored again under another class (a class changes only by reclass)',
+  EWP_REFUSE_MEMORY_SUPPORT_CLASS: 'an inference or hypothesis given as support or refutation (only observations and evidence may)',
+  EWP_REFUSE_MEMORY_SELF_LINK: 'a memory given as support or refutation of itself',
+  EWP_REFUSE_MEMORY_PROJECT_SCOPE: 'a support or refutation from another project scope than the memory it is linked to',
+  EWP_REFUSE_MEMORY_LINK_CONFLICT: 'one memory given as both support and refutation of the same memory',
   // Tool calls (MCP, AI SDK, LangChain).
   EWP_REFUSE_INGEST_ROLE: 'a write through a read-only tool set or server',
   EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN: 'a trusted origin claimed without attestation',
