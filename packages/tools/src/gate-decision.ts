@@ -3,7 +3,7 @@
  * for an action on the latest stored evidence at the moment of the call (no stored evidence:
  * DENY), and the typed result a gated tool returns instead of running.
  */
-import { type Action, type Decision, mayAct, REFERENCE_V2, type RiskPolicy, type WarrantView, warrantNow } from '@ewp/core';
+import { type Action, type Decision, type GateRule, gateRuleFor, REFERENCE_V2, type RiskPolicy, type WarrantView, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { z } from 'zod';
 
@@ -54,6 +54,8 @@ export interface GateDecision {
   evaluatedAt: string;
   /** Undefined when nothing is stored for the proposition (decided DENY). */
   warrant: WarrantView | undefined;
+  /** The `MAY_ACT_RULES` row that decided; undefined when nothing is stored (decided DENY). */
+  rule: GateRule | undefined;
 }
 
 /** Decide now, on the latest stored evidence. No stored evidence: DENY (nothing warrants acting). */
@@ -62,9 +64,11 @@ export async function decideGate<INPUT>(options: GateOptions<INPUT>, input: INPU
   const action = typeof options.action === 'function' ? options.action(input) : options.action;
   const evaluatedAt = (options.now ?? (() => new Date()))().toISOString();
   const view = await options.store.get(propositionId);
-  if (view === undefined) return { decision: 'DENY', propositionId, action, evaluatedAt, warrant: undefined };
+  if (view === undefined) return { decision: 'DENY', propositionId, action, evaluatedAt, warrant: undefined, rule: undefined };
   const warrant = warrantNow(view, REFERENCE_V2, evaluatedAt);
-  return { decision: mayAct(warrant, action, options.riskPolicy), propositionId, action, evaluatedAt, warrant };
+  // gateRuleFor is mayAct's own table walk: its decision is mayAct's, with the row that decided.
+  const rule = gateRuleFor(warrant, action, options.riskPolicy);
+  return { decision: rule.decision, propositionId, action, evaluatedAt, warrant, rule };
 }
 
 /** The result a gated tool returns instead of running. */
@@ -89,4 +93,14 @@ export function denyReason(d: GateDecision): string {
   if (d.warrant === undefined) return `no stored evidence for ${d.propositionId}: nothing warrants this action`;
   const w = d.warrant.warrant;
   return `the evidence for ${d.propositionId} does not warrant this ${d.action.risk ?? 'low'}-risk action (acceptance ${w.acceptance}, conflict ${w.conflict}, currency ${w.currency}, sufficiency ${w.sufficiency}); do not retry it as is`;
+}
+
+/**
+ * The deciding rule in words, for a framework's approval prompt or refusal: the rule's id and what it
+ * says, with the axes it read (or that nothing is stored).
+ */
+export function ruleReason(d: GateDecision): string {
+  if (d.warrant === undefined || d.rule === undefined) return `no stored evidence for ${d.propositionId}: nothing warrants this action`;
+  const w = d.warrant.warrant;
+  return `${d.propositionId}: gate rule ${d.rule.id}, ${d.rule.says} (acceptance ${w.acceptance}, conflict ${w.conflict}, currency ${w.currency}, sufficiency ${w.sufficiency}; ${d.action.risk ?? 'low'} risk, ${d.action.reversible === false ? 'irreversible' : 'reversible'})`;
 }

@@ -43,7 +43,17 @@ export {
   toolContext,
 } from './toolset.js';
 export { DEFAULT_ACTION_ID, DEFAULT_ACTION_KIND, MAX_CLOCK_SKEW_SECONDS } from './tools/may-act.js';
-export { demoteInlineView, type OriginTrust, originTrust, sourcesOf, trustedOriginsIn } from './origin-trust.js';
+export {
+  type AttestationSurface,
+  demoteInlineView,
+  type OriginTrust,
+  originTrust,
+  sourcesOf,
+  TOOL_ATTESTATION,
+  trustedOriginPath,
+  trustedOriginsIn,
+} from './origin-trust.js';
+export { admitView, type WriteOutcome, type WriterAttestation, type WriteReport, writeViews } from './write-path.js';
 export {
   decideGate,
   denyReason,
@@ -52,4 +62,6 @@ export {
   type GateRefusal,
   gateRefusal,
   gateRefusalSchema,
+  ruleReason,
 } from './gate-decision.js';
+export { type ConversationTurn, recordTurn, turnAssertion } from './turn-evidence.js';
