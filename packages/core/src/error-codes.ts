@@ -18,6 +18,9 @@ export const EWP_ERROR_CODES = {
   UNBOUND_PROPOSITION: 'a record names another proposition than its view',
   DUPLICATE_ID: 'two records of one kind share an id',
   SOURCE_REF_MISMATCH: 'records citing one source_id disagree about that source',
+  // Input bytes and sizes (every reader of files, streams and request bodies).
+  INVALID_UTF8: 'input bytes that are not UTF-8 (the message gives the byte offset); never replaced by U+FFFD',
+  INPUT_TOO_LARGE: 'a line, list element or document longer than the reader allows',
   // Other kernel refusals.
   UNKNOWN_POLICY: 'the policy identity is not reference-v2',
   BAD_EVALUATED_AT: 'the evaluation time is missing or not an instant',
