@@ -1,13 +1,14 @@
 /**
  * EvidenceChatMessageHistory: a chat history that keeps the conversation in any LangChain
  * history and records every message as an EWP assertion (origin `turn`, one lineage per
- * message). A conversation turn is a claim that was made, never a verification of it.
+ * message: the turn rule of `@ewp/tools`). A conversation turn is a claim that was made, never a
+ * verification of it.
  */
-import { type Assertion, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
+import { type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { BaseChatMessageHistory, type BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
-import { sha256Hex } from '../ledger/sha256.js';
+import { recordTurn } from '@ewp/tools';
 
 export interface EvidenceChatMessageHistoryOptions {
   /** The history that keeps the messages (InMemoryChatMessageHistory, a Redis/Postgres history, …). */
@@ -100,38 +101,16 @@ export class EvidenceChatMessageHistory extends BaseChatMessageHistory {
     return view === undefined ? undefined : warrantNow(view, this.#policy, evaluatedAt ?? this.#now().toISOString());
   }
 
-  async #record(propositionId: string, message: BaseMessage, index: number): Promise<void> {
-    const at = this.#now().toISOString();
-    const text = messageText(message);
-    const hash = await sha256Hex(text);
-    // A message id when the message has one; else position + time + content, so a position reused
-    // after clear() never names other content.
-    const local = message.id ?? `${index}@${at}#${hash.slice(0, 8)}`;
-    const sourceId = `chat:${this.sessionId}:${local}`;
-    const assertion: Assertion = {
-      assertion_id: `${sourceId}:a`,
-      proposition_id: propositionId,
-      text,
-      asserted_by: `chat.${message.getType()}`,
-      assertion_confidence: 0.5,
-      asserted_at: at,
-      source: {
-        source_id: sourceId,
-        lineage_id: sourceId,
-        origin_type: 'turn',
-        origin_locator: `langchain:chat:${encodeURIComponent(this.sessionId)}#${index}`,
-        snapshot_id: sourceId,
-        content_hash: `sha256:${hash}`,
-        observed_at: at,
-        extractor_id: null,
-        parent_source_id: null,
-      },
-    };
-    const latest = await this.ledger.get(propositionId);
-    if (latest === undefined) {
-      await this.ledger.put({ proposition_id: propositionId, assertions: [assertion] });
-    } else if (!latest.assertions.some((a) => a.assertion_id === assertion.assertion_id)) {
-      await this.ledger.extend(propositionId, [{ kind: 'assertion', record: assertion }]);
-    }
+  #record(propositionId: string, message: BaseMessage, index: number): Promise<void> {
+    return recordTurn(this.ledger, {
+      sessionId: this.sessionId,
+      locatorScheme: 'langchain:chat',
+      index,
+      role: message.getType(),
+      text: messageText(message),
+      messageId: message.id,
+      propositionId,
+      at: this.#now(),
+    });
   }
 }
