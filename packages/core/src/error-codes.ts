@@ -96,6 +96,10 @@ export const EWP_ERROR_CODES = {
   PERSISTENCE: 'the receipt store could not be read or written',
   PERSISTENCE_INTEGRITY: 'stored receipts fail their integrity check',
   UNSUPPORTED_SCHEMA: 'a receipt store of another schema version',
+  // Decision records and guarded runs (docs/spec/receipts.md §12.6).
+  EWP_REFUSE_DECISION_UNKNOWN: 'no recorded decision with that id in the ledger',
+  EWP_REFUSE_DECISION_NOT_RECORDED: 'the gate could not record its decision in the ledger, so nothing runs (fail closed)',
+  EWP_REFUSE_DECISION_NOT_EXECUTABLE: 'a guarded run refused: the decision does not permit acting, its evidence changed, or it already ran',
 } as const;
 
 /** Every stable error code of the project. */
