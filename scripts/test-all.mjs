@@ -1,31 +1,29 @@
 // The README's test command: build every package, run every test of the workspace in one
-// vitest run, and print the plain closing line `N passed, N failed` that CI reads.
+// vitest run on the machine's Node, then the Node 22 lane (scripts/test-node22.mjs: the projects
+// that need Node 22, under the npm registry's node@22), and print the plain closing line
+// `N passed, N failed` that CI reads, summed over both.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { pnpm } from './pnpm.mjs';
+import { runNode22Lane } from './test-node22.mjs';
+import { vitestCounts } from './vitest-counts.mjs';
 
 if (!existsSync('node_modules/.modules.yaml')) pnpm(['install', '--frozen-lockfile']);
 pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
 
 const results = '.vitest-results.json';
 rmSync(results, { force: true });
+const args = process.argv.slice(2);
 const run = spawnSync(
   process.execPath,
-  ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)],
+  ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...args],
   { stdio: 'inherit', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' } },
 );
-
-let passed = 0;
-let failed = 0;
-if (existsSync(results)) {
-  const report = JSON.parse(readFileSync(results, 'utf8'));
-  passed = report.numPassedTests;
-  // Failed tests, plus test files that failed before running any test (import or syntax errors).
-  const brokenFiles = report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0);
-  failed = report.numFailedTests + brokenFiles.length;
-} else {
-  failed = 1; // vitest itself failed before reporting
-}
-if (run.status !== 0 && failed === 0) failed = 1;
+const main = vitestCounts(results, run.status);
+// Arguments narrow the main run (a project, a file); the lane runs on a full run only.
+const lane = args.length === 0 ? runNode22Lane() : { passed: 0, failed: 0 };
+if (args.length === 0) console.log(`main run: ${main.passed} passed, ${main.failed} failed; Node 22 lane: ${lane.passed} passed, ${lane.failed} failed`);
+const passed = main.passed + lane.passed;
+const failed = main.failed + lane.failed;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,22 @@
+// Reads a vitest JSON report into the counts of the closing line CI reads (`N passed, N failed`).
+import { existsSync, readFileSync } from 'node:fs';
+
+/**
+ * Passed and failed tests of one vitest run: failed counts failed tests plus test files that failed
+ * before running any test (import or syntax errors); a run that exited non-zero without a report,
+ * or with one that shows no failure, counts one failure.
+ */
+export function vitestCounts(reportFile, exitStatus) {
+  let passed = 0;
+  let failed = 0;
+  if (existsSync(reportFile)) {
+    const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+    passed = report.numPassedTests;
+    const brokenFiles = report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0);
+    failed = report.numFailedTests + brokenFiles.length;
+  } else {
+    failed = 1; // vitest itself failed before reporting
+  }
+  if (exitStatus !== 0 && failed === 0) failed = 1;
+  return { passed, failed };
+}
