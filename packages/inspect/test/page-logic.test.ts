@@ -9,7 +9,7 @@ import { toWireView } from '../src/index.js';
 import { fromWireView } from '../web/src/api.js';
 import { diffSnapshots } from '../web/src/diff.js';
 import { explainCode, RATIONALE_MEANINGS } from '../web/src/explain.js';
-import { gateCells, interventionsFor, searchRoutes } from '../web/src/gate.js';
+import { axesReadBy, gateCells, interventionsFor, searchRoutes } from '../web/src/gate.js';
 import { lineageGraph } from '../web/src/graph.js';
 import { keyInstants } from '../web/src/time.js';
 import { packFixture, quickstartViews } from './ledgers.js';
@@ -84,6 +84,74 @@ describe('the gate table', () => {
     expect(highCell?.decision).toBe('DENY');
     // A supersession is permanent under the rules: nothing lifts a high-risk action on it.
     expect(highCell?.routes).toEqual([]);
+  });
+});
+
+describe('what would change it, for every proposition of the quick start and the pack', () => {
+  const manifest = (
+    JSON.parse(readFileSync(new URL('../../../conformance/pack/manifest.json', import.meta.url), 'utf8')) as {
+      name: string;
+      view: string;
+      evaluated_at: string;
+    }[]
+  ).filter((m) => m.view === `fixtures/${m.name}.json`);
+  const cases: [string, EvidenceView, string][] = [
+    ...quickstartViews().map((raw): [string, EvidenceView, string] => {
+      const view = decodeView(raw);
+      return [`quickstart ${view.proposition_id}`, view, '2026-09-23T12:00:00Z'];
+    }),
+    ...manifest.map((m): [string, EvidenceView, string] => [`pack ${m.name}`, decodeView(packFixture(m.name)), m.evaluated_at]),
+  ];
+
+  it.each(cases)('%s: every blocked cell has a route that really reaches its decision, or a reason naming the rule', (_name, view, at) => {
+    const w = warrantNow(view, REFERENCE_V2, at);
+    const interventions = interventionsFor(view, w, at);
+    for (const cell of searchRoutes(view, w, at, {}, gateCells(w, {}))) {
+      if (cell.decision === 'MAY_ACT') continue;
+      const action = { action_id: 'x', kind: 'x', risk: cell.risk, reversible: cell.reversible };
+      if (cell.routes.length === 0) {
+        expect(cell.why).toContain(`rule ${cell.rule.id} reads`);
+        continue;
+      }
+      for (const route of cell.routes) {
+        let changed: EvidenceView = view;
+        for (const step of route.steps) changed = (interventions.find((i) => i.id === step.id) as (typeof interventions)[number]).apply(changed);
+        expect(mayAct(warrantNow(changed, REFERENCE_V2, at), action)).toBe(route.reaches);
+      }
+    }
+  });
+
+  it('lifts the open conflict of P-prod-db-version at every risk, naming the records to withdraw', () => {
+    const view = quickstart('P-prod-db-version');
+    const at = '2026-09-23T12:00:00Z';
+    const w = warrantNow(view, REFERENCE_V2, at);
+    const cells = searchRoutes(view, w, at, {}, gateCells(w, {}));
+    for (const cell of cells) expect(cell.decision === 'MAY_ACT' || cell.routes.length > 0, `${cell.risk} ${cell.reversible}`).toBe(true);
+    const low = cells.find((c) => c.risk === 'low' && c.reversible);
+    // The implied conflict is the turn's supporting evidence against the psql check: withdrawing the
+    // recalled evidence (if it was wrong) lifts a low-risk action.
+    expect(low?.routes.some((r) => r.reaches === 'MAY_ACT' && r.steps.map((s) => s.id).join() === 'withdraw:evidence:e-memory')).toBe(true);
+    // A high-risk action needs the opposing external check gone and an independent supporting one.
+    const high = cells.find((c) => c.risk === 'high' && !c.reversible);
+    expect(high?.routes.some((r) => r.steps.some((s) => s.id === 'withdraw:check:k-psql-version'))).toBe(true);
+  });
+
+  it('says why a supersession cannot be lifted, from the rule the kernel applied', () => {
+    const view = decodeView(packFixture('08-superseded'));
+    const at = '2026-10-01T00:00:00Z';
+    const w = warrantNow(view, REFERENCE_V2, at);
+    const high = searchRoutes(view, w, at, {}, gateCells(w, {})).find((c) => c.risk === 'high');
+    expect(high?.routes).toEqual([]);
+    expect(high?.why).toContain('rule high.superseded reads currency');
+    expect(high?.why).toContain('Superseded by');
+    expect(high?.why).toContain('A supersession is permanent');
+  });
+
+  it('finds the axes a rule reads by asking the rule', () => {
+    const w = warrantNow(quickstart('P-prod-db-version'), REFERENCE_V2, '2026-09-23T12:00:00Z');
+    const rule = gateRuleFor(w, { action_id: 'x', kind: 'x', risk: 'high', reversible: false });
+    expect(rule.id).toBe('high.requires_accepted');
+    expect(axesReadBy(rule, w, { risk: 'high', reversible: false }, {})).toEqual(['acceptance']);
   });
 });
 

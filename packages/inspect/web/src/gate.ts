@@ -19,6 +19,7 @@ import {
   type WarrantView,
   warrantNow,
 } from '@ewp/core';
+import { axisOfCode, explainCode } from './explain.js';
 import { durationWords } from './time.js';
 
 export const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
@@ -46,6 +47,8 @@ export interface GateCell {
   rule: GateRule;
   /** Empty for MAY_ACT, and when no set of the candidate changes lifts it. */
   routes: Route[];
+  /** When a blocked cell has no route after the search: why nothing within reach lifts it. */
+  why?: string;
 }
 
 function source(id: string, origin: string, at: string): SourceRef {
@@ -111,6 +114,22 @@ export function interventionsFor(view: EvidenceView, w: WarrantView, at: string)
       }),
     });
   }
+  // Withdrawing a record (a new snapshot without it) is a real operator change when the record was
+  // wrong: offered for the records that hold the decision down (an opposing record, and when the
+  // polarities conflict, the supporting ones), labelled so nobody mistakes it for new evidence.
+  const opposing = [...opposingRecords(view)].slice(0, MAX_WITHDRAW);
+  const conflicted = w.warrant.rationale_codes.includes('conflict.implied_polarity');
+  const supporting = conflicted ? [...supportingRecords(view)].slice(0, MAX_WITHDRAW) : [];
+  for (const r of [...opposing, ...supporting]) {
+    out.push({
+      id: `withdraw:${r.kind}:${r.id}`,
+      label: `withdraw ${r.kind} ${r.id} (it ${r.stance} the proposition): a new snapshot without it, only if that record was wrong`,
+      apply: (v) =>
+        r.kind === 'check'
+          ? { ...v, checks: v.checks.filter((c) => c.check_id !== r.id) }
+          : { ...v, evidence: v.evidence.filter((e) => e.evidence_id !== r.id) },
+    });
+  }
   for (const id of w.open_conflicts.slice(0, 4)) {
     out.push({
       id: `resolve:${id}`,
@@ -126,6 +145,25 @@ export function interventionsFor(view: EvidenceView, w: WarrantView, at: string)
     });
   }
   return out;
+}
+
+/** Records offered for withdrawal, per side of the proposition. */
+const MAX_WITHDRAW = 3;
+
+interface StancedRecord {
+  kind: 'check' | 'evidence';
+  id: string;
+  stance: 'supports' | 'opposes';
+}
+
+function* opposingRecords(view: EvidenceView): Generator<StancedRecord> {
+  for (const c of view.checks) if (c.result === 'opposes') yield { kind: 'check', id: c.check_id, stance: 'opposes' };
+  for (const e of view.evidence) if (e.polarity === 'opposes') yield { kind: 'evidence', id: e.evidence_id, stance: 'opposes' };
+}
+
+function* supportingRecords(view: EvidenceView): Generator<StancedRecord> {
+  for (const e of view.evidence) if (e.polarity === 'supports') yield { kind: 'evidence', id: e.evidence_id, stance: 'supports' };
+  for (const c of view.checks) if (c.result === 'supports') yield { kind: 'check', id: c.check_id, stance: 'supports' };
 }
 
 /** Subsets of `n` items by increasing size, up to `max` items (bit masks). */
@@ -186,9 +224,57 @@ export function searchRoutes(view: EvidenceView, w: WarrantView, at: string, ris
   return cells.map((cell) => {
     const routes = found.get(cell);
     if (routes === undefined) return cell;
+    if (routes.length === 0) return { ...cell, why: whyNothingLifts(view, w, at, riskPolicy, cell, interventions.length, maxSteps) };
     return {
       ...cell,
       routes: routes.map((r) => ({ reaches: r.reaches, steps: interventions.filter((_, i) => r.mask & (1 << i)) })),
     };
   });
+}
+
+const AXIS_VALUES = {
+  acceptance: ['UNACCEPTED', 'TENTATIVE', 'ACCEPTED'],
+  conflict: ['NONE', 'OPEN', 'RESOLVED'],
+  currency: ['CURRENT', 'STALE', 'SUPERSEDED'],
+  sufficiency: ['SUFFICIENT', 'INSUFFICIENT', 'DEGRADED'],
+} as const;
+
+/**
+ * The axes a gate rule reads, found by asking the rule itself: an axis counts when some other value
+ * of it changes whether the rule applies. No second copy of the rule table.
+ */
+export function axesReadBy(rule: GateRule, w: WarrantView, cell: Pick<GateCell, 'risk' | 'reversible'>, riskPolicy: RiskPolicy): string[] {
+  const situation = (warrant: WarrantView['warrant']) => ({
+    warrant,
+    risk: cell.risk,
+    reversible: cell.reversible,
+    highRequiresAccepted: riskPolicy.high_requires_accepted ?? true,
+    highRequiresNoOpenConflict: riskPolicy.high_requires_no_open_conflict ?? true,
+  });
+  const applies = rule.applies(situation(w.warrant));
+  return Object.entries(AXIS_VALUES)
+    .filter(([axis, values]) => values.some((value) => rule.applies(situation({ ...w.warrant, [axis]: value })) !== applies))
+    .map(([axis]) => axis);
+}
+
+/**
+ * Why no set of the candidate changes lifts a blocked cell: the facts of this view behind every axis
+ * the deciding rule reads (the kernel's rationale codes, with the records that caused them).
+ */
+export function whyNothingLifts(
+  view: EvidenceView,
+  w: WarrantView,
+  at: string,
+  riskPolicy: RiskPolicy,
+  cell: GateCell,
+  candidates: number,
+  maxSteps: number,
+): string {
+  const axes = new Set(axesReadBy(cell.rule, w, cell, riskPolicy));
+  // Acceptance is decided from verification too: its codes explain a held-down acceptance.
+  if (axes.has('acceptance')) axes.add('verification');
+  const facts = w.warrant.rationale_codes.filter((code) => axes.has(axisOfCode(code))).map((code) => explainCode(code, w, view, at));
+  const permanent =
+    w.warrant.currency === 'SUPERSEDED' && axes.has('currency') ? ' A supersession is permanent: act on the proposition that supersedes it.' : '';
+  return `None of the ${candidates} candidate changes, alone or up to ${maxSteps} together, lifts ${cell.decision}: rule ${cell.rule.id} reads ${[...axes].join(', ')}. ${facts.join(' ')}${permanent}`;
 }

@@ -380,7 +380,7 @@ function GatePanel({ view, w, at, meta }: { view: EvidenceView; w: WarrantView; 
                 ) : cells === undefined ? (
                   <span class="muted">searching…</span>
                 ) : cell.routes.length === 0 ? (
-                  'No set of up to three of the candidate changes lifts this: see the rule.'
+                  <span data-testid="gate-why">{cell.why}</span>
                 ) : (
                   <ul>
                     {cell.routes.map((r) => (
