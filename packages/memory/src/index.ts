@@ -1,0 +1,39 @@
+/**
+ * @ewp/memory — the evidence layer for agent memories over any EvidenceStore: epistemic classes, the
+ * support rule, echo detection, confidence apart from salience, and the audited promotion gate.
+ * @packageDocumentation
+ */
+export { type ConfidenceWeights, DEFAULT_MEMORY_CONFIG, type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from './config.js';
+export { confidenceOf, wholePeriodsSince } from './confidence.js';
+export { checkEcho, type EchoDecision } from './echo-check.js';
+export { EPISTEMIC_CLASSES, type EpistemicClass, isClaimClass, isEpistemicClass, maySupport } from './epistemic-class.js';
+export { type EvidenceCounts, echoRecordIds, evidenceCounts } from './evidence-counts.js';
+export { MemoryError, type MemoryErrorCode } from './errors.js';
+export {
+  type EchoCandidate,
+  type GateEventBody,
+  type GateReason,
+  type LinkEventBody,
+  MEMORY_EVENT_KINDS,
+  MEMORY_EVENT_NAMESPACE,
+  type ReclassEventBody,
+} from './memory-events.js';
+export {
+  type AutoContext,
+  type ContextRow,
+  type GateOutcome,
+  type GateStatistics,
+  hotRanking,
+  type LinkResult,
+  MemoryLedger,
+  type MemoryLedgerOptions,
+  type MemoryState,
+  type RecallQuery,
+  type RecallRow,
+  type StoreMemoryInput,
+  type StoreMemoryResult,
+} from './memory-ledger.js';
+export { hashOfProposition, type MemoryFacts, type MemoryIdentity, memoryHash, propositionOf } from './memory-records.js';
+export { type GateDecision, promotionDecision } from './promotion-gate.js';
+export { emptySalience, InMemorySalienceStore, JsonlSalienceStore, type SalienceRecord, type SalienceStore } from './salience-store.js';
+export { type Embedder, embedderSimilarity, normalizeForSimilarity, type SimilarityMeasure, trigramSimilarity, vectorCosine } from './similarity.js';

@@ -1,0 +1,777 @@
+/**
+ * The memory layer over any EvidenceStore (docs/spec/evidence-layer.md). Memories are EWP records in
+ * the store (one write path, one audit chain); their events are ledger entries written in the same call
+ * as the write they record. Confidence is derived from the records at an explicit T; salience lives in a
+ * {@link SalienceStore} apart from every digest, evidence state and the chain.
+ *
+ * Every surface (CLI, MCP, REST) calls these methods; none restates a rule.
+ */
+import { type ChainVerification, isWellFormed } from '@ewp/canonical';
+import { compareInstants, type EvidenceView, type Instant, parseInstant, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
+import type { EvidenceStore, LedgerEntry, LedgerRecord } from '@ewp/ledger';
+import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from './config.js';
+import { confidenceOf } from './confidence.js';
+import { checkEcho } from './echo-check.js';
+import { type EpistemicClass, isClaimClass, isEpistemicClass, maySupport } from './epistemic-class.js';
+import { type EvidenceCounts, evidenceCounts } from './evidence-counts.js';
+import { badInput, MemoryError } from './errors.js';
+import {
+  factsFromStoreEvent,
+  type GateEventBody,
+  gateEvent,
+  type LinkEventBody,
+  linkEvent,
+  MEMORY_EVENT_KINDS,
+  MEMORY_EVENT_NAMESPACE,
+  reclassEvent,
+  storeEvent,
+  tenThousandths,
+} from './memory-events.js';
+import {
+  defaultOrigin,
+  isEndogenousOrigin,
+  linkEvidence,
+  linkRecordId,
+  type MemoryFacts,
+  memoryHash,
+  memoryOfRecord,
+  memoryView,
+  ownEvidence,
+  propositionOf,
+} from './memory-records.js';
+import { promotionDecision } from './promotion-gate.js';
+import { emptySalience, InMemorySalienceStore, type SalienceRecord, type SalienceStore } from './salience-store.js';
+import { type Embedder, embedderSimilarity, type SimilarityMeasure, trigramSimilarity } from './similarity.js';
+
+/** How a {@link MemoryLedger} is made. */
+export interface MemoryLedgerOptions {
+  /** The configuration section (defaults: {@link DEFAULT_MEMORY_CONFIG}). */
+  config?: MemoryConfigInput;
+  /** Where salience is kept. Default: in memory. */
+  salience?: SalienceStore;
+  /** The echo check's measure. Default: trigram cosine; `embedder` is the shorthand for an embedder. */
+  similarity?: SimilarityMeasure;
+  /** Vectors for texts (Mem0's embedder, LangChain's `embedDocuments`, any function). */
+  embedder?: Embedder;
+  /** The clock for write times and the default T: an ISO-8601 instant. Default: the system clock. */
+  now?: () => string;
+}
+
+/** What `store` takes. */
+export interface StoreMemoryInput {
+  text: string;
+  class: EpistemicClass;
+  /** Project scope; absent or `null` for a global memory. Supports never cross scopes. */
+  project?: string | null;
+  /** Where it came from. Default `agent`. */
+  source?: string;
+  /** Memories this one supports (it must be an observation or evidence). */
+  supports?: readonly string[];
+  /** Memories this one was derived from (lineage, never support). */
+  derived_from?: readonly string[];
+  /** The EWP origin of its record; by default by class (`observation`, `derived`, `model_introspection`). */
+  origin_type?: string;
+  /** When it was observed or asserted. Default: now. */
+  observed_at?: string;
+}
+
+/** The state of one memory at T: class and confidence with the counts behind it, and its warrant beside them. */
+export interface MemoryState extends EvidenceCounts {
+  hash: string;
+  proposition_id: string;
+  view_id: string;
+  text: string;
+  class: EpistemicClass;
+  project: string | null;
+  source: string;
+  confidence: number;
+  /** The EWP warrant of the memory's view at T, shown beside confidence; neither feeds the other. */
+  warrant: Omit<Warrant, 'strength' | 'rationale_codes'>;
+  /** The warrant's count of distinct lineages (an echo joins the lineage it echoes, so it adds none). */
+  independent_lineage_count: number;
+  evaluated_at: string;
+}
+
+/** `store`'s answer. */
+export interface StoreMemoryResult extends MemoryState {
+  status: 'stored' | 'unchanged';
+  links: LinkResult[];
+}
+
+/** `link`'s and `refute`'s answer. */
+export interface LinkResult {
+  support: string;
+  target: string;
+  polarity: 'supports' | 'opposes';
+  status: 'linked' | 'unchanged';
+  echo: boolean;
+  echo_of: string | null;
+  /** Highest similarity found, 0–1. */
+  similarity: number;
+  /** The target's state after the link. */
+  target_confidence: number;
+  target_distinct_sources: number;
+}
+
+/** What `recall` takes. */
+export interface RecallQuery {
+  /** Text to match; absent: the most salient memories. */
+  query?: string;
+  /** Scope; absent or null: global memories only. `'*'` for every scope. */
+  project?: string | null;
+  class?: EpistemicClass | readonly EpistemicClass[];
+  confidence_min?: number;
+  /** Default 10, at most 1000. */
+  limit?: number;
+  /** T for confidence. Default: now. */
+  at?: string;
+  /** False: a plain recall that leaves salience untouched. Default true (recall feeds salience). */
+  touch?: boolean;
+}
+
+/** One recalled memory. */
+export interface RecallRow {
+  hash: string;
+  text: string;
+  class: EpistemicClass;
+  confidence: number;
+  project: string | null;
+  source: string;
+  /** The text match, 0–1 (1 with no query). */
+  score: number;
+  salience: SalienceRecord;
+}
+
+/** The outcome of one promotion attempt. */
+export interface GateOutcome {
+  hash: string;
+  decision: 'allowed' | 'blocked' | 'skip';
+  reason: string | null;
+}
+
+/** Gate statistics read from the chain. */
+export interface GateStatistics {
+  allowed: number;
+  blocked: number;
+  by_reason: Record<string, number>;
+  from: string | null;
+  to: string | null;
+}
+
+/** A row of the auto-context. */
+export interface ContextRow {
+  hash: string;
+  text: string;
+  class: EpistemicClass;
+  confidence: number;
+  acceptance: Warrant['acceptance'];
+  conflict: Warrant['conflict'];
+  disputed: boolean;
+  salience: SalienceRecord;
+}
+
+/** The context an agent gets before a turn: "hot" and "confirmed" apart, each labelled. */
+export interface AutoContext {
+  evaluated_at: string;
+  project: string | null;
+  hot: { label: string; rows: ContextRow[] };
+  confirmed: { label: string; rows: ContextRow[] };
+}
+
+/** A memory as the index keeps it: its STORE facts and its current class. */
+interface Indexed {
+  facts: MemoryFacts;
+  current: EpistemicClass;
+  reclasses: number;
+}
+
+const HOT_LABEL = 'hot: recalled often or recently (salience). Not evidence: say a hot inference or hypothesis is unconfirmed.';
+const CONFIRMED_LABEL = 'confirmed: warrant ACCEPTED, or confidence at or above the threshold from independent observations.';
+const MAX_TEXT = 100_000;
+const ENTRY_PAGE = 100_000;
+
+function checkText(value: unknown, path: string, max = MAX_TEXT): string {
+  if (typeof value !== 'string' || value.trim() === '') throw badInput(path, 'must be a non-empty string');
+  if (value.length > max) throw badInput(path, `must be at most ${max} characters`);
+  if (!isWellFormed(value)) throw badInput(path, 'holds an unpaired UTF-16 surrogate');
+  return value;
+}
+
+function checkProject(value: unknown, path: string): string | null {
+  if (value === undefined || value === null) return null;
+  return checkText(value, path, 256);
+}
+
+function checkHashList(value: unknown, path: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw badInput(path, 'must be an array of memory hashes');
+  return [...new Set(value.map((h, i) => checkText(h, `${path}[${i}]`, 256)))];
+}
+
+function instantOf(at: string, path: string): Instant {
+  const parsed = parseInstant(at);
+  if (typeof parsed === 'string') throw badInput(path, `${JSON.stringify(at)} is not an ISO-8601 instant`);
+  return parsed;
+}
+
+const WORDS = /[\p{L}\p{N}]+/gu;
+function wordsOf(text: string): string[] {
+  return [...new Set(text.toLowerCase().match(WORDS) ?? [])];
+}
+
+/** Salience order: energy, then recall count, then the latest recall, then hash (a total order). */
+function bySalience(a: [string, SalienceRecord], b: [string, SalienceRecord]): number {
+  return (
+    b[1].energy - a[1].energy ||
+    b[1].recall_count - a[1].recall_count ||
+    (b[1].last_recalled_at ?? '').localeCompare(a[1].last_recalled_at ?? '') ||
+    (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)
+  );
+}
+
+/** The memory layer over one EvidenceStore. */
+export class MemoryLedger {
+  readonly evidenceStore: EvidenceStore;
+  readonly config: MemoryConfig;
+  readonly salience: SalienceStore;
+  readonly similarity: SimilarityMeasure;
+  readonly #now: () => string;
+  readonly #index = new Map<string, Indexed>();
+  readonly #words = new Map<string, Set<string>>();
+  /** Latest views read, by hash; dropped when an event names the memory or the store's revision moves. */
+  readonly #views = new Map<string, EvidenceView>();
+  #lastIndex = -1;
+  #revision: string | undefined;
+
+  constructor(store: EvidenceStore, options: MemoryLedgerOptions = {}) {
+    this.evidenceStore = store;
+    this.config = resolveMemoryConfig(options.config);
+    this.salience = options.salience ?? new InMemorySalienceStore();
+    this.similarity = options.similarity ?? (options.embedder ? embedderSimilarity(options.embedder) : trigramSimilarity);
+    this.#now = options.now ?? (() => new Date().toISOString());
+  }
+
+  // ---------------------------------------------------------------- index
+
+  /** Read the memory events appended since the last read (by this or any other process). */
+  async refresh(): Promise<void> {
+    const revision = await this.evidenceStore.revision?.();
+    if (revision !== undefined && revision !== this.#revision) {
+      this.#views.clear();
+      this.#revision = revision;
+    }
+    for (;;) {
+      const page = await this.evidenceStore.readEntries({ kind: MEMORY_EVENT_NAMESPACE, afterIndex: this.#lastIndex, limit: ENTRY_PAGE });
+      for (const entry of page) this.#apply(entry);
+      if (page.length < ENTRY_PAGE) return;
+    }
+  }
+
+  #apply(entry: LedgerEntry): void {
+    this.#lastIndex = Math.max(this.#lastIndex, entry.chain_index);
+    if (entry.kind === MEMORY_EVENT_KINDS.store) {
+      const facts = factsFromStoreEvent(entry);
+      if (!this.#index.has(facts.hash)) {
+        this.#index.set(facts.hash, { facts, current: facts.class, reclasses: 0 });
+        for (const w of wordsOf(facts.text)) {
+          const set = this.#words.get(w);
+          if (set === undefined) this.#words.set(w, new Set([facts.hash]));
+          else set.add(facts.hash);
+        }
+      }
+    } else if (entry.kind === MEMORY_EVENT_KINDS.reclass) {
+      const m = this.#index.get(String(entry.body.memory));
+      if (m !== undefined) {
+        m.current = entry.body.to as EpistemicClass;
+        m.reclasses += 1;
+      }
+    }
+    if (entry.kind !== MEMORY_EVENT_KINDS.promoGate) {
+      // A link changes the target's view; a reclass changes which records count everywhere.
+      if (entry.kind === MEMORY_EVENT_KINDS.reclass) this.#views.clear();
+      else for (const s of entry.subjects) this.#views.delete(s.slice(4));
+    }
+  }
+
+  #known(hash: string, path: string): Indexed {
+    const m = this.#index.get(hash);
+    if (m === undefined) throw new MemoryError('EWP_REFUSE_MEMORY_UNKNOWN', `no memory ${JSON.stringify(hash)} in this store`, { path, memory: hash });
+    return m;
+  }
+
+  async #view(hash: string): Promise<EvidenceView> {
+    let view = this.#views.get(hash);
+    if (view === undefined) {
+      view = await this.evidenceStore.get(propositionOf(hash));
+      if (view === undefined) throw new MemoryError('EWP_REFUSE_MEMORY_UNKNOWN', `memory ${hash} has no stored view`, { memory: hash });
+      this.#views.set(hash, view);
+    }
+    return view;
+  }
+
+  /** A record counts unless it is a memory's record and that memory is now an inference or hypothesis. */
+  readonly #qualifies = (recordId: string): boolean => {
+    const h = memoryOfRecord(recordId);
+    const m = h === undefined ? undefined : this.#index.get(h);
+    return m === undefined || maySupport(m.current);
+  };
+
+  #at(at: string | undefined, path = 'at'): { text: string; instant: Instant } {
+    const text = at ?? this.#now();
+    return { text, instant: instantOf(text, path) };
+  }
+
+  async #state(hash: string, at: { text: string; instant: Instant }): Promise<MemoryState> {
+    const m = this.#known(hash, 'hash');
+    const view = await this.#view(hash);
+    const counts = evidenceCounts(view, at.instant, this.#qualifies);
+    const w = warrantNow(view, REFERENCE_V2, at.text);
+    const { strength: _s, rationale_codes: _r, ...warrant } = w.warrant;
+    return {
+      hash,
+      proposition_id: view.proposition_id,
+      view_id: view.view_id,
+      text: m.facts.text,
+      class: m.current,
+      project: m.facts.project,
+      source: m.facts.source,
+      ...counts,
+      confidence: confidenceOf(counts, this.config.confidence, at.instant),
+      warrant,
+      independent_lineage_count: w.independent_lineage_count,
+      evaluated_at: at.text,
+    };
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /**
+   * Store a memory with its class; with `supports`, link it as support of each (it must be an
+   * observation or evidence, in the same project). Storing the same text from the same source in the same
+   * project again is a no-op; under another class it is refused (use {@link reclass}).
+   * Everything is checked before anything is written.
+   */
+  async store(input: StoreMemoryInput): Promise<StoreMemoryResult> {
+    if (typeof input !== 'object' || input === null) throw badInput('$', 'must be an object {text, class, ...}');
+    const text = checkText(input.text, 'text');
+    if (!isEpistemicClass(input.class)) throw badInput('class', 'must be one of observation, evidence, inference, hypothesis');
+    const cls = input.class;
+    const project = checkProject(input.project, 'project');
+    const source = input.source === undefined ? 'agent' : checkText(input.source, 'source', 256);
+    const supports = checkHashList(input.supports, 'supports');
+    const derivedFrom = checkHashList(input.derived_from, 'derived_from');
+    const origin = input.origin_type === undefined ? defaultOrigin(cls) : checkText(input.origin_type, 'origin_type', 64);
+    if (isClaimClass(cls) !== isEndogenousOrigin(origin)) {
+      throw badInput(
+        'origin_type',
+        isClaimClass(cls) ? `an ${cls} is the agent's own: its origin must be endogenous` : `an ${cls} needs an exogenous origin, not ${origin}`,
+      );
+    }
+    const at = this.#at(input.observed_at, 'observed_at');
+    await this.refresh();
+    const hash = memoryHash({ text, project, source });
+    const existing = this.#index.get(hash);
+    if (existing !== undefined && existing.current !== cls) {
+      throw new MemoryError('EWP_REFUSE_MEMORY_CLASS_CONFLICT', `memory ${hash} is stored as ${existing.current}; change it with reclass`, {
+        path: 'class',
+        memory: hash,
+      });
+    }
+    for (const [i, h] of derivedFrom.entries()) this.#known(h, `derived_from[${i}]`);
+    const facts: MemoryFacts = existing?.facts ?? {
+      hash,
+      class: cls,
+      project,
+      source,
+      text,
+      origin_type: origin,
+      observed_at: at.text,
+      derived_from: derivedFrom,
+    };
+    for (let i = 0; i < supports.length; i += 1) this.#checkLink(facts, cls, supports[i]!, 'supports', `supports[${i}]`);
+    let status: 'stored' | 'unchanged' = 'unchanged';
+    if (existing === undefined) {
+      const put = await this.evidenceStore.put(memoryView(facts), { entries: [storeEvent(facts)] });
+      status = put.status;
+      await this.refresh();
+    }
+    const links: LinkResult[] = [];
+    for (const target of supports) links.push(await this.#link(hash, target, 'supports'));
+    return { ...(await this.#state(hash, this.#at(undefined))), status, links };
+  }
+
+  /** The support rule, checked before any write: class, self-link, project scope. */
+  #checkLink(support: MemoryFacts, supportClass: EpistemicClass, target: string, polarity: 'supports' | 'opposes', path: string): Indexed {
+    const verb = polarity === 'supports' ? 'support' : 'refute';
+    if (!maySupport(supportClass)) {
+      throw new MemoryError(
+        'EWP_REFUSE_MEMORY_SUPPORT_CLASS',
+        `memory ${support.hash} is an ${supportClass}: only observations and evidence may ${verb} a memory`,
+        { path, memory: support.hash },
+      );
+    }
+    if (target === support.hash) throw new MemoryError('EWP_REFUSE_MEMORY_SELF_LINK', `memory ${target} cannot ${verb} itself`, { path, memory: target });
+    const t = this.#known(target, path);
+    if (t.facts.project !== support.project) {
+      const scope = (p: string | null) => (p === null ? 'the global scope' : `project ${JSON.stringify(p)}`);
+      throw new MemoryError(
+        'EWP_REFUSE_MEMORY_PROJECT_SCOPE',
+        `memory ${support.hash} is in ${scope(support.project)}, memory ${target} in ${scope(t.facts.project)}: supports stay inside one project`,
+        { path, memory: support.hash },
+      );
+    }
+    return t;
+  }
+
+  /** Link `support` (an observation or evidence) as support of `target`, with the echo check. */
+  async link(support: string, target: string): Promise<LinkResult> {
+    return this.#linkChecked(support, target, 'supports');
+  }
+
+  /** Link `refuter` (an observation or evidence) as refutation of `target`. */
+  async refute(refuter: string, target: string): Promise<LinkResult> {
+    return this.#linkChecked(refuter, target, 'opposes');
+  }
+
+  async #linkChecked(support: string, target: string, polarity: 'supports' | 'opposes'): Promise<LinkResult> {
+    checkText(support, 'support', 256);
+    checkText(target, 'target', 256);
+    await this.refresh();
+    const s = this.#known(support, 'support');
+    this.#checkLink(s.facts, s.current, target, polarity, 'support');
+    return this.#link(support, target, polarity);
+  }
+
+  async #link(support: string, target: string, polarity: 'supports' | 'opposes'): Promise<LinkResult> {
+    const s = this.#known(support, 'support');
+    const view = await this.evidenceStore.get(propositionOf(target));
+    if (view === undefined) throw new MemoryError('EWP_REFUSE_MEMORY_UNKNOWN', `memory ${target} has no stored view`, { memory: target });
+    const id = linkRecordId(support, polarity);
+    const other = linkRecordId(support, polarity === 'supports' ? 'opposes' : 'supports');
+    if (view.evidence.some((e) => e.evidence_id === other)) {
+      throw new MemoryError(
+        'EWP_REFUSE_MEMORY_LINK_CONFLICT',
+        `memory ${support} already ${polarity === 'supports' ? 'refutes' : 'supports'} memory ${target}`,
+        {
+          path: 'support',
+          memory: support,
+        },
+      );
+    }
+    const done = view.evidence.find((e) => e.evidence_id === id);
+    let echo: { echo: boolean; echo_of: string | null; best: number };
+    let status: 'linked' | 'unchanged' = 'unchanged';
+    if (done !== undefined) {
+      const edge = view.lineage.find((l) => l.kind === 'derived_from' && l.from_id === id);
+      echo = { echo: edge !== undefined, echo_of: edge?.to_id ?? null, best: 0 };
+    } else {
+      const decision = await checkEcho(view, s.facts, polarity, this.similarity, this.config);
+      const records: LedgerRecord[] = [{ kind: 'evidence', record: linkEvidence(s.facts, target, polarity, decision.lineage_id) }];
+      if (decision.echo_of !== null) records.push({ kind: 'lineage', record: { from_id: id, to_id: decision.echo_of, kind: 'derived_from' } });
+      const body: LinkEventBody = {
+        support,
+        target,
+        polarity,
+        echo: decision.echo,
+        echo_of: decision.echo_of,
+        lineage_id: decision.lineage_id,
+        measure: this.similarity.name,
+        nearest: decision.nearest,
+        threshold: tenThousandths(this.config.sim_threshold),
+      };
+      await this.evidenceStore.extend(propositionOf(target), records, { entries: [linkEvent(body)] });
+      this.#views.delete(target);
+      await this.refresh();
+      status = 'linked';
+      echo = { echo: decision.echo, echo_of: decision.echo_of, best: (decision.nearest[0]?.similarity ?? 0) / 10_000 };
+    }
+    const state = await this.#state(target, this.#at(undefined));
+    return {
+      support,
+      target,
+      polarity,
+      status,
+      echo: echo.echo,
+      echo_of: echo.echo_of,
+      similarity: echo.best,
+      target_confidence: state.confidence,
+      target_distinct_sources: state.distinct_sources,
+    };
+  }
+
+  /**
+   * Reclassify a memory: a RECLASS event, never an edit. Made an observation or evidence, a memory first
+   * stored as a claim gains its own supporting record (in the same write); made an inference or
+   * hypothesis, its records stop counting as support anywhere.
+   */
+  async reclass(
+    hash: string,
+    to: EpistemicClass,
+    reason?: string,
+  ): Promise<{ hash: string; from: EpistemicClass; to: EpistemicClass; status: 'reclassified' | 'unchanged' }> {
+    checkText(hash, 'hash', 256);
+    if (!isEpistemicClass(to)) throw badInput('to', 'must be one of observation, evidence, inference, hypothesis');
+    const why = reason === undefined ? null : checkText(reason, 'reason', 4096);
+    await this.refresh();
+    const m = this.#known(hash, 'hash');
+    const from = m.current;
+    if (from === to) return { hash, from, to, status: 'unchanged' };
+    const entry = reclassEvent({ memory: hash, from, to, reason: why }, m.reclasses + 1);
+    if (maySupport(to) && isClaimClass(m.facts.class)) {
+      await this.evidenceStore.extend(propositionOf(hash), [{ kind: 'evidence', record: ownEvidence(m.facts) }], { entries: [entry] });
+    } else {
+      await this.evidenceStore.appendEntries([entry]);
+    }
+    await this.refresh();
+    return { hash, from, to, status: 'reclassified' };
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** A memory's state at T (default now): class, confidence, counts, warrant. */
+  async show(hash: string, at?: string): Promise<MemoryState & { salience: SalienceRecord; events: LedgerEntry[] }> {
+    checkText(hash, 'hash', 256);
+    await this.refresh();
+    const state = await this.#state(hash, this.#at(at));
+    const events = await this.evidenceStore.readEntries({ kind: MEMORY_EVENT_NAMESPACE, subject: propositionOf(hash), limit: ENTRY_PAGE });
+    return { ...state, salience: this.salience.get(hash) ?? emptySalience(), events };
+  }
+
+  /**
+   * Recall memories: class and confidence on every row, filtered by class and `confidence_min`, ranked
+   * by text match and then salience. Unless `touch` is false, each returned memory's salience rises, and
+   * a memory whose energy reaches `promotion_energy` is put to the promotion gate.
+   */
+  async recall(query: RecallQuery = {}): Promise<RecallRow[]> {
+    const text = query.query === undefined || query.query === '' ? undefined : checkText(query.query, 'query');
+    const allScopes = query.project === '*';
+    const project = allScopes ? null : checkProject(query.project, 'project');
+    const classes = query.class === undefined ? undefined : new Set(Array.isArray(query.class) ? query.class : [query.class]);
+    for (const c of classes ?? []) if (!isEpistemicClass(c)) throw badInput('class', 'must be observation, evidence, inference or hypothesis');
+    const min = query.confidence_min;
+    if (min !== undefined && (typeof min !== 'number' || !(min >= 0 && min <= 100))) throw badInput('confidence_min', 'must be a number from 0 to 100');
+    const limit = query.limit ?? 10;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw badInput('limit', 'must be an integer from 1 to 1000');
+    const at = this.#at(query.at);
+    await this.refresh();
+
+    const inScope = (m: Indexed) => (allScopes || m.facts.project === project) && (classes === undefined || classes.has(m.current));
+    let ranked: { hash: string; score: number }[];
+    if (text !== undefined) {
+      const words = wordsOf(text);
+      const hits = new Map<string, number>();
+      for (const w of words) for (const h of this.#words.get(w) ?? []) hits.set(h, (hits.get(h) ?? 0) + 1);
+      ranked = [];
+      for (const [hash, n] of hits) if (inScope(this.#index.get(hash)!)) ranked.push({ hash, score: n / words.length });
+    } else {
+      ranked = [];
+      for (const [hash, m] of this.#index) if (inScope(m)) ranked.push({ hash, score: 1 });
+    }
+    const sal = (h: string) => this.salience.get(h) ?? emptySalience();
+    ranked.sort((a, b) => b.score - a.score || bySalience([a.hash, sal(a.hash)], [b.hash, sal(b.hash)]));
+
+    const rows: RecallRow[] = [];
+    for (const { hash, score } of ranked) {
+      if (rows.length >= limit) break;
+      const m = this.#index.get(hash)!;
+      const view = await this.#view(hash);
+      const confidence = confidenceOf(evidenceCounts(view, at.instant, this.#qualifies), this.config.confidence, at.instant);
+      if (min !== undefined && confidence < min) continue;
+      rows.push({ hash, text: m.facts.text, class: m.current, confidence, project: m.facts.project, source: m.facts.source, score, salience: sal(hash) });
+    }
+    if (query.touch !== false) {
+      for (const row of rows) row.salience = await this.#bump(row.hash, at.text);
+    }
+    return rows;
+  }
+
+  /** Replay (consolidation) of one memory: salience rises as on recall; evidence does not move. */
+  async replay(hash: string, at?: string): Promise<SalienceRecord> {
+    checkText(hash, 'hash', 256);
+    await this.refresh();
+    this.#known(hash, 'hash');
+    return this.#bump(hash, this.#at(at).text);
+  }
+
+  async #bump(hash: string, at: string): Promise<SalienceRecord> {
+    const s = this.salience.get(hash) ?? emptySalience();
+    s.recall_count += 1;
+    s.energy += this.config.recall_energy;
+    s.last_recalled_at = at;
+    this.salience.set(hash, s);
+    if (s.energy >= this.config.promotion_energy && !s.promoted) await this.#attemptPromotion(hash, s);
+    return this.salience.get(hash) ?? s;
+  }
+
+  /** One promotion attempt through the gate; its decision is a PROMO_GATE event, its effect is on salience only. */
+  async #attemptPromotion(hash: string, s: SalienceRecord): Promise<GateOutcome> {
+    if (s.promoted) return { hash, decision: 'skip', reason: null };
+    const m = this.#known(hash, 'hash');
+    const view = await this.#view(hash);
+    const state = `${m.current}:${view.view_id}`;
+    if (s.blocked_at_state === state) return { hash, decision: 'skip', reason: 'promotion_blocked:no_evidence' };
+    const counts = evidenceCounts(view, this.#at(undefined).instant, this.#qualifies);
+    const d = promotionDecision(m.current, counts.distinct_sources, s.promoted, this.config);
+    if (d.decision === 'skip') return { hash, decision: 'skip', reason: null };
+    const body: GateEventBody = {
+      memory: hash,
+      decision: d.decision,
+      reason: d.reason,
+      class: m.current,
+      distinct_sources: counts.distinct_sources,
+      min_independent_sources: this.config.min_independent_sources,
+      view_id: view.view_id,
+    };
+    await this.evidenceStore.appendEntries([gateEvent(body)]);
+    if (d.decision === 'allowed') {
+      s.importance += 1;
+      s.promoted = true;
+      s.blocked_at_state = null;
+    } else {
+      s.blocked_at_state = state;
+    }
+    this.salience.set(hash, s);
+    return { hash, decision: d.decision, reason: d.reason };
+  }
+
+  /** The promotion pass: every memory whose energy has reached `promotion_energy` is put to the gate. */
+  async promotionPass(): Promise<{ examined: number; allowed: number; blocked: number; skipped: number; outcomes: GateOutcome[] }> {
+    await this.refresh();
+    const result = { examined: 0, allowed: 0, blocked: 0, skipped: 0, outcomes: [] as GateOutcome[] };
+    for (const [hash, s] of this.salience.entries()) {
+      if (s.energy < this.config.promotion_energy || !this.#index.has(hash)) continue;
+      result.examined += 1;
+      const o = await this.#attemptPromotion(hash, s);
+      if (o.decision === 'allowed') result.allowed += 1;
+      else if (o.decision === 'blocked') result.blocked += 1;
+      else result.skipped += 1;
+      if (o.decision !== 'skip') result.outcomes.push(o);
+    }
+    return result;
+  }
+
+  /** Verify the store's chain (memory events included) and list a memory's events, or every memory event. */
+  async audit(hash?: string): Promise<{ chain: ChainVerification; events: LedgerEntry[] }> {
+    if (hash !== undefined) {
+      checkText(hash, 'hash', 256);
+      await this.refresh();
+      this.#known(hash, 'hash');
+    }
+    const chain = await this.evidenceStore.verifyChain();
+    const events = await this.evidenceStore.readEntries({
+      kind: MEMORY_EVENT_NAMESPACE,
+      ...(hash === undefined ? {} : { subject: propositionOf(hash) }),
+      limit: ENTRY_PAGE,
+    });
+    return { chain, events };
+  }
+
+  /** Promotions allowed and blocked, by reason, from the PROMO_GATE events committed in [from, to]. */
+  async gateStats(range: { from?: string; to?: string } = {}): Promise<GateStatistics> {
+    const from = range.from === undefined ? undefined : instantOf(range.from, 'from');
+    const to = range.to === undefined ? undefined : instantOf(range.to, 'to');
+    const stats: GateStatistics = { allowed: 0, blocked: 0, by_reason: {}, from: range.from ?? null, to: range.to ?? null };
+    let after = -1;
+    for (;;) {
+      const page = await this.evidenceStore.readEntries({ kind: MEMORY_EVENT_KINDS.promoGate, afterIndex: after, limit: ENTRY_PAGE });
+      for (const e of page) {
+        after = e.chain_index;
+        const t = parseInstant(e.committed_at);
+        if (typeof t !== 'string' && ((from !== undefined && compareInstants(t, from) < 0) || (to !== undefined && compareInstants(t, to) > 0))) continue;
+        if (e.body.decision === 'allowed') stats.allowed += 1;
+        else stats.blocked += 1;
+        const reason = String(e.body.reason);
+        stats.by_reason[reason] = (stats.by_reason[reason] ?? 0) + 1;
+      }
+      if (page.length < ENTRY_PAGE) return stats;
+    }
+  }
+
+  /** The memories of one scope with their state at T (for the context and the checkout). */
+  async #states(project: string | null, at: { text: string; instant: Instant }): Promise<(MemoryState & { salience: SalienceRecord })[]> {
+    const out: (MemoryState & { salience: SalienceRecord })[] = [];
+    for (const [hash, m] of this.#index) {
+      if (m.facts.project !== project) continue;
+      out.push({ ...(await this.#state(hash, at)), salience: this.salience.get(hash) ?? emptySalience() });
+    }
+    return out;
+  }
+
+  /**
+   * The auto-context: "hot" (the most salient memories, each with class and confidence) and "confirmed"
+   * (warrant ACCEPTED or confidence ≥ `confirmed_confidence`), as separate labelled parts. With
+   * `eviction_evidence_bias` 0 the hot part is ranked by salience alone.
+   */
+  async autoContext(options: { project?: string | null; at?: string; limit?: number } = {}): Promise<AutoContext> {
+    const project = checkProject(options.project, 'project');
+    const at = this.#at(options.at);
+    const k = options.limit ?? this.config.hot_k;
+    await this.refresh();
+    const states = await this.#states(project, at);
+    const row = (s: MemoryState & { salience: SalienceRecord }): ContextRow => ({
+      hash: s.hash,
+      text: s.text,
+      class: s.class,
+      confidence: s.confidence,
+      acceptance: s.warrant.acceptance,
+      conflict: s.warrant.conflict,
+      disputed: s.refute_count > 0 || s.warrant.conflict === 'OPEN',
+      salience: s.salience,
+    });
+    const hot = hotRanking(
+      states.map((s) => ({ hash: s.hash, salience: s.salience, confidence: s.confidence })),
+      this.config.eviction_evidence_bias,
+      k,
+    ).map((h) => row(states.find((s) => s.hash === h)!));
+    const confirmed = states
+      .filter((s) => s.warrant.acceptance === 'ACCEPTED' || s.confidence >= this.config.confirmed_confidence)
+      .sort((a, b) => b.confidence - a.confidence || (a.hash < b.hash ? -1 : 1))
+      .slice(0, k)
+      .map(row);
+    return { evaluated_at: at.text, project, hot: { label: HOT_LABEL, rows: hot }, confirmed: { label: CONFIRMED_LABEL, rows: confirmed } };
+  }
+
+  /** The plain context, as before the evidence layer: the most salient memories' texts, nothing else. */
+  async plainContext(options: { project?: string | null; limit?: number } = {}): Promise<{ hash: string; text: string }[]> {
+    const project = checkProject(options.project, 'project');
+    await this.refresh();
+    const scoped: [string, SalienceRecord][] = [];
+    for (const [hash, m] of this.#index) if (m.facts.project === project) scoped.push([hash, this.salience.get(hash) ?? emptySalience()]);
+    return hotRanking(
+      scoped.map(([hash, salience]) => ({ hash, salience, confidence: 0 })),
+      0,
+      options.limit ?? this.config.hot_k,
+    ).map((hash) => ({ hash, text: this.#index.get(hash)!.facts.text }));
+  }
+
+  /** Every memory of one scope with its state at T (for the persona checkout). */
+  async scopeStates(options: { project?: string | null; at?: string } = {}): Promise<(MemoryState & { salience: SalienceRecord })[]> {
+    const project = checkProject(options.project, 'project');
+    const at = this.#at(options.at);
+    await this.refresh();
+    return this.#states(project, at);
+  }
+
+  /** The time the ledger's clock says it is (for callers that must name T). */
+  now(): string {
+    return this.#now();
+  }
+
+  /** Close the salience store (the EvidenceStore belongs to the caller). */
+  close(): void {
+    this.salience.close();
+  }
+}
+
+/**
+ * The hot set: memories with energy (or, with a bias, confidence) ranked by `energy + bias × confidence`,
+ * ties by salience order, the first `k`. With `bias` 0 this is the salience ranking, unchanged.
+ */
+export function hotRanking(candidates: readonly { hash: string; salience: SalienceRecord; confidence: number }[], bias: number, k: number): string[] {
+  const score = (c: { salience: SalienceRecord; confidence: number }) => c.salience.energy + (bias === 0 ? 0 : bias * c.confidence);
+  return candidates
+    .filter((c) => score(c) > 0)
+    .sort((a, b) => score(b) - score(a) || bySalience([a.hash, a.salience], [b.hash, b.salience]))
+    .slice(0, k)
+    .map((c) => c.hash);
+}

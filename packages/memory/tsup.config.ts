@@ -1,0 +1,3 @@
+import { ewpTsup } from '../../tsup.shared.js';
+
+export default ewpTsup({ entry: ['src/index.ts', 'src/testing/index.ts'], external: ['vitest', 'fast-check'] });
