@@ -1,0 +1,95 @@
+/**
+ * `gateAgentTool()`: wrap any Agents SDK function tool so that the warrant of a proposition decides
+ * whether it runs, with the SDK's own two mechanisms: REQUIRE_CONFIRMATION is `needsApproval` (the
+ * run pauses with an interruption; `state.approve()` / `state.reject()`, then run again, from the
+ * same state or one restored from `state.toString()`), and DENY is a tool input guardrail that
+ * rejects the call with the reason the model reads. The decision is the shared gate of
+ * `@ewp/tools`, made on the latest stored evidence when the call is proposed and made again when it
+ * is about to run: evidence that changed while the run was paused decides.
+ */
+import { EwpError } from '@ewp/core';
+import { decideGate, denyReason, type GateDecision, type GateOptions, gateRefusal } from '@ewp/tools';
+import {
+  defineToolInputGuardrail,
+  type FunctionTool,
+  type RunContext,
+  ToolGuardrailFunctionOutputFactory,
+  type ToolGuardrailFunctionOutput,
+  type ToolInputGuardrailDefinition,
+} from '@openai/agents-core';
+
+/** The name the gate's guardrail carries in run results and traces. */
+export const GATE_GUARDRAIL_NAME = 'ewp_warrant_gate';
+
+// biome-ignore lint/suspicious/noExplicitAny: the SDK's own tool type is generic in its parameters.
+type AnyFunctionTool = FunctionTool<any, any, any>;
+
+/**
+ * What the SDK is asked when a call is proposed: the decision in the SDK's words. `undefined` hands
+ * the call to the inner tool's own approval.
+ */
+const NEEDS_APPROVAL: Record<GateDecision['decision'], boolean | undefined> = {
+  MAY_ACT: undefined,
+  REQUIRE_CONFIRMATION: true,
+  // Not an approval question: the guardrail refuses it when it is about to run.
+  DENY: false,
+};
+
+/** The arguments of a proposed call as the model sent them. */
+function callInput(argumentsText: string): unknown {
+  try {
+    return JSON.parse(argumentsText) as unknown;
+  } catch (error) {
+    throw new EwpError('JSON_SYNTAX', 'the tool call arguments are not JSON', { path: 'toolCall.arguments', cause: error });
+  }
+}
+
+function refuse(d: GateDecision, gate: 'DENY' | 'REQUIRE_CONFIRMATION', reason: string): ToolGuardrailFunctionOutput {
+  const refusal = gateRefusal(d, gate, reason);
+  return ToolGuardrailFunctionOutputFactory.rejectContent(JSON.stringify(refusal), refusal);
+}
+
+/** The guardrail that decides again just before the call runs. */
+function gateGuardrail<INPUT>(options: GateOptions<INPUT>, toolName: string): ToolInputGuardrailDefinition {
+  return defineToolInputGuardrail({
+    name: GATE_GUARDRAIL_NAME,
+    run: async ({ context, toolCall }) => {
+      const d = await decideGate(options, callInput(toolCall.arguments) as INPUT);
+      if (d.decision === 'DENY') return refuse(d, 'DENY', denyReason(d));
+      if (d.decision === 'REQUIRE_CONFIRMATION' && context.isToolApproved({ toolName, callId: toolCall.callId }) !== true) {
+        // Decided MAY_ACT when proposed, REQUIRE_CONFIRMATION now: nobody was asked.
+        return refuse(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action; it was not given`);
+      }
+      return ToolGuardrailFunctionOutputFactory.allow({ ewp_gate: d.decision, proposition_id: d.propositionId, evaluated_at: d.evaluatedAt });
+    },
+  });
+}
+
+/**
+ * Wrap `inner` with the warrant gate. The gated tool keeps the inner name, description, parameters,
+ * execute, input guardrails (the gate runs after them) and its own approval when the warrant says
+ * MAY_ACT.
+ *
+ * @example
+ * const gated = gateAgentTool(restart, { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk: 'high' }, store });
+ * let result = await run(new Agent({ name: 'ops', tools: [gated] }), 'restart server01');
+ * for (const item of result.interruptions) result.state.approve(item); // or reject(item)
+ * result = await run(agent, result.state);
+ */
+export function gateAgentTool<T extends AnyFunctionTool, INPUT = unknown>(inner: T, options: GateOptions<INPUT>): T {
+  if (inner === null || typeof inner !== 'object' || inner.type !== 'function' || typeof inner.invoke !== 'function') {
+    throw new EwpError('WRONG_TYPE', 'gateAgentTool wraps a function tool made with tool()', { path: 'tool' });
+  }
+  if (options === null || typeof options !== 'object' || options.store === undefined || options.store === null) {
+    throw new EwpError('MISSING_FIELD', 'an EvidenceStore is required', { path: 'store' });
+  }
+  const innerApproval = inner.needsApproval;
+  return {
+    ...inner,
+    needsApproval: async (context: RunContext, input: unknown, callId?: string): Promise<boolean> => {
+      const d = await decideGate(options, input as INPUT);
+      return NEEDS_APPROVAL[d.decision] ?? innerApproval(context, input, callId);
+    },
+    inputGuardrails: [...(inner.inputGuardrails ?? []), gateGuardrail(options, inner.name)],
+  };
+}
