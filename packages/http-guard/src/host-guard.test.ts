@@ -1,6 +1,6 @@
 import { EwpError } from '@ewp/core';
 import { describe, expect, it } from 'vitest';
-import { createHostGuard, hostNameOfHeader, isLoopbackHost, UnsafeBindError } from './index.js';
+import { createHostGuard, hostNameOfHeader, isLoopbackHost, UnsafeBindError } from './host-guard.js';
 
 describe('hostNameOfHeader', () => {
   it('reads names, ports and bracketed IPv6', () => {
@@ -23,7 +23,8 @@ describe('createHostGuard', () => {
     expect(guard({ host: '[::1].evil.com' })).toEqual({ ok: false, reason: 'forbidden host' });
     expect(guard({ host: 'evil.com' })).toEqual({ ok: false, reason: 'forbidden host' });
     expect(guard({ host: 'localhost', origin: 'http://[::1].evil.com' })).toEqual({ ok: false, reason: 'forbidden origin' });
-    expect(guard({ origin: 'null' })).toEqual({ ok: true });
+    expect(guard({ host: 'localhost', origin: 'null' })).toEqual({ ok: true });
+    expect(guard({ origin: 'null' })).toEqual({ ok: false, reason: 'missing host' });
   });
   it('binding beyond loopback requires allowed host names and keeps the checks', () => {
     expect(() => createHostGuard({ bindHost: '0.0.0.0' })).toThrow(UnsafeBindError);

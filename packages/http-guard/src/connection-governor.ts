@@ -1,0 +1,234 @@
+/**
+ * Bounded work and memory per connection and in total. Each connection's requests are handled one
+ * at a time, in order (HTTP/1.1 answers pipelined requests in order anyway), and the next one only
+ * starts while the connection's unsent reply bytes are within its budget and all connections' are
+ * within the total budget. While requests wait, the socket is paused, so a client that pipelines
+ * and never reads holds at most one read's worth of parsed requests and one reply beyond its budget.
+ * Past the total budget, a connection whose replies make no progress is closed.
+ *
+ * The connection cap is kept here too: a new connection past it evicts the connection idle the
+ * longest (nothing in flight, nothing unsent), else it is refused.
+ */
+import type { Socket } from 'node:net';
+
+/** The limits a {@link ConnectionGovernor} keeps. */
+export interface GovernorLimits {
+  /** Most connections open at once. */
+  maxConnections: number;
+  /** Unsent reply bytes of one connection past which its next request waits. */
+  connectionReplyBudgetBytes: number;
+  /** Unsent reply bytes of all connections past which every next request waits. */
+  totalReplyBudgetBytes: number;
+  /** Requests one connection may have waiting; past it the connection is closed. */
+  maxQueuedRequests: number;
+}
+
+/**
+ * Node's http server pauses a connection's parser through these socket fields; setting its flag as
+ * it does keeps a body read from resuming the socket behind our back.
+ */
+type HttpSocket = Socket & { _paused?: boolean; parser?: { pause(): void; resume(): void } | null };
+
+interface Connection {
+  socket: HttpSocket;
+  /** Requests waiting their turn, each a function that starts it. */
+  queue: (() => void)[];
+  /** A request is being handled (its reply is not finished). */
+  busy: boolean;
+  /** Whether this governor paused the socket. */
+  paused: boolean;
+  /** When the connection last started or finished a request (or opened). */
+  lastActive: number;
+  /** Bytes handed to the kernel at the previous stall check. */
+  delivered: number;
+}
+
+/** How often a stalled connection is looked for while the total budget is exceeded. */
+const STALL_CHECK_MS = 1000;
+
+export class ConnectionGovernor {
+  private readonly connections = new Map<Socket, Connection>();
+  /** Connections waiting for the total budget. */
+  private readonly waiting = new Set<Connection>();
+  private stallTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly limits: GovernorLimits) {}
+
+  /** Open connections. */
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** Unsent reply bytes of all connections. */
+  pendingReplyBytes(): number {
+    let total = 0;
+    for (const c of this.connections.values()) total += c.socket.writableLength;
+    return total;
+  }
+
+  /**
+   * Take a new connection, evicting the longest-idle one when the cap is reached.
+   * @returns `false` when the cap is reached and no connection is idle: the caller refuses it.
+   */
+  admit(socket: Socket): boolean {
+    if (this.connections.size >= this.limits.maxConnections) {
+      let victim: Connection | undefined;
+      for (const c of this.connections.values()) {
+        if (!this.isIdle(c)) continue;
+        if (victim === undefined || c.lastActive < victim.lastActive) victim = c;
+      }
+      if (victim === undefined) return false;
+      this.forget(victim);
+      victim.socket.destroy();
+    }
+    const connection: Connection = { socket, queue: [], busy: false, paused: false, lastActive: Date.now(), delivered: 0 };
+    this.connections.set(socket, connection);
+    socket.once('close', () => this.forget(connection));
+    socket.on('drain', () => {
+      this.pump(connection);
+      this.wakeWaiting();
+    });
+    return true;
+  }
+
+  /** Whether the socket is one this governor admitted and still holds. */
+  holds(socket: Socket): boolean {
+    return this.connections.has(socket);
+  }
+
+  /** Whether a request or reply of the socket is in progress (so no error reply may be written on it). */
+  inFlight(socket: Socket): boolean {
+    const c = this.connections.get(socket);
+    return c !== undefined && (c.busy || c.queue.length > 0);
+  }
+
+  /**
+   * Run `start` for a request of `socket` in its turn. `start` must return a promise that settles
+   * when the request's reply is finished (or abandoned). Unknown sockets are ignored (`false`).
+   */
+  schedule(socket: Socket, start: () => Promise<void>): boolean {
+    const c = this.connections.get(socket);
+    if (c === undefined) return false;
+    c.queue.push(() => {
+      c.busy = true;
+      c.lastActive = Date.now();
+      start().finally(() => {
+        c.busy = false;
+        c.lastActive = Date.now();
+        this.pump(c);
+        this.wakeWaiting();
+      });
+    });
+    if (c.queue.length > this.limits.maxQueuedRequests) {
+      this.forget(c);
+      socket.destroy();
+      return true;
+    }
+    this.pump(c);
+    return true;
+  }
+
+  /**
+   * Stop tracking a connection that is closing (a refusal was sent): its further requests are not
+   * run, and its place counts no more against the cap.
+   */
+  release(socket: Socket): void {
+    const c = this.connections.get(socket);
+    if (c !== undefined) this.forget(c);
+  }
+
+  /** Stop tracking every connection (the server is closing). */
+  close(): void {
+    if (this.stallTimer !== undefined) clearInterval(this.stallTimer);
+    this.stallTimer = undefined;
+    this.waiting.clear();
+    this.connections.clear();
+  }
+
+  private isIdle(c: Connection): boolean {
+    return !c.busy && c.queue.length === 0 && c.socket.writableLength === 0;
+  }
+
+  private forget(c: Connection): void {
+    if (this.connections.get(c.socket) !== c) return;
+    this.connections.delete(c.socket);
+    this.waiting.delete(c);
+    c.queue.length = 0;
+    this.wakeWaiting();
+  }
+
+  /** Start the connection's next request if its turn and the budgets allow; pause it while requests wait. */
+  private pump(c: Connection): void {
+    if (this.connections.get(c.socket) !== c) return;
+    while (!c.busy && c.queue.length > 0) {
+      // Over its own budget: the socket's 'drain' pumps again.
+      if (c.socket.writableLength > this.limits.connectionReplyBudgetBytes) break;
+      if (this.pendingReplyBytes() > this.limits.totalReplyBudgetBytes) {
+        this.waiting.add(c);
+        this.watchStalls();
+        break;
+      }
+      this.waiting.delete(c);
+      (c.queue.shift() as () => void)();
+    }
+    this.setPaused(c, c.queue.length > 0);
+  }
+
+  private wakeWaiting(): void {
+    if (this.waiting.size === 0) return;
+    for (const c of [...this.waiting]) {
+      if (this.pendingReplyBytes() > this.limits.totalReplyBudgetBytes) return;
+      this.waiting.delete(c);
+      this.pump(c);
+    }
+  }
+
+  private setPaused(c: Connection, paused: boolean): void {
+    const socket = c.socket;
+    if (paused) {
+      c.paused = true;
+      if (typeof socket._paused === 'boolean') socket._paused = true;
+      socket.pause();
+    } else if (c.paused) {
+      c.paused = false;
+      if (socket._paused === true) {
+        socket._paused = false;
+        socket.parser?.resume();
+      }
+      socket.resume();
+    }
+  }
+
+  /**
+   * While the total budget is exceeded, once a second, close the connections that delivered nothing
+   * since the previous check (they are not reading), those holding the most unsent bytes first,
+   * until the total is within the budget.
+   */
+  private watchStalls(): void {
+    if (this.stallTimer !== undefined) return;
+    for (const c of this.connections.values()) c.delivered = c.socket.bytesWritten - c.socket.writableLength;
+    this.stallTimer = setInterval(() => {
+      if (this.waiting.size === 0 || this.pendingReplyBytes() <= this.limits.totalReplyBudgetBytes) {
+        clearInterval(this.stallTimer);
+        this.stallTimer = undefined;
+        this.wakeWaiting();
+        return;
+      }
+      const stalled: Connection[] = [];
+      for (const c of this.connections.values()) {
+        const delivered = c.socket.bytesWritten - c.socket.writableLength;
+        if (delivered === c.delivered && c.socket.writableLength > 0) stalled.push(c);
+        c.delivered = delivered;
+      }
+      stalled.sort((a, b) => b.socket.writableLength - a.socket.writableLength);
+      let total = this.pendingReplyBytes();
+      for (const c of stalled) {
+        if (total <= this.limits.totalReplyBudgetBytes) break;
+        total -= c.socket.writableLength;
+        this.forget(c);
+        c.socket.destroy();
+      }
+    }, STALL_CHECK_MS);
+    this.stallTimer.unref();
+  }
+}
