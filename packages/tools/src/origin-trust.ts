@@ -21,11 +21,31 @@ export function trustedOriginsIn(sources: readonly SourceRef[]): string[] {
 }
 
 /**
- * Refuse a write that brings trusted origins without `ingest_attestation: true`, or at all when
- * the operator's ingest capability does not accept trusted origins.
+ * How the writers of one surface attest trusted origins, as its refusals say it: the words (the tool
+ * argument, the command-line flag) and where the refusal points (that argument's JSON path, or
+ * `record`: the first record of the view that claims a trusted origin).
+ */
+export interface AttestationSurface {
+  how: string;
+  path: string | 'record';
+}
+
+/** The tool bindings' attestation: the `ingest_attestation: true` argument. */
+export const TOOL_ATTESTATION: AttestationSurface = { how: 'the ingest pipeline must set ingest_attestation: true', path: '$.ingest_attestation' };
+
+/**
+ * Refuse a write that brings trusted origins without attestation, or at all when the operator's
+ * ingest capability does not accept trusted origins. `recordPath` names the first record claiming
+ * one, for surfaces whose refusal points at the record.
  * @throws ToolRefusal `EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN`
  */
-export function requireAttestation(sources: readonly SourceRef[], attested: boolean, context: Pick<ToolContext, 'trustedOrigins'>): void {
+export function requireAttestation(
+  sources: readonly SourceRef[],
+  attested: boolean,
+  context: Pick<ToolContext, 'trustedOrigins'>,
+  surface: AttestationSurface = TOOL_ATTESTATION,
+  recordPath?: () => string | undefined,
+): void {
   const trusted = trustedOriginsIn(sources);
   if (trusted.length === 0) return;
   if (!context.trustedOrigins) {
@@ -35,17 +55,36 @@ export function requireAttestation(sources: readonly SourceRef[], attested: bool
     );
   }
   if (!attested) {
-    throw new ToolRefusal(
-      'EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN',
-      `records use trusted origin(s) ${trusted.join(', ')}; the ingest pipeline must set ingest_attestation: true`,
-      { path: '$.ingest_attestation' },
-    );
+    throw new ToolRefusal('EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN', `records use trusted origin(s) ${trusted.join(', ')}; ${surface.how}`, {
+      path: surface.path === 'record' ? recordPath?.() : surface.path,
+    });
   }
 }
 
+/** The JSON path of the first record of `view` whose source claims a trusted origin, if any. */
+export function trustedOriginPath(view: Records): string | undefined {
+  const lists: [string, readonly { source: SourceRef }[]][] = [
+    ['assertions', view.assertions],
+    ['evidence', view.evidence],
+    ['checks', view.checks],
+  ];
+  for (const [name, records] of lists) {
+    const i = records.findIndex((r) => isTrustedOrigin(r.source.origin_type));
+    if (i !== -1) return `$.${name}[${i}].source.origin_type`;
+  }
+  return undefined;
+}
+
 /** {@link requireAttestation} over a whole view. */
-export function requireViewAttestation(view: EvidenceView, attested: boolean, context: Pick<ToolContext, 'trustedOrigins'>): void {
-  requireAttestation(sourcesOf(view), attested, context);
+export function requireViewAttestation(
+  view: EvidenceView,
+  attested: boolean,
+  context: Pick<ToolContext, 'trustedOrigins'>,
+  surface: AttestationSurface = TOOL_ATTESTATION,
+): void {
+  // Most views claim no trusted origin: one scan without allocation settles those.
+  const first = trustedOriginPath(view);
+  if (first !== undefined) requireAttestation(sourcesOf(view), attested, context, surface, () => first);
 }
 
 /** Whether an inline view's trusted origins count as given: the ingest role attests them, and the capability accepts them. */

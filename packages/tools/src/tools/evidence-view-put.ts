@@ -1,8 +1,8 @@
-import { decodeView, type EvidenceView } from '@ewp/core';
-import { requireViewAttestation } from '../origin-trust.js';
+import type { EvidenceView } from '@ewp/core';
 import { ToolRefusal, toRefusal } from '../refusal.js';
 import { isAbsent, isAttested, isObject, type ToolArguments } from '../tool-arguments.js';
 import type { EwpTool } from '../tool-context.js';
+import { admitView, writeViews } from '../write-path.js';
 
 /** Arguments that belong to the call, not to a view given field by field. */
 const CALL_ARGUMENTS = new Set(['view', 'ingest_attestation']);
@@ -50,23 +50,21 @@ export const evidenceViewPutTool: EwpTool<'ewp_evidence_view_put'> = {
     refusePersistedWarrant(args, body);
     let view: EvidenceView;
     try {
-      view = decodeView(body);
+      view = admitView(body, { attested: isAttested(args), trustedOrigins: context.trustedOrigins });
     } catch (error) {
       throw toRefusal(error);
     }
-    requireViewAttestation(view, isAttested(args), context);
-    try {
-      const result = await context.store.put(view);
-      return {
-        stored: true,
-        status: result.status,
-        proposition_id: result.proposition_id,
-        view_id: result.view_id,
-        assertions: view.assertions.length,
-        checks: view.checks.length,
-      };
-    } catch (error) {
-      throw toRefusal(error);
-    }
+    const { outcomes, failure } = await writeViews(context.store, [view]);
+    const outcome = outcomes[0];
+    if (outcome === undefined) throw toRefusal(failure);
+    if (outcome.refusal !== undefined) throw toRefusal(outcome.refusal);
+    return {
+      stored: true,
+      status: outcome.result.status,
+      proposition_id: outcome.result.proposition_id,
+      view_id: outcome.result.view_id,
+      assertions: view.assertions.length,
+      checks: view.checks.length,
+    };
   },
 };
