@@ -14,26 +14,22 @@ import { decodeView, deriveViewId, type EvidenceView, normalizeWarrantView, REFE
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadFixtures } from '../pack/index.js';
 import { AGREEMENT_E2, AGREEMENT_SOURCE, agreementSteps, baseView } from './agreement-table.js';
+import { registerEntryCases } from './entry-cases.js';
+import { refusal, STORE_ERROR_CODES } from './refusal.js';
 import type { StoreConformanceOptions, StoreUnderTest } from './store-under-test.js';
 
 export { agreementSteps, baseView } from './agreement-table.js';
-export type { StoreCapabilityFlags, StoreConformanceOptions, StorePutResult, StoreUnderTest } from './store-under-test.js';
-
-/** Error codes the suite expects (docs/spec/store-contract.md §5). */
-export const STORE_ERROR_CODES = {
-  immutable: 'EWP_REFUSE_IMMUTABLE_RECORD',
-  missingView: 'EWP_REFUSE_MISSING_VIEW',
-  unavailable: 'EWP_REFUSE_LEDGER_UNAVAILABLE',
-} as const;
-
-async function refusal(promise: Promise<unknown>): Promise<{ code?: unknown; name?: unknown; path?: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: unknown };
-  }
-  throw new Error('expected a refusal, but the call succeeded');
-}
+export { STORE_ERROR_CODES } from './refusal.js';
+export type {
+  EntryRowTamper,
+  StoreCapabilityFlags,
+  StoreConformanceOptions,
+  StoreEntry,
+  StoreEntryInput,
+  StoreEntryOptions,
+  StorePutResult,
+  StoreUnderTest,
+} from './store-under-test.js';
 
 /** The view as the kernel decodes it, with `adapter_meta` as the store is declared to keep it. */
 function expectedRoundTrip(view: EvidenceView, keepsAdapterMeta: boolean): EvidenceView {
@@ -428,6 +424,10 @@ export function runStoreConformance<S extends StoreUnderTest>(options: StoreConf
         });
       });
     }
+
+    registerEntryCases(options, fresh, (store) => {
+      open.push(store);
+    });
 
     describe('lifecycle', () => {
       it('refuses use after close with LEDGER_UNAVAILABLE', async () => {

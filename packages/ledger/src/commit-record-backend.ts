@@ -3,7 +3,8 @@
  * ledger engine runs on stores without transactions (Mem0, Zep, a LangGraph BaseStore). Written once:
  *
  * 1. the engine's write runs against the committed state (commit positions 1..M);
- * 2. its rows are put as `row` records tagged with a random ingest id, and waited for;
+ * 2. its rows are put as `row` records tagged with a random ingest id, and waited for (its ledger
+ *    entries, if any, together as one `row` record that names no proposition);
  * 3. the ingest puts a `claim` on position M+1, waits for it, and lists the claims on M+1: a rival
  *    claim that is not withdrawn (or a commit there) makes it put a `withdrawal`, back off and run
  *    the write again on the new state; after `maxAttempts` it fails (`busy`);
@@ -21,6 +22,8 @@ import { StoreUnavailableError } from './errors.js';
 import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from '@ewp/canonical';
 import type {
   BindingRequest,
+  EntryKey,
+  EntryRowQuery,
   LedgerBackend,
   LedgerReader,
   LedgerWriter,
@@ -28,7 +31,9 @@ import type {
   SnapshotRow,
   StoredBinding,
   StoredBindingRow,
+  StoredEntryRow,
 } from './ledger-backend.js';
+import { entryKey, selectEntries } from './ledger-entries.js';
 import { type Binding, type BindingKind, bindingKey } from './snapshot-layout.js';
 
 /** Tuning of the protocol; the defaults suit a hosted store. */
@@ -67,6 +72,13 @@ interface Commit {
   snapshots: [number, string][];
   entries: StoredChainEntry[];
   anchor: ChainAnchor;
+  /** Row records of ledger entries the ingest put (0 or 1; absent in commits older than entries). */
+  entry_rows?: number;
+}
+
+/** The body of the row record that carries an ingest's ledger entries. */
+interface EntryRowsBody {
+  entryRows: StoredEntryRow[];
 }
 
 /** One ledger row. */
@@ -113,6 +125,7 @@ class CommittedState {
   private readonly rowCounts = new Map<string, number>();
   private readonly loaded = new Map<string, Promise<PropositionRows>>();
   private all: Promise<Map<string, PropositionRows>> | undefined;
+  private entryRows: Promise<StoredEntryRow[]> | undefined;
 
   constructor(
     private readonly store: CommitRecordStore,
@@ -150,6 +163,30 @@ class CommittedState {
       commits.push(c);
     }
     return new CommittedState(store, commits);
+  }
+
+  /** Every committed entry row, in chain order: one listing per ingest that put entries. */
+  allEntries(): Promise<StoredEntryRow[]> {
+    this.entryRows ??= (async () => {
+      const ingests = [...this.ingests.values()].filter((c) => (c.entry_rows ?? 0) > 0);
+      const lists = await Promise.all(ingests.map((c) => this.store.list({ family: 'row', ingest: c.ingest })));
+      const out: StoredEntryRow[] = [];
+      lists.forEach((records, i) => {
+        const commit = ingests[i] as Commit;
+        const own = new Map<string, string>();
+        for (const r of records) if (r.proposition === undefined && r.ingest === commit.ingest) own.set(r.key, r.body);
+        if (own.size !== commit.entry_rows) {
+          throw new StoreUnavailableError('damaged', `ingest ${commit.ingest}: ${own.size} of ${commit.entry_rows} committed entry row records are stored`);
+        }
+        for (const [key, body] of own) {
+          const parsed = parseBody<Partial<EntryRowsBody>>({ key, body } as CommitRecord);
+          if (!Array.isArray(parsed.entryRows)) throw new StoreUnavailableError('damaged', `row ${JSON.stringify(key)} holds no entry rows`);
+          out.push(...parsed.entryRows);
+        }
+      });
+      return out.sort((a, b) => a.chain_index - b.chain_index);
+    })();
+    return this.entryRows;
   }
 
   owner(seq: number): string | undefined {
@@ -198,7 +235,8 @@ class CommittedState {
     const counts = new Map<string, number>();
     for (const record of records) {
       const commit = this.ingests.get(record.ingest);
-      if (commit === undefined) continue;
+      // Entry rows name no proposition; `allEntries` reads them.
+      if (commit === undefined || record.proposition === undefined) continue;
       const pid = record.proposition ?? '';
       const before = seen.get(record.key);
       if (before !== undefined) {
@@ -233,6 +271,7 @@ class CommittedState {
 interface Overlay {
   bindings: Map<string, Map<string, Binding>>;
   snapshots: SnapshotRow[];
+  entryRows: StoredEntryRow[];
   entries: StoredChainEntry[];
   anchor: ChainAnchor | undefined;
 }
@@ -281,6 +320,19 @@ function reader(state: CommittedState, overlay?: Overlay): LedgerReader {
         .flatMap((rows) => rows.snapshots)
         .sort((a, b) => a.seq - b.seq)
         .map((s) => ({ ...s }));
+    },
+    entries: async (q: EntryRowQuery) => selectEntries([...(await state.allEntries()), ...(overlay?.entryRows ?? [])], q).map((row) => ({ ...row })),
+    entryRows: async (keys: readonly EntryKey[]) => {
+      const wanted = new Set(keys.map((k) => entryKey(k.kind, k.id)));
+      const out = new Map<string, StoredEntryRow>();
+      for (const row of [...(await state.allEntries()), ...(overlay?.entryRows ?? [])]) {
+        const key = entryKey(row.kind, row.id);
+        if (wanted.has(key)) out.set(key, { ...row });
+      }
+      return out;
+    },
+    allEntries: async function* () {
+      for (const row of await state.allEntries()) yield { ...row };
     },
     allBindings: async function* (): AsyncGenerator<StoredBindingRow> {
       for (const [pid, rows] of await state.allRows()) {
@@ -337,7 +389,7 @@ export class CommitRecordBackend implements LedgerBackend {
   private async attempts<T>(fn: (writer: LedgerWriter) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       const state = await CommittedState.load(this.store);
-      const overlay: Overlay = { bindings: new Map(), snapshots: [], entries: [], anchor: undefined };
+      const overlay: Overlay = { bindings: new Map(), snapshots: [], entryRows: [], entries: [], anchor: undefined };
       const result = await fn(this.writer(state, overlay));
       if (overlay.snapshots.length === 0 && overlay.entries.length === 0) return result;
       if (await this.commit(state, overlay)) return result;
@@ -364,6 +416,9 @@ export class CommitRecordBackend implements LedgerBackend {
         const seq = state.snapshotCount + overlay.snapshots.length + 1;
         overlay.snapshots.push({ ...row, seq });
         return seq;
+      },
+      insertEntries: (rows) => {
+        overlay.entryRows.push(...rows.map((row) => ({ ...row })));
       },
       appendChain: (entries, anchor) => {
         overlay.entries.push(...entries.map((e) => ({ ...e })));
@@ -404,6 +459,11 @@ export class CommitRecordBackend implements LedgerBackend {
     }
     for (const snapshot of overlay.snapshots) later(snapshot.proposition_id, { snapshot });
     for (const [pid, list] of rest) add(pid, { rows: list }, undefined);
+    const entryRows = overlay.entryRows.length > 0 ? 1 : 0;
+    if (entryRows > 0) {
+      const body: EntryRowsBody = { entryRows: overlay.entryRows };
+      rows.push({ key: `${ingest}:row:${rows.length}`, family: 'row', ingest, body: JSON.stringify(body) });
+    }
     // One put per record, never retried: a retry could store a record twice.
     for (const row of rows) await this.store.put(row);
     await this.visible({ family: 'row', ingest }, (found) => found.length >= rows.length, `${rows.length} row records of ingest ${ingest}`);
@@ -443,6 +503,7 @@ export class CommitRecordBackend implements LedgerBackend {
         snapshots: overlay.snapshots.map((s) => [s.seq, s.proposition_id]),
         entries: overlay.entries,
         anchor: overlay.anchor ?? state.anchor,
+        ...(entryRows > 0 ? { entry_rows: entryRows } : {}),
       }),
     };
     await this.store.put(commit);

@@ -6,7 +6,7 @@
 import { EwpError } from '@ewp/core';
 
 /** Stable codes of the store errors. */
-export type LedgerErrorCode = 'EWP_REFUSE_IMMUTABLE_RECORD' | 'EWP_REFUSE_MISSING_VIEW' | 'EWP_REFUSE_LEDGER_UNAVAILABLE';
+export type LedgerErrorCode = 'EWP_REFUSE_IMMUTABLE_RECORD' | 'EWP_REFUSE_MISSING_VIEW' | 'EWP_REFUSE_LEDGER_UNAVAILABLE' | 'EWP_REFUSE_INVALID_ENTRY';
 
 /** Base class of every error a store throws on its own account (view refusals come from @ewp/core). */
 export class LedgerError extends EwpError {
@@ -19,30 +19,48 @@ export class LedgerError extends EwpError {
 }
 
 /** What an immutability refusal is about. */
-export type ImmutableRecordKind = 'snapshot' | 'source' | 'assertion' | 'evidence' | 'check' | 'conflict';
+export type ImmutableRecordKind = 'snapshot' | 'source' | 'assertion' | 'evidence' | 'check' | 'conflict' | 'entry';
 
 /**
- * A different snapshot under an existing `(proposition_id, view_id)`, or a record id reused for
- * other content (docs/spec/store-contract.md §1.2, §1.5). Nothing was written.
+ * A different snapshot under an existing `(proposition_id, view_id)`, a record id reused for other
+ * content (docs/spec/store-contract.md §1.2, §1.5), or a ledger entry id reused for another body.
+ * Nothing was written.
  */
 export class ImmutableRecordError extends LedgerError {
   static override readonly marker: symbol = Symbol.for('ewp.error.ImmutableRecordError');
   declare readonly code: 'EWP_REFUSE_IMMUTABLE_RECORD';
+  /** The proposition; for recordKind `entry`, the entry's kind (entries belong to no proposition). */
   readonly propositionId: string;
   readonly recordKind: ImmutableRecordKind;
-  /** The view id (kind `snapshot`) or the record id that clashed. */
+  /** The view id (kind `snapshot`), the record id or the entry id that clashed. */
   readonly recordId: string;
   constructor(propositionId: string, recordKind: ImmutableRecordKind, recordId: string, path?: string) {
     const what =
       recordKind === 'snapshot'
         ? `snapshot ${JSON.stringify(recordId)} of ${JSON.stringify(propositionId)} already exists with different content`
-        : `${recordKind} id ${JSON.stringify(recordId)} of ${JSON.stringify(propositionId)} is already bound to other content`;
+        : recordKind === 'entry'
+          ? `entry ${JSON.stringify(recordId)} of kind ${JSON.stringify(propositionId)} is already stored with other subjects or body`
+          : `${recordKind} id ${JSON.stringify(recordId)} of ${JSON.stringify(propositionId)} is already bound to other content`;
     // `path` (inherited): the offending record in the refused view (`$.checks[0]`), when there is one.
     super('EWP_REFUSE_IMMUTABLE_RECORD', what, { path });
     this.name = 'ImmutableRecordError';
     this.propositionId = propositionId;
     this.recordKind = recordKind;
     this.recordId = recordId;
+  }
+}
+
+/**
+ * A ledger entry, or an entry query, that breaks a rule of the entry contract (a malformed kind, an id
+ * too long, a float or a lone surrogate in the body, a bad limit). `path` names the field
+ * (`entries[2].body.score`); `cause` is the canonicalization error, when that found it. Nothing was written.
+ */
+export class InvalidEntryError extends LedgerError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.InvalidEntryError');
+  declare readonly code: 'EWP_REFUSE_INVALID_ENTRY';
+  constructor(path: string, message: string, options?: { cause?: unknown }) {
+    super('EWP_REFUSE_INVALID_ENTRY', message, { path, cause: options?.cause });
+    this.name = 'InvalidEntryError';
   }
 }
 

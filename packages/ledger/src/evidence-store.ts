@@ -58,6 +58,69 @@ export interface SnapshotSummary {
   seq: number;
 }
 
+/**
+ * An event that is not evidence (a memory-layer event, a gate decision, a recovery plan, a key state
+ * change), kept in the same ledger as the snapshots, chained in the same hash chain and written in the
+ * same transaction (docs/spec/store-contract.md, ledger entries).
+ */
+export interface LedgerEntryInput {
+  /**
+   * Namespaced, lowercase: `/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/`, at most 64 characters
+   * (`memory.store`, `decision`, `decision.outcome`, `key.state`).
+   */
+  kind: string;
+  /**
+   * Unique per kind within the ledger (1 to 256 characters, well-formed UTF-16). Re-appending the
+   * identical `(kind, id, subjects, body)` is a no-op (`unchanged`); another body under the same
+   * `(kind, id)` is refused with `ImmutableRecordError`, and nothing of the batch is written.
+   */
+  id: string;
+  /** Proposition ids this entry concerns; indexed, so `readEntries({ subject })` is not a scan. Default `[]`. */
+  subjects?: readonly string[];
+  /** EBCJ-1-safe JSON object: strings, safe integers (or bigints), booleans, null, arrays, objects; no floats. */
+  body: Readonly<Record<string, unknown>>;
+}
+
+/** A stored ledger entry, as {@link EvidenceStore.readEntries} returns it (a fresh copy each call). */
+export interface LedgerEntry {
+  kind: string;
+  id: string;
+  subjects: string[];
+  /** Integers beyond the safe range read back as bigints. */
+  body: Record<string, unknown>;
+  /** Position in the ledger's hash chain (the index of the event that appended it). */
+  chain_index: number;
+  /** ISO-8601 UTC time the store committed it (informational; not part of the digest). */
+  committed_at: string;
+}
+
+/** Which entries {@link EvidenceStore.readEntries} returns; every given field must match. */
+export interface EntryQuery {
+  /** Exact kind(s); a kind ending in `.*` matches its namespace (`memory.*`: every kind starting `memory.`). */
+  kind?: string | readonly string[];
+  /** Entries whose subjects include it. */
+  subject?: string;
+  id?: string;
+  /** Only entries with `chain_index > afterIndex` (for incremental readers). */
+  afterIndex?: number;
+  /** Default 1000, at most 100000; oldest first. */
+  limit?: number;
+}
+
+/** Outcome of appending one entry. */
+export interface AppendEntryResult {
+  status: 'stored' | 'unchanged';
+  kind: string;
+  id: string;
+  /** Index of the event that appended the entry (for `unchanged`, the earlier one). */
+  chain_index: number;
+}
+
+/** Entries to commit with a snapshot write, in its transaction and after its events. */
+export interface EntryWriteOptions {
+  entries?: readonly LedgerEntryInput[];
+}
+
 export interface ListPropositionsQuery {
   /** Case-insensitive substring of the id or of an assertion text. */
   query?: string;
@@ -76,9 +139,16 @@ export interface EvidenceStore {
    * a missing `view_id` becomes the derived id (docs/spec/protocol.md §8). Identical re-put (canonical content, which
    * leaves `adapter_meta` out) → `unchanged`; a different snapshot under an existing id, or a record
    * id reused for other content → `ImmutableRecordError`. Invalid input → `InvalidEvidenceView`
-   * (from @ewp/core). Nothing is written on any refusal.
+   * (from @ewp/core). Nothing is written on any refusal. `options.entries` are appended in the same
+   * transaction, after the snapshot's events (an `unchanged` put still appends new ones; a refused
+   * put writes none).
    */
-  put(view: unknown): Promise<PutResult>;
+  put(view: unknown, options?: EntryWriteOptions): Promise<PutResult>;
+  /**
+   * Store several snapshots, and `options.entries` after them, in one transaction: all or nothing.
+   * One result per view, in order.
+   */
+  putMany(views: readonly unknown[], options?: EntryWriteOptions): Promise<PutResult[]>;
   /**
    * Latest committed snapshot, or exactly `viewId`; `undefined` when absent. A fresh copy each call.
    * Stored data that fails its digest → `StoreUnavailableError` (`damaged`).
@@ -89,9 +159,18 @@ export interface EvidenceStore {
    * `options.newViewId`, else the derived id), atomically: concurrent extenders, in any process,
    * never lose each other's records. A record already in the snapshot with the same content is
    * skipped; other content under its id → `ImmutableRecordError`; a conflict with a known id
-   * replaces its status and note. Missing proposition → `MissingViewError`.
+   * replaces its status and note. Missing proposition → `MissingViewError`. `options.entries` are
+   * appended in the same transaction, after the snapshot's events.
    */
-  extend(propositionId: string, records: LedgerRecord[], options?: { newViewId?: string }): Promise<PutResult>;
+  extend(propositionId: string, records: LedgerRecord[], options?: { newViewId?: string } & EntryWriteOptions): Promise<PutResult>;
+  /**
+   * Append entries with no snapshot, in one transaction, each as one `entry_appended` chain event.
+   * Bad input → `InvalidEntryError` naming the field; another body under a stored `(kind, id)` →
+   * `ImmutableRecordError`; nothing is written on any refusal.
+   */
+  appendEntries(entries: readonly LedgerEntryInput[]): Promise<AppendEntryResult[]>;
+  /** Stored entries matching `query`, oldest (lowest `chain_index`) first. */
+  readEntries(query?: EntryQuery): Promise<LedgerEntry[]>;
   /** Propositions, newest commit first, filtered by `query` and cut at `limit` (default 50). */
   listPropositions(query?: ListPropositionsQuery): Promise<PropositionSummary[]>;
   /** Snapshots of one proposition, oldest first. */

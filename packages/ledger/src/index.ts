@@ -7,6 +7,7 @@
 export {
   ImmutableRecordError,
   type ImmutableRecordKind,
+  InvalidEntryError,
   LedgerError,
   type LedgerErrorCode,
   MissingViewError,
@@ -16,6 +17,9 @@ export {
 export type * from './evidence-store.js';
 export type {
   BindingRequest,
+  EntryKey,
+  EntryRowQuery,
+  EntrySubjectRow,
   LedgerBackend,
   LedgerReader,
   LedgerWriter,
@@ -25,7 +29,17 @@ export type {
   SnapshotRow,
   StoredBinding,
   StoredBindingRow,
+  StoredEntryRow,
 } from './ledger-backend.js';
+export {
+  DEFAULT_ENTRY_LIMIT,
+  ENTRY_DIGEST_DOMAIN,
+  entryKey,
+  MAX_ENTRY_ID_LENGTH,
+  MAX_ENTRY_KIND_LENGTH,
+  MAX_ENTRY_LIMIT,
+  selectEntries,
+} from './ledger-entries.js';
 export { LedgerEngineStore, MAX_DELTA_DEPTH, sealView } from './ledger-engine.js';
 export { MemoryEvidenceStore, type MemoryEvidenceStoreOptions } from './memory-store.js';
 export { type Binding, type BindingKind, bindingKey, type MemberRef } from './snapshot-layout.js';

@@ -8,19 +8,20 @@
  * ledger.json                                  {"format": "ewp-json-ledger", "version": 3}
  * .lock                                        the write lock ({pid, host, acquired_at})
  * events.jsonl                                 the event log (the engine's events), one entry per line
- * anchor.json                                  {length, head_hash, bytes, snapshots}: what is committed
+ * anchor.json                                  {length, head_hash, bytes, snapshots[, entry_bytes]}: what is committed
+ * entries.jsonl                                ledger entry rows, one per line, in chain order (created by the first entry)
  * propositions/<K(P)>/index.json               P's snapshot rows without their content, in commit order
  * propositions/<K(P)>/snapshots/<seq>.json     one snapshot's head and members, and the records its commit appended
  * ```
  * `K(x)` = the first 32 hex digits of SHA-256 of the UTF-8 id, so no id can collide or escape the root.
  *
- * A transaction buffers its rows and publishes them when it succeeds: (1) the log entries are
- * appended past the anchor, (2) snapshot files and index files are written atomically (temporary
+ * A transaction buffers its rows and publishes them when it succeeds: (1) the log entries (and the
+ * ledger entry rows) are appended past the anchor, (2) snapshot files and index files are written atomically (temporary
  * file, fsync, rename), (3) `anchor.json` is replaced atomically. Readers see only snapshots with
  * `seq <= anchor.snapshots` and log entries below `anchor.length`, so a writer killed before step 3
  * published nothing. The next writer, under the lock, undoes what it left: log entries past the
  * anchor name the propositions it touched, whose index entries and files past the anchor are
- * removed, then the log is cut back to the anchor.
+ * removed, then the log is cut back to the anchor (and `entries.jsonl` to `entry_bytes`).
  */
 import {
   closeSync,
@@ -44,6 +45,8 @@ import { withFileLock } from './file-lock.js';
 import { type ChainAnchor, EMPTY_ANCHOR, sha256Hex, type StoredChainEntry } from '@ewp/canonical';
 import type {
   BindingRequest,
+  EntryKey,
+  EntryRowQuery,
   LedgerBackend,
   LedgerReader,
   LedgerWriter,
@@ -52,7 +55,9 @@ import type {
   SnapshotRow,
   StoredBinding,
   StoredBindingRow,
+  StoredEntryRow,
 } from './ledger-backend.js';
+import { entryKey, selectEntries } from './ledger-entries.js';
 import { makeDirectories } from './make-directories.js';
 import { type Binding, type BindingKind, bindingKey } from './snapshot-layout.js';
 
@@ -71,9 +76,11 @@ export interface JsonLedgerAnchor extends ChainAnchor {
   bytes: number;
   /** Committed snapshots: rows with a higher `seq` are not (yet) part of the ledger. */
   snapshots: number;
+  /** Byte length of `entries.jsonl` at this anchor (absent in ledgers that never had an entry: 0). */
+  entry_bytes: number;
 }
 
-const EMPTY_JSON_ANCHOR: JsonLedgerAnchor = Object.freeze({ ...EMPTY_ANCHOR, bytes: 0, snapshots: 0 });
+const EMPTY_JSON_ANCHOR: JsonLedgerAnchor = Object.freeze({ ...EMPTY_ANCHOR, bytes: 0, snapshots: 0, entry_bytes: 0 });
 
 /** One entry of `index.json`: a snapshot row without its content. */
 interface IndexEntry {
@@ -198,6 +205,9 @@ class LedgerPaths {
   get events() {
     return join(this.root, 'events.jsonl');
   }
+  get entries() {
+    return join(this.root, 'entries.jsonl');
+  }
   get lock() {
     return join(this.root, '.lock');
   }
@@ -229,10 +239,17 @@ function readAnchorFile(paths: LedgerPaths): JsonLedgerAnchor {
     throw damaged(`${paths.anchor} is not JSON`, cause);
   }
   const count = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
-  if (a === null || !count(a.length) || !count(a.bytes) || !count(a.snapshots) || typeof a.head_hash !== 'string') {
+  if (
+    a === null ||
+    !count(a.length) ||
+    !count(a.bytes) ||
+    !count(a.snapshots) ||
+    typeof a.head_hash !== 'string' ||
+    !(a.entry_bytes === undefined || count(a.entry_bytes))
+  ) {
     throw damaged(`${paths.anchor} is malformed`);
   }
-  return { length: a.length as number, head_hash: a.head_hash, bytes: a.bytes as number, snapshots: a.snapshots as number };
+  return { length: a.length as number, head_hash: a.head_hash, bytes: a.bytes as number, snapshots: a.snapshots as number, entry_bytes: a.entry_bytes ?? 0 };
 }
 
 function readIndexFile(paths: LedgerPaths, path: string): IndexFile | undefined {
@@ -273,6 +290,7 @@ class FileReader implements LedgerReader {
   protected readonly indexes = new Map<string, IndexEntry[]>();
   private readonly files = new Map<string, SnapshotFile>();
   private byOwnSeq?: Map<number, string>;
+  private entryList?: StoredEntryRow[];
 
   constructor(
     protected readonly paths: LedgerPaths,
@@ -280,7 +298,7 @@ class FileReader implements LedgerReader {
   ) {}
 
   /** P's committed entries (and, in a writer, its pending ones), in commit order. */
-  protected entries(pid: string): IndexEntry[] {
+  protected indexEntries(pid: string): IndexEntry[] {
     let list = this.indexes.get(pid);
     if (list === undefined) {
       const path = this.paths.index(pid);
@@ -338,12 +356,12 @@ class FileReader implements LedgerReader {
   }
 
   findSnapshot(pid: string, vid: string): SnapshotRow | undefined {
-    const entry = this.entries(pid).find((e) => e.view_id === vid);
+    const entry = this.indexEntries(pid).find((e) => e.view_id === vid);
     return entry === undefined ? undefined : this.row(pid, entry);
   }
 
   latestSnapshot(pid: string): SnapshotRow | undefined {
-    const entry = this.entries(pid).at(-1);
+    const entry = this.indexEntries(pid).at(-1);
     return entry === undefined ? undefined : this.row(pid, entry);
   }
 
@@ -352,15 +370,15 @@ class FileReader implements LedgerReader {
     // proposition's own rows (damage), so a scan is acceptable here.
     if (this.byOwnSeq === undefined) {
       this.byOwnSeq = new Map();
-      for (const pid of this.propositionIds()) for (const e of this.entries(pid)) this.byOwnSeq.set(e.seq, pid);
+      for (const pid of this.propositionIds()) for (const e of this.indexEntries(pid)) this.byOwnSeq.set(e.seq, pid);
     }
     const pid = this.byOwnSeq.get(seq);
-    const entry = pid === undefined ? undefined : this.entries(pid).find((e) => e.seq === seq);
+    const entry = pid === undefined ? undefined : this.indexEntries(pid).find((e) => e.seq === seq);
     return pid === undefined || entry === undefined ? undefined : this.row(pid, entry);
   }
 
   snapshotAncestors(row: SnapshotRow): SnapshotRow[] {
-    const own = new Map(this.entries(row.proposition_id).map((e) => [e.seq, e]));
+    const own = new Map(this.indexEntries(row.proposition_id).map((e) => [e.seq, e]));
     const out: SnapshotRow[] = [];
     let parent = row.parent_seq;
     while (parent !== null) {
@@ -376,20 +394,20 @@ class FileReader implements LedgerReader {
   bindings(pid: string, _keys: readonly BindingRequest[]): Map<string, StoredBinding> {
     // Every page of the proposition, in commit order (the audit reads them the same way).
     const out = new Map<string, StoredBinding>();
-    for (const entry of this.entries(pid)) {
+    for (const entry of this.indexEntries(pid)) {
       for (const [kind, id, body] of this.file(pid, entry).records) out.set(bindingKey(kind, id), { body });
     }
     return out;
   }
 
   snapshotIds(pid: string): { view_id: string; seq: number }[] {
-    return this.entries(pid).map((e) => ({ view_id: e.view_id, seq: e.seq }));
+    return this.indexEntries(pid).map((e) => ({ view_id: e.view_id, seq: e.seq }));
   }
 
   latestRows(): { row: ListedSnapshotRow; snapshots: number }[] {
     const out: { seq: number; row: ListedSnapshotRow; snapshots: number }[] = [];
     for (const pid of this.propositionIds()) {
-      const list = this.entries(pid);
+      const list = this.indexEntries(pid);
       const latest = list.at(-1);
       if (latest === undefined) continue;
       out.push({
@@ -451,14 +469,47 @@ class FileReader implements LedgerReader {
 
   *allSnapshots(): Iterable<SnapshotRow> {
     const all: { pid: string; entry: IndexEntry }[] = [];
-    for (const pid of this.propositionIds()) for (const entry of this.entries(pid)) all.push({ pid, entry });
+    for (const pid of this.propositionIds()) for (const entry of this.indexEntries(pid)) all.push({ pid, entry });
     all.sort((a, b) => a.entry.seq - b.entry.seq);
     for (const { pid, entry } of all) yield this.row(pid, entry);
   }
 
+  /**
+   * The committed entry rows, read once: rows of events below the anchor (a killed writer's rows past
+   * it belong to events past it). Rows are told apart by their index, not by byte offsets, so the audit
+   * still sees every row of a file whose length was changed.
+   */
+  protected committedEntries(): StoredEntryRow[] {
+    if (this.entryList !== undefined) return this.entryList;
+    const list: StoredEntryRow[] = [];
+    if (this.anchor.entry_bytes > 0) {
+      for (const row of readEntryRows(this.paths)) if (row.chain_index < this.anchor.length) list.push(row);
+    }
+    this.entryList = list;
+    return list;
+  }
+
+  entries(q: EntryRowQuery): StoredEntryRow[] {
+    return selectEntries(this.committedEntries(), q).map((row) => ({ ...row }));
+  }
+
+  entryRows(keys: readonly EntryKey[]): Map<string, StoredEntryRow> {
+    const wanted = new Set(keys.map((k) => entryKey(k.kind, k.id)));
+    const out = new Map<string, StoredEntryRow>();
+    for (const row of this.committedEntries()) {
+      const key = entryKey(row.kind, row.id);
+      if (wanted.has(key)) out.set(key, { ...row });
+    }
+    return out;
+  }
+
+  allEntries(): StoredEntryRow[] {
+    return this.committedEntries().map((row) => ({ ...row }));
+  }
+
   *allBindings(): Iterable<StoredBindingRow> {
     for (const pid of this.propositionIds()) {
-      for (const entry of this.entries(pid)) {
+      for (const entry of this.indexEntries(pid)) {
         for (const [kind, id, body] of this.file(pid, entry).records) yield { proposition_id: pid, kind, id, body };
       }
     }
@@ -506,7 +557,26 @@ class FileWriter extends FileReader implements LedgerWriter {
   private readonly pending: PendingSnapshot[] = [];
   private readonly pendingPages = new Map<string, PageEntry[]>();
   private readonly pendingChain: StoredChainEntry[] = [];
+  private readonly pendingEntries: StoredEntryRow[] = [];
   private pendingAnchor: ChainAnchor | undefined;
+
+  override entries(q: EntryRowQuery): StoredEntryRow[] {
+    return selectEntries([...this.committedEntries(), ...this.pendingEntries], q).map((row) => ({ ...row }));
+  }
+
+  override entryRows(keys: readonly EntryKey[]): Map<string, StoredEntryRow> {
+    const out = super.entryRows(keys);
+    const wanted = new Set(keys.map((k) => entryKey(k.kind, k.id)));
+    for (const row of this.pendingEntries) {
+      const key = entryKey(row.kind, row.id);
+      if (wanted.has(key)) out.set(key, { ...row });
+    }
+    return out;
+  }
+
+  insertEntries(rows: readonly StoredEntryRow[]): void {
+    this.pendingEntries.push(...rows.map((row) => ({ ...row })));
+  }
 
   protected override file(pid: string, entry: IndexEntry): SnapshotFile {
     const own = entry.seq > this.anchor.snapshots ? this.pending.find((p) => p.entry === entry) : undefined;
@@ -555,7 +625,7 @@ class FileWriter extends FileReader implements LedgerWriter {
     const records = this.pendingPages.get(pid) ?? [];
     this.pendingPages.delete(pid);
     this.pending.push({ pid, entry, file: { view_id: row.view_id, head: row.head, members: row.members, records } });
-    this.entries(pid).push(entry);
+    this.indexEntries(pid).push(entry);
     return seq;
   }
 
@@ -576,26 +646,76 @@ class FileWriter extends FileReader implements LedgerWriter {
     } finally {
       closeSync(fd);
     }
+    const entryLines = this.pendingEntries.map((row) => `${entryRowLine(row)}\n`).join('');
+    if (entryLines !== '') {
+      const efd = openSync(this.paths.entries, 'a');
+      try {
+        writeSync(efd, entryLines);
+        fsyncSync(efd);
+      } finally {
+        closeSync(efd);
+      }
+    }
     const touched = new Set<string>();
     for (const p of this.pending) {
       makeDirectories(join(this.paths.proposition(p.pid), 'snapshots'));
       writeFileAtomic(this.paths.snapshot(p.pid, p.entry.seq), snapshotText(p.file));
       touched.add(p.pid);
     }
-    for (const pid of touched) writeFileAtomic(this.paths.index(pid), indexText({ proposition_id: pid, snapshots: this.entries(pid) }));
+    for (const pid of touched) writeFileAtomic(this.paths.index(pid), indexText({ proposition_id: pid, snapshots: this.indexEntries(pid) }));
     const anchor = this.pendingAnchor ?? this.chainAnchor();
     const next: JsonLedgerAnchor = {
       length: anchor.length,
       head_hash: anchor.head_hash,
       bytes: this.anchor.bytes + Buffer.byteLength(lines),
       snapshots: this.anchor.snapshots + this.pending.length,
+      entry_bytes: this.anchor.entry_bytes + Buffer.byteLength(entryLines),
     };
     writeFileAtomic(this.paths.anchor, anchorText(next));
   }
 }
 
 function anchorText(a: JsonLedgerAnchor): string {
-  return `${JSON.stringify({ length: a.length, head_hash: a.head_hash, bytes: a.bytes, snapshots: a.snapshots }, null, 2)}\n`;
+  // `entry_bytes` only once there are entries: a ledger without them keeps the anchor it always had.
+  const fields = {
+    length: a.length,
+    head_hash: a.head_hash,
+    bytes: a.bytes,
+    snapshots: a.snapshots,
+    ...(a.entry_bytes > 0 ? { entry_bytes: a.entry_bytes } : {}),
+  };
+  return `${JSON.stringify(fields, null, 2)}\n`;
+}
+
+/** Every row of `entries.jsonl` (none when it does not exist). */
+function readEntryRows(paths: LedgerPaths): StoredEntryRow[] {
+  let text: string;
+  try {
+    text = readFileSync(paths.entries, 'utf8');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return [];
+    throw damaged(`cannot read ${paths.entries}`, error);
+  }
+  const rows: StoredEntryRow[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    let row: StoredEntryRow;
+    try {
+      row = JSON.parse(line) as StoredEntryRow;
+    } catch (cause) {
+      throw damaged(`${paths.entries} holds a line that is not JSON`, cause);
+    }
+    if (row === null || typeof row !== 'object' || !Number.isSafeInteger(row.chain_index) || typeof row.kind !== 'string' || typeof row.id !== 'string') {
+      throw damaged(`${paths.entries} holds a malformed row`);
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** An entry row's line: keys in a fixed order, one row per line. */
+function entryRowLine(row: StoredEntryRow): string {
+  return JSON.stringify({ chain_index: row.chain_index, kind: row.kind, id: row.id, subjects: row.subjects, body: row.body, committed_at: row.committed_at });
 }
 
 /**
@@ -603,6 +723,29 @@ function anchorText(a: JsonLedgerAnchor): string {
  * Bytes past the anchor that do not continue the committed log are damage, never cut.
  */
 function recover(paths: LedgerPaths, anchor: JsonLedgerAnchor): void {
+  // Entry rows past the anchor were never committed; they name no proposition, so they go first.
+  let entrySize = 0;
+  try {
+    entrySize = statSync(paths.entries).size;
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error;
+  }
+  if (entrySize < anchor.entry_bytes) throw damaged(`entries.jsonl has ${entrySize} bytes, its anchor commits ${anchor.entry_bytes}`);
+  if (entrySize > anchor.entry_bytes) {
+    // Only a killed writer's whole rows, of events past the anchor, are cut; anything else is damage.
+    const extra = readRange(paths.entries, anchor.entry_bytes, entrySize);
+    const lines = extra.split('\n');
+    const complete = lines.slice(0, -1);
+    const ours = complete.every((line) => {
+      try {
+        return (JSON.parse(line) as StoredEntryRow).chain_index >= anchor.length;
+      } catch {
+        return false;
+      }
+    });
+    if (!ours) throw damaged('entries.jsonl holds rows past its anchor that no uncommitted event appended');
+    truncateSync(paths.entries, anchor.entry_bytes);
+  }
   let size = 0;
   try {
     size = statSync(paths.events).size;

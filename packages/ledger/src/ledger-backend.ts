@@ -1,6 +1,6 @@
 /**
  * What a table-shaped store (memory, JSON files, SQLite, PostgreSQL, a LangGraph BaseStore) provides to the shared ledger engine:
- * snapshot rows, binding rows and the event log, behind one exclusive write transaction.
+ * snapshot rows, binding rows, entry rows and the event log, behind one exclusive write transaction.
  * The engine ({@link LedgerEngineStore}) owns every rule; a backend only stores and fetches rows.
  */
 import type { PropositionSummary } from './evidence-store.js';
@@ -55,6 +55,45 @@ export interface BindingRequest {
   id: string;
 }
 
+/**
+ * One stored ledger entry (a non-evidence event). Immutable once inserted; the audit checks it against
+ * the `entry_appended` event at `chain_index`.
+ */
+export interface StoredEntryRow {
+  /** Index of the `entry_appended` event that appended it (unique; entries read oldest first by it). */
+  chain_index: number;
+  kind: string;
+  id: string;
+  /** EBCJ-1 text of the subject list. */
+  subjects: string;
+  /** EBCJ-1 text of the body. */
+  body: string;
+  /** ISO-8601 UTC commit time (informational: no digest covers it). */
+  committed_at: string;
+}
+
+/** The `(kind, id)` of an entry, as {@link LedgerReader.entryRows} is asked. */
+export interface EntryKey {
+  kind: string;
+  id: string;
+}
+
+/**
+ * An entry query as the engine hands it to a backend, already checked. An entry matches when its kind
+ * is one of `kinds` or starts with one of `prefixes` (both absent: any kind), its subjects include
+ * `subject`, its id is `id`, and its `chain_index` is above `afterIndex` (each when given).
+ */
+export interface EntryRowQuery {
+  kinds?: readonly string[];
+  /** Namespace prefixes, each ending in `.` (`memory.*` arrives as `memory.`). */
+  prefixes?: readonly string[];
+  subject?: string;
+  id?: string;
+  afterIndex?: number;
+  /** At most this many rows, oldest (lowest `chain_index`) first. */
+  limit: number;
+}
+
 /** Read access; safe without a transaction because committed rows never change. */
 export interface LedgerReader {
   findSnapshot(propositionId: string, viewId: string): MaybePromise<SnapshotRow | undefined>;
@@ -84,6 +123,23 @@ export interface LedgerReader {
   allSnapshots(): Iterable<SnapshotRow> | AsyncIterable<SnapshotRow>;
   /** Every binding row. */
   allBindings(): Iterable<StoredBindingRow> | AsyncIterable<StoredBindingRow>;
+  /** Stored entries matching `query`, oldest first (a writer also sees the rows it inserted). */
+  entries(query: EntryRowQuery): MaybePromise<StoredEntryRow[]>;
+  /** The stored entries among `keys`, keyed by `entryKey(kind, id)` (a writer also sees the rows it inserted). */
+  entryRows(keys: readonly EntryKey[]): MaybePromise<Map<string, StoredEntryRow>>;
+  /** Every entry row (any order). */
+  allEntries(): Iterable<StoredEntryRow> | AsyncIterable<StoredEntryRow>;
+  /**
+   * Optional, for backends that keep the subject index apart from the rows (a table): every
+   * `(chain_index, subject)` pair of it, so the audit checks it against the rows' subjects.
+   */
+  allEntrySubjects?(): Iterable<EntrySubjectRow> | AsyncIterable<EntrySubjectRow>;
+}
+
+/** One pair of a backend's entry subject index. */
+export interface EntrySubjectRow {
+  chain_index: number;
+  subject: string;
 }
 
 /** Write access inside one exclusive, atomic transaction. */
@@ -97,6 +153,8 @@ export interface LedgerWriter extends LedgerReader {
   insertBindings(propositionId: string, rows: readonly Binding[]): MaybePromise<void>;
   /** Insert and return the new row's `seq`. */
   insertSnapshot(row: NewSnapshotRow): MaybePromise<number>;
+  /** Insert entry rows (their `(kind, id)` are new to the ledger and to the transaction). */
+  insertEntries(rows: readonly StoredEntryRow[]): MaybePromise<void>;
   /** Append entries and replace the anchor. */
   appendChain(entries: readonly StoredChainEntry[], anchor: ChainAnchor): MaybePromise<void>;
 }

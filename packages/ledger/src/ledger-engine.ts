@@ -5,10 +5,15 @@
  * transaction, and checks digests on read.
  */
 import { canonicalViewText, decodeView, type EvidenceView, type VerificationCheck } from '@ewp/core';
-import { ImmutableRecordError, MissingViewError, StoreUnavailableError } from './errors.js';
+import { ImmutableRecordError, InvalidEntryError, MissingViewError, StoreUnavailableError } from './errors.js';
 import { appendDelta, decodeDelta } from './extend-records.js';
 import type {
+  AppendEntryResult,
+  EntryQuery,
+  EntryWriteOptions,
   EvidenceStore,
+  LedgerEntry,
+  LedgerEntryInput,
   LedgerRecord,
   ListPropositionsQuery,
   PropositionSummary,
@@ -17,7 +22,29 @@ import type {
   StoreCapabilities,
 } from './evidence-store.js';
 import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, ebcj1String, isWellFormed } from '@ewp/canonical';
-import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding, StoredBindingRow } from './ledger-backend.js';
+import type {
+  BindingRequest,
+  LedgerBackend,
+  LedgerReader,
+  LedgerWriter,
+  SnapshotRow,
+  StoredBinding,
+  StoredBindingRow,
+  StoredEntryRow,
+} from './ledger-backend.js';
+import {
+  type EntryEvent,
+  entryEvent,
+  entryEventOf,
+  entryFromRow,
+  entryKey,
+  entryRow,
+  entryRowMismatch,
+  entryRowQuery,
+  type PreparedEntry,
+  prepareEntries,
+  sameEntry,
+} from './ledger-entries.js';
 import {
   assembleView,
   assertionTexts,
@@ -123,10 +150,16 @@ export class LedgerEngineStore implements EvidenceStore {
     this.capabilities = capabilities;
   }
 
-  async put(view: unknown): Promise<PutResult> {
+  async put(view: unknown, options?: EntryWriteOptions): Promise<PutResult> {
     this.ensureOpen();
     const decoded = decodedView(view);
-    return this.write((w) => this.commit(w, decoded, undefined, new ChainCursor()));
+    const entries = optionEntries(options);
+    return this.write(async (w) => {
+      const cursor = new ChainCursor();
+      const result = await this.commit(w, decoded, undefined, cursor);
+      await this.appendIn(w, entries, cursor);
+      return result;
+    });
   }
 
   /**
@@ -135,9 +168,10 @@ export class LedgerEngineStore implements EvidenceStore {
    * written (not all of them first), so a large batch's decoded records die young instead of filling
    * the old generation of the heap.
    */
-  async putMany(views: readonly unknown[]): Promise<PutResult[]> {
+  async putMany(views: readonly unknown[], options?: EntryWriteOptions): Promise<PutResult[]> {
     this.ensureOpen();
     if (!Array.isArray(views)) throw new TypeError('putMany: views must be an array');
+    const entries = optionEntries(options);
     return this.write(async (w) => {
       const out: PutResult[] = [];
       // One cursor for the transaction: the log's anchor is read and checked once, not once per view.
@@ -150,6 +184,7 @@ export class LedgerEngineStore implements EvidenceStore {
         const view = decodedView(v);
         out.push(await this.commit(w, view, undefined, cursor, unused?.delete(view.proposition_id) === true));
       }
+      await this.appendIn(w, entries, cursor);
       return out;
     });
   }
@@ -162,18 +197,36 @@ export class LedgerEngineStore implements EvidenceStore {
     });
   }
 
-  async extend(propositionId: string, records: LedgerRecord[], options?: { newViewId?: string }): Promise<PutResult> {
+  async extend(propositionId: string, records: LedgerRecord[], options?: { newViewId?: string } & EntryWriteOptions): Promise<PutResult> {
     this.ensureOpen();
     if (!Array.isArray(records)) throw new TypeError('extend: records must be an array of {kind, record}');
     const delta = decodeDelta(propositionId, records);
+    const entries = optionEntries(options);
     return this.write(async (w) => {
       const latest = await w.latestSnapshot(propositionId);
       if (latest === undefined) throw new MissingViewError(propositionId);
       const resolved = await this.resolve(w, latest);
       const candidate = appendDelta(resolved.view, delta, options?.newViewId ?? '');
       const view = decodeView(candidate);
-      return this.commit(w, view, { row: latest, resolved }, new ChainCursor());
+      const cursor = new ChainCursor();
+      const result = await this.commit(w, view, { row: latest, resolved }, cursor);
+      await this.appendIn(w, entries, cursor);
+      return result;
     });
+  }
+
+  async appendEntries(entries: readonly LedgerEntryInput[]): Promise<AppendEntryResult[]> {
+    this.ensureOpen();
+    const prepared = prepareEntries(entries, 'entries');
+    if (prepared.length === 0) return [];
+    return this.write((w) => this.appendIn(w, prepared, new ChainCursor()));
+  }
+
+  async readEntries(query?: EntryQuery): Promise<LedgerEntry[]> {
+    this.ensureOpen();
+    const q = entryRowQuery(query);
+    if (q.limit === 0 || (q.kinds?.length === 0 && q.prefixes?.length === 0)) return [];
+    return this.backend.read(async (r) => (await r.entries(q)).map(entryFromRow));
   }
 
   async listPropositions(query?: ListPropositionsQuery): Promise<PropositionSummary[]> {
@@ -212,6 +265,7 @@ export class LedgerEngineStore implements EvidenceStore {
       const verifier = new ChainVerifier().watchAnchor(anchor);
       const snapshotEvents = new Map<string, SnapshotEvent>();
       const recordEvents: { index: number; keys: string[]; digest: string }[] = [];
+      const entryEvents = new Map<string, EntryEvent>();
       let index = 0;
       for await (const entry of r.chainEntries()) {
         verifier.pushStored(entry);
@@ -228,16 +282,19 @@ export class LedgerEngineStore implements EvidenceStore {
         } else if (event.type === 'record_appended') {
           const keys = (event.records as [string, string][]).map(([kind, id]) => `${event.proposition_id}\u0000${kind}\u0000${id}`);
           recordEvents.push({ index, keys, digest: String(event.records_digest) });
+        } else if (event.type === 'entry_appended') {
+          const { key, event: appended } = entryEventOf(event, index);
+          entryEvents.set(key, appended);
         }
         index += 1;
       }
       const chain = verifier.finish(anchor);
       if (!chain.ok) return chain;
-      const fail = (firstBadIndex: number, detail: string): Failed => ({
+      const fail = (firstBadIndex: number, detail: string, reason = 'row_mismatch'): Failed => ({
         ok: false,
         length: chain.length,
         firstBadIndex,
-        reason: 'row_mismatch',
+        reason,
         detail,
       });
       const checkSnapshots = async (): Promise<Failed | undefined> => {
@@ -311,8 +368,88 @@ export class LedgerEngineStore implements EvidenceStore {
         if (stored.size !== appended) return fail(chain.length, `${stored.size - appended} stored record(s) have no record_appended event`);
         return undefined;
       };
-      // Both passes stop at their first bad event; the earlier of the two is the first bad index.
-      const bad = [await checkBindings(), await checkSnapshots()].filter((x) => x !== undefined);
+      const checkEntries = async (): Promise<Failed | undefined> => {
+        // Every stored entry against the event that appended it; the lowest bad index wins (a row
+        // whose kind or id was changed is both an extra row and a missing one, at its event).
+        let worst: Failed | undefined;
+        const note = (f: Failed) => {
+          if (worst === undefined || f.firstBadIndex < worst.firstBadIndex) worst = f;
+        };
+        const seen = new Set<string>();
+        const rowsSeen: StoredEntryRow[] = [];
+        for await (const row of r.allEntries()) {
+          rowsSeen.push(row);
+          const key = entryKey(row.kind, row.id);
+          const event = entryEvents.get(key);
+          if (event === undefined || seen.has(key)) {
+            note(fail(chain.length, `entry ${JSON.stringify(row.id)} of kind ${JSON.stringify(row.kind)} has no entry_appended event`, 'extra_row'));
+            continue;
+          }
+          seen.add(key);
+          const mismatch = entryRowMismatch(row, event);
+          if (mismatch !== undefined) note(fail(event.index, mismatch));
+        }
+        if (r.allEntrySubjects !== undefined) {
+          // The subject index must list exactly the rows' subjects (a dropped pair hides an entry
+          // from `readEntries({ subject })`, an added one shows it under another proposition).
+          const expected = new Map<string, number>();
+          const eventIndex = new Map<number, number>();
+          for (const row of rowsSeen) {
+            const event = entryEvents.get(entryKey(row.kind, row.id));
+            if (event !== undefined) eventIndex.set(row.chain_index, event.index);
+            let subjects: unknown;
+            try {
+              subjects = JSON.parse(row.subjects);
+            } catch {
+              continue; // the row check above reports it
+            }
+            if (Array.isArray(subjects)) for (const s of subjects) expected.set(`${row.chain_index}\u0000${String(s)}`, row.chain_index);
+          }
+          const indexed = new Set<string>();
+          for await (const pair of r.allEntrySubjects()) {
+            const key = `${pair.chain_index}\u0000${pair.subject}`;
+            indexed.add(key);
+            if (!expected.has(key)) {
+              note(
+                fail(
+                  eventIndex.get(pair.chain_index) ?? chain.length,
+                  `the entry subject index lists ${JSON.stringify(pair.subject)} for chain index ${pair.chain_index}, which no entry row names`,
+                  'extra_row',
+                ),
+              );
+            }
+          }
+          for (const [key, chainIndex] of expected) {
+            if (!indexed.has(key)) {
+              note(
+                fail(
+                  eventIndex.get(chainIndex) ?? chain.length,
+                  `the entry subject index misses ${JSON.stringify(key.split('\u0000')[1])} of the entry at chain index ${chainIndex}`,
+                  'missing_row',
+                ),
+              );
+            }
+          }
+        }
+        for (const [key, event] of entryEvents) {
+          if (!seen.has(key)) {
+            note(
+              fail(
+                event.index,
+                `entry ${key
+                  .split('\u0000')
+                  .map((x) => JSON.stringify(x))
+                  .join(' ')}: an appended entry is missing from the tables`,
+                'missing_row',
+              ),
+            );
+            break; // events are in chain order: the first missing one is the lowest
+          }
+        }
+        return worst;
+      };
+      // Every pass stops at (or keeps) its first bad event; the earliest is the first bad index.
+      const bad = [await checkBindings(), await checkSnapshots(), await checkEntries()].filter((x) => x !== undefined);
       if (bad.length > 0) return bad.reduce((a, b) => (b.firstBadIndex < a.firstBadIndex ? b : a));
       return chain;
     });
@@ -336,6 +473,44 @@ export class LedgerEngineStore implements EvidenceStore {
     if (this.closed) return;
     this.closed = true;
     await this.backend.close();
+  }
+
+  /**
+   * Append checked entries inside the caller's transaction, after whatever it wrote: one
+   * `entry_appended` event each. An entry already stored (or earlier in the batch) with the same
+   * subjects and body is `unchanged`; with others it is refused, and the transaction with it.
+   */
+  private async appendIn(w: LedgerWriter, entries: readonly PreparedEntry[], cursor: ChainCursor): Promise<AppendEntryResult[]> {
+    if (entries.length === 0) return [];
+    const stored = await w.entryRows(entries.map((e) => ({ kind: e.kind, id: e.id })));
+    const anchor = await cursor.anchor(w);
+    const at = new Date().toISOString();
+    const fresh: PreparedEntry[] = [];
+    const rows: ReturnType<typeof entryRow>[] = [];
+    const out: AppendEntryResult[] = [];
+    for (const e of entries) {
+      const key = entryKey(e.kind, e.id);
+      const before = stored.get(key);
+      if (before !== undefined) {
+        if (!sameEntry(before, e)) throw new ImmutableRecordError(e.kind, 'entry', e.id, e.path);
+        out.push({ status: 'unchanged', kind: e.kind, id: e.id, chain_index: before.chain_index });
+        continue;
+      }
+      const row = entryRow(e, anchor.length + fresh.length, at);
+      stored.set(key, row);
+      fresh.push(e);
+      rows.push(row);
+      out.push({ status: 'stored', kind: e.kind, id: e.id, chain_index: row.chain_index });
+    }
+    if (fresh.length === 0) return out;
+    const chain = buildChainEntries(
+      anchor,
+      fresh.map((e) => entryEvent(e, at)),
+    );
+    await w.insertEntries(rows);
+    await w.appendChain(chain.entries, chain.anchor);
+    cursor.advance(chain.anchor);
+    return out;
   }
 
   /** A write transaction, counted (whatever its outcome) once it has ended, for {@link revision}. */
@@ -571,6 +746,13 @@ interface SnapshotEvent {
   parent_view_id: string | null;
   at: string;
   records: number;
+}
+
+/** The checked entries of a write's options (none when absent), before the transaction starts. */
+function optionEntries(options: EntryWriteOptions | undefined): PreparedEntry[] {
+  if (options === undefined || options === null) return [];
+  if (typeof options !== 'object') throw new InvalidEntryError('options', 'options must be an object');
+  return options.entries === undefined ? [] : prepareEntries(options.entries, 'options.entries');
 }
 
 function where(row: SnapshotRow): string {

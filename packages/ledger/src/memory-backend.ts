@@ -5,7 +5,8 @@
  */
 import { StoreUnavailableError } from './errors.js';
 import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from '@ewp/canonical';
-import type { LedgerBackend, LedgerReader, LedgerWriter, NewSnapshotRow, SnapshotRow, StoredBinding } from './ledger-backend.js';
+import type { LedgerBackend, LedgerReader, LedgerWriter, NewSnapshotRow, SnapshotRow, StoredBinding, StoredEntryRow } from './ledger-backend.js';
+import { entryKey, entryMatches } from './ledger-entries.js';
 import { type Binding, type BindingKind, bindingKey } from './snapshot-layout.js';
 
 interface Tables {
@@ -16,6 +17,10 @@ interface Tables {
   bindings: Map<string, Map<string, StoredBinding>>;
   chain: StoredChainEntry[];
   anchor: ChainAnchor;
+  /** Entry rows in chain order, by `entryKey`, and by subject (the subject index of the other backends). */
+  entries: StoredEntryRow[];
+  entriesByKey: Map<string, StoredEntryRow>;
+  entriesBySubject: Map<string, StoredEntryRow[]>;
 }
 
 const nameKey = (pid: string, vid: string) => `${pid}\u0000${vid}`;
@@ -48,6 +53,26 @@ function reader(t: Tables, pending?: Pending): LedgerReader {
     },
     chainEntries: () => t.chain.map((e) => ({ ...e })),
     allSnapshots: () => t.snapshots.map((s) => ({ ...s })),
+    entries: (q) => {
+      // A subject narrows to its own rows first, as an index would.
+      const committed = q.subject === undefined ? t.entries : (t.entriesBySubject.get(q.subject) ?? []);
+      const out: StoredEntryRow[] = [];
+      for (const row of pending === undefined ? committed : [...committed, ...pending.entries]) {
+        if (out.length >= q.limit) break;
+        if (entryMatches(row, q)) out.push({ ...row });
+      }
+      return out;
+    },
+    entryRows: (keys) => {
+      const out = new Map<string, StoredEntryRow>();
+      for (const { kind, id } of keys) {
+        const key = entryKey(kind, id);
+        const row = t.entriesByKey.get(key) ?? pending?.entries.find((e) => e.kind === kind && e.id === id);
+        if (row !== undefined) out.set(key, { ...row });
+      }
+      return out;
+    },
+    allEntries: () => t.entries.map((e) => ({ ...e })),
     allBindings: function* () {
       for (const [pid, table] of t.bindings) {
         for (const [key, b] of table) {
@@ -66,6 +91,7 @@ interface Pending {
   bindings: Map<string, Map<string, StoredBinding>>;
   chain: StoredChainEntry[];
   anchor: ChainAnchor | undefined;
+  entries: StoredEntryRow[];
 }
 
 /** The backend of {@link MemoryEvidenceStore}; exported for tests that tamper with rows. */
@@ -79,6 +105,9 @@ export class MemoryLedgerBackend implements LedgerBackend {
     bindings: new Map(),
     chain: [],
     anchor: EMPTY_ANCHOR,
+    entries: [],
+    entriesByKey: new Map(),
+    entriesBySubject: new Map(),
   };
   private queue: Promise<unknown> = Promise.resolve();
   private readonly readOnly: boolean;
@@ -101,7 +130,7 @@ export class MemoryLedgerBackend implements LedgerBackend {
 
   private async transaction<T>(fn: (writer: LedgerWriter) => Promise<T>): Promise<T> {
     const t = this.tables;
-    const p: Pending = { snapshots: [], byName: new Map(), latest: new Map(), bindings: new Map(), chain: [], anchor: undefined };
+    const p: Pending = { snapshots: [], byName: new Map(), latest: new Map(), bindings: new Map(), chain: [], anchor: undefined, entries: [] };
     const writer: LedgerWriter = {
       ...reader(t, p),
       insertBindings: (pid: string, rows: readonly Binding[]) => {
@@ -119,6 +148,9 @@ export class MemoryLedgerBackend implements LedgerBackend {
         p.byName.set(nameKey(row.proposition_id, row.view_id), full);
         p.latest.set(row.proposition_id, full);
         return seq;
+      },
+      insertEntries: (rows: readonly StoredEntryRow[]) => {
+        p.entries.push(...rows.map((r) => ({ ...r })));
       },
       appendChain: (entries: readonly StoredChainEntry[], anchor: ChainAnchor) => {
         p.chain.push(...entries.map((e) => ({ ...e })));
@@ -140,6 +172,15 @@ export class MemoryLedgerBackend implements LedgerBackend {
         t.bindings.set(pid, table);
       }
       for (const [k, v] of rows) table.set(k, v);
+    }
+    for (const e of p.entries) {
+      t.entries.push(e);
+      t.entriesByKey.set(entryKey(e.kind, e.id), e);
+      for (const subject of new Set(JSON.parse(e.subjects) as string[])) {
+        const list = t.entriesBySubject.get(subject);
+        if (list === undefined) t.entriesBySubject.set(subject, [e]);
+        else list.push(e);
+      }
     }
     t.chain.push(...p.chain);
     if (p.anchor !== undefined) t.anchor = p.anchor;
