@@ -36,4 +36,12 @@ export {
 export { hashOfProposition, type MemoryFacts, type MemoryIdentity, memoryHash, propositionOf } from './memory-records.js';
 export { type GateDecision, promotionDecision } from './promotion-gate.js';
 export { emptySalience, InMemorySalienceStore, JsonlSalienceStore, type SalienceRecord, type SalienceStore } from './salience-store.js';
-export { type Embedder, embedderSimilarity, normalizeForSimilarity, type SimilarityMeasure, trigramSimilarity, vectorCosine } from './similarity.js';
+export {
+  type Embedder,
+  embedderSimilarity,
+  type LexicalSimilarityMeasure,
+  normalizeForSimilarity,
+  type SimilarityMeasure,
+  trigramSimilarity,
+  vectorCosine,
+} from './similarity.js';

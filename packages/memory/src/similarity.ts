@@ -64,8 +64,13 @@ export function vectorCosine(a: readonly number[], b: readonly number[]): number
   return na === 0 || nb === 0 ? 0 : Math.max(0, Math.min(1, dot / Math.sqrt(na * nb)));
 }
 
+/** A measure that answers at once (no model call): what the default is. */
+export interface LexicalSimilarityMeasure extends SimilarityMeasure {
+  similarities(text: string, candidates: readonly string[]): number[];
+}
+
 /** The default measure: trigram cosine (no model, no network, deterministic). */
-export const trigramSimilarity: SimilarityMeasure = Object.freeze({
+export const trigramSimilarity: LexicalSimilarityMeasure = Object.freeze({
   name: 'trigram-cosine',
   similarities(text: string, candidates: readonly string[]): number[] {
     const p = trigramProfile(text);
