@@ -10,9 +10,14 @@ function hasPnpm() {
 
 const direct = hasPnpm();
 
+/** The command and arguments that run pnpm with `args` (for scripts that spawn it themselves). */
+export function pnpmCommand(args) {
+  return direct ? ['pnpm', args] : ['npx', ['-y', `pnpm@${PNPM}`, ...args]];
+}
+
 /** Run pnpm with args, inheriting stdio; exits the process on failure. */
 export function pnpm(args, options = {}) {
-  const [cmd, full] = direct ? ['pnpm', args] : ['npx', ['-y', `pnpm@${PNPM}`, ...args]];
+  const [cmd, full] = pnpmCommand(args);
   const r = spawnSync(cmd, full, {
     stdio: 'inherit',
     shell: process.platform === 'win32',
