@@ -1,4 +1,4 @@
-import { JsonFloat } from '@ewp/core';
+import { decodeUtf8, JsonFloat } from '@ewp/core';
 import { CanonicalizationError, indexPath, memberPath } from './canonicalization-error.js';
 import { EBCJ1_MAX_DEPTH } from './ebcj1.js';
 
@@ -26,8 +26,10 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * last duplicate wins) for EWP views; this one feeds EBCJ-1, which must refuse floats and ambiguity.
  * @throws {CanonicalizationError} code `JSON_SYNTAX`, `FLOAT`, `DUPLICATE_KEY`, `LONE_SURROGATE` or
  * `TOO_DEEP`, with the JSON path where the problem was found.
+ * @throws {import('@ewp/core').InvalidUtf8Error} `INVALID_UTF8` (with the byte offset) when `input` is bytes that are not UTF-8.
  */
-export function readJsonExact(text: string, options: ReadJsonOptions = {}): unknown {
+export function readJsonExact(input: string | Uint8Array, options: ReadJsonOptions = {}): unknown {
+  const text = typeof input === 'string' ? input : decodeUtf8(input);
   const reader = new Reader(text, options.floats ?? 'refuse', options.duplicateKeys ?? 'refuse');
   reader.skipSpace();
   const value = reader.value('$', 0);

@@ -591,6 +591,6 @@ function endpoint(o: JsonObject, own: boolean, key: string, base: Path): string 
 }
 
 /** {@link decodeView} on JSON text, parsed with Python's number semantics ({@link parseJson}). */
-export function decodeViewJson(text: string): EvidenceView {
+export function decodeViewJson(text: string | Uint8Array): EvidenceView {
   return decodeView(parseJson(text));
 }

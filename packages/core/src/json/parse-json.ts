@@ -1,4 +1,5 @@
 import { InvalidEvidenceView } from '../errors.js';
+import { decodeUtf8 } from './utf8.js';
 
 /**
  * A JSON float token whose value a JavaScript number cannot mark as a float: an integral value
@@ -13,10 +14,12 @@ export class JsonFloat {
  * Parse JSON text the way Python's `json` module does (docs/spec/protocol.md §3.1, §11.1):
  * integer tokens stay exact (`number` when safe, `bigint` beyond 2^53), float tokens become
  * numbers (or {@link JsonFloat} when integral or non-finite), `NaN` / `Infinity` / `-Infinity`
- * are accepted, the last duplicate key wins, lone surrogate escapes are kept.
+ * are accepted, the last duplicate key wins, lone surrogate escapes are kept. Bytes are read as UTF-8.
  * @throws InvalidEvidenceView with code `JSON_SYNTAX` (path `$`) on malformed text.
+ * @throws InvalidUtf8Error with code `INVALID_UTF8` (and the byte offset) when bytes are not UTF-8.
  */
-export function parseJson(text: string): unknown {
+export function parseJson(input: string | Uint8Array): unknown {
+  const text = typeof input === 'string' ? input : decodeUtf8(input);
   // Native JSON.parse gives the same value whenever the text holds nothing the two readers treat
   // differently (see `needsExactReader`); any text JSON.parse refuses goes to the exact reader too,
   // so every refusal still comes from one place, with its offset.
@@ -31,7 +34,8 @@ export function parseJson(text: string): unknown {
 }
 
 /** The exact, Python-compatible reader alone: what {@link parseJson} falls back to (exported for differential tests and benchmarks; same results, slower). */
-export function parseJsonExact(text: string): unknown {
+export function parseJsonExact(input: string | Uint8Array): unknown {
+  const text = typeof input === 'string' ? input : decodeUtf8(input);
   const parser = new Parser(text);
   parser.skipWs();
   const value = parser.value(0);
