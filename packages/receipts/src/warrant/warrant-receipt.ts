@@ -69,6 +69,14 @@ export interface IssuedWarrantReceipt {
   signed?: SignedWarrantReceipt;
 }
 
+/**
+ * The receipt of an evaluation already made: `w` must be `warrantNow(view, …)` (normalized or not;
+ * only its normative fields are hashed). For callers that evaluated the view themselves, such as a gate.
+ */
+export function warrantReceiptFor(view: EvidenceView, w: WarrantView): WarrantReceipt {
+  return receiptFor(view, w);
+}
+
 function receiptFor(view: EvidenceView, w: WarrantView): WarrantReceipt {
   return {
     receipt_version: '1',
