@@ -24,6 +24,12 @@ export function installNode(version) {
     manifestPath,
     `${JSON.stringify({ private: true, description: `Node ${major} for the runtime lanes (scripts/node-runtime.mjs); not committed`, dependencies: { node: version } })}\n`,
   );
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+  // The `node` package fetches its platform binary in a preinstall script; npm 11 runs dependency
+  // install scripts only when allowed (older npm ignores the setting and runs them).
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, npm_config_dangerously_allow_all_scripts: 'true' },
+  });
   return bin;
 }
