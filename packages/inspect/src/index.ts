@@ -14,6 +14,7 @@ export {
 } from './serve-inspector.js';
 export {
   type AdapterLossReport,
+  type LossCount,
   CHAIN_REUSE_MS,
   type ChainStatus,
   DEFAULT_PAGE_SIZE,

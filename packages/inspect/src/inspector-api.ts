@@ -2,22 +2,22 @@
  * The read-only JSON API behind the inspector page. Every answer is computed from the store on
  * request; warrant comes from @ewp/core, origin trust from @ewp/tools. Nothing here writes.
  */
-import {
-  type Assertion,
-  EwpError,
-  type EvidenceItem,
-  type EvidenceView,
-  PROTOCOL_VERSION,
-  parseEvaluatedAt,
-  REFERENCE_V2,
-  type RiskPolicy,
-  type SourceRef,
-  type VerificationCheck,
-  type Warrant,
-  warrantNow,
-} from '@ewp/core';
-import type { EvidenceStore, SnapshotSummary } from '@ewp/ledger';
+import { EwpError, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type SourceRef, warrantNow } from '@ewp/core';
+import type { EvidenceStore } from '@ewp/ledger';
 import { type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
+import type { ChainStatus, InspectorMeta, LossReportPanel, PropositionDetail, PropositionPage, PropositionRow, WireView } from './wire.js';
+
+export type {
+  AdapterLossReport,
+  ChainStatus,
+  InspectorMeta,
+  LossCount,
+  LossReportPanel,
+  PropositionDetail,
+  PropositionPage,
+  PropositionRow,
+  WireView,
+} from './wire.js';
 
 /** Default and largest page of the proposition list. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -25,63 +25,6 @@ export const MAX_PAGE_SIZE = 500;
 
 /** How long one audit-chain verification is reused across requests. */
 export const CHAIN_REUSE_MS = 30_000;
-
-/** {@link EvidenceStore.verifyChain}'s result and when it was computed. */
-export type ChainStatus = Awaited<ReturnType<EvidenceStore['verifyChain']>> & { verified_at: string };
-
-/** One adapter's entry of the conformance loss report (`ewp conformance --report`). */
-export interface AdapterLossReport {
-  adapter: string;
-  fixtures: number;
-  ok: boolean;
-  losses: Record<string, Record<string, number>>;
-  unexpected: number;
-  stale: number;
-  [key: string]: unknown;
-}
-
-/** What the page shows about where the evidence came from. */
-export interface LossReportPanel {
-  /** The adapter in front of the store, when the caller named one. */
-  adapter: string | null;
-  /** Its measured report; `null` for a native ledger or an adapter the report does not cover. */
-  report: AdapterLossReport | null;
-  /** Every adapter the shipped report covers. */
-  covered: string[];
-}
-
-/** One row of the proposition list. */
-export interface PropositionRow {
-  proposition_id: string;
-  latest_view_id: string;
-  assertions: string[];
-  snapshots: number;
-  /** The latest snapshot's axes at T, or why they could not be computed. */
-  warrant: Omit<Warrant, 'rationale_codes' | 'strength'> | { error: string };
-}
-
-export interface PropositionPage {
-  evaluated_at: string;
-  query: string;
-  offset: number;
-  limit: number;
-  items: PropositionRow[];
-  /** Whether a further page exists. */
-  has_more: boolean;
-}
-
-/**
- * A snapshot on the wire: each record's `source` is replaced by its `source_id`, and the SourceRefs
- * are sent once in `sources`. A view never uses one source_id for two different SourceRefs (the
- * decoder refuses it, docs/spec/protocol.md §4), so nothing is lost; a large proposition's answer
- * shrinks by more than half.
- */
-export type WireView = Omit<EvidenceView, 'assertions' | 'evidence' | 'checks'> & {
-  sources: Record<string, SourceRef>;
-  assertions: (Omit<Assertion, 'source'> & { source: string })[];
-  evidence: (Omit<EvidenceItem, 'source'> & { source: string })[];
-  checks: (Omit<VerificationCheck, 'source'> & { source: string })[];
-};
 
 /** {@link WireView} of a view. */
 export function toWireView(view: EvidenceView): WireView {
@@ -97,25 +40,6 @@ export function toWireView(view: EvidenceView): WireView {
     evidence: view.evidence.map((e) => ({ ...e, source: id(e.source) })),
     checks: view.checks.map((c) => ({ ...c, source: id(c.source) })),
   };
-}
-
-export interface PropositionDetail {
-  view: WireView;
-  /** Oldest first. */
-  snapshots: SnapshotSummary[];
-  /** `origin_type` → how the policy and the ingest rules treat it. */
-  origin_trust: Record<string, OriginTrust>;
-}
-
-export interface InspectorMeta {
-  protocol_version: string;
-  policy: { policy_id: string; version: string };
-  risk_policy: RiskPolicy;
-  /** Server clock at the request, so the page opens at "now". */
-  now: string;
-  label: string;
-  capabilities: EvidenceStore['capabilities'];
-  loss: LossReportPanel;
 }
 
 /** A request the API refuses: an HTTP status and a message naming the parameter. */

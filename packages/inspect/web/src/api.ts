@@ -1,71 +1,24 @@
 /** The inspector's read-only JSON API, as the page reads it (same origin, GET only). */
-import type { Assertion, EvidenceItem, EvidenceView, RiskPolicy, SourceRef, VerificationCheck } from '@ewp/core';
+import type { EvidenceView } from '@ewp/core';
+import type { ChainStatus, InspectorMeta, PropositionDetail as WirePropositionDetail, PropositionRow, WireView } from '../../src/wire.js';
 
-export interface Axes {
-  acceptance: string;
-  conflict: string;
-  verification: string;
-  currency: string;
-  sufficiency: string;
-}
+export type { AdapterLossReport, LossCount, PropositionPage, PropositionRow, WireView } from '../../src/wire.js';
 
-export interface PropositionRow {
-  proposition_id: string;
-  latest_view_id: string;
-  assertions: string[];
-  snapshots: number;
-  warrant: Axes | { error: string };
-}
+/** The five axes as the list sends them. */
+export type Axes = Exclude<PropositionRow['warrant'], { error: string }>;
 
-export interface PropositionPage {
-  evaluated_at: string;
-  query: string;
-  offset: number;
-  limit: number;
-  items: PropositionRow[];
-  has_more: boolean;
-}
+export type Meta = InspectorMeta;
 
-export interface AdapterLossReport {
-  adapter: string;
-  fixtures: number;
-  ok: boolean;
-  losses: Record<string, Record<string, number>>;
-  unexpected: number;
-  stale: number;
-}
+export type Chain = ChainStatus;
 
-export interface Meta {
-  protocol_version: string;
-  policy: { policy_id: string; version: string };
-  risk_policy: RiskPolicy;
-  now: string;
-  label: string;
-  capabilities: { persistent: boolean; multiProcess: boolean; keepsAdapterMeta: boolean; transactional: boolean };
-  loss: { adapter: string | null; report: AdapterLossReport | null; covered: string[] };
-}
-
-export type Chain = ({ ok: true; length: number; head: string } | { ok: false; length: number; firstBadIndex: number; reason: string; detail?: string }) & {
-  verified_at: string;
-};
-
-export interface PropositionDetail {
+/** A proposition as the page uses it: the wire view with each record's source put back. */
+export interface PropositionDetail extends Omit<WirePropositionDetail, 'view'> {
   view: EvidenceView;
-  snapshots: { view_id: string; seq: number }[];
-  origin_trust: Record<string, string>;
-}
-
-/** A snapshot as the API sends it: sources once, records naming them by source_id. */
-export interface WireView extends Omit<EvidenceView, 'assertions' | 'evidence' | 'checks'> {
-  sources: Record<string, SourceRef>;
-  assertions: (Omit<Assertion, 'source'> & { source: string })[];
-  evidence: (Omit<EvidenceItem, 'source'> & { source: string })[];
-  checks: (Omit<VerificationCheck, 'source'> & { source: string })[];
 }
 
 /** GET one proposition (latest or named snapshot), with each record's source put back. */
 export async function getProposition(id: string, view?: string): Promise<PropositionDetail> {
-  const wire = await getJson<Omit<PropositionDetail, 'view'> & { view: WireView }>('proposition', { id, view });
+  const wire = await getJson<WirePropositionDetail>('proposition', { id, view });
   return { ...wire, view: fromWireView(wire.view) };
 }
 

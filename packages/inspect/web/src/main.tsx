@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Chain, getJson, type Meta, type PropositionPage } from './api.js';
 import { AxisBadges, ErrorNote } from './badges.js';
+import { lossCountWords } from './loss.js';
 import { PropositionPage as PropositionView } from './proposition.js';
 import './style.css';
 
@@ -61,7 +62,7 @@ export function TrustPanel({ meta, chain, verify }: { meta: Meta | undefined; ch
           Adapter <code>{meta.loss.adapter}</code>: no measured loss report is shipped for it (covered: {meta.loss.covered.join(', ')}).
         </p>
       ) : (
-        <div>
+        <div data-testid="loss-report">
           <p>
             Adapter <code>{meta.loss.adapter}</code>: conformance over {meta.loss.report.fixtures} fixtures{' '}
             <span class={`badge ${meta.loss.report.ok ? 'good' : 'bad'}`}>{meta.loss.report.ok ? 'as expected' : 'unexpected loss'}</span>
@@ -71,8 +72,8 @@ export function TrustPanel({ meta, chain, verify }: { meta: Meta | undefined; ch
               <li key={cls}>
                 {cls}:{' '}
                 {Object.entries(fields)
-                  .map(([f, n]) => `${f} (${n})`)
-                  .join(', ')}
+                  .map(([field, count]) => lossCountWords(field, count))
+                  .join('; ')}
               </li>
             ))}
           </ul>
