@@ -4,7 +4,7 @@
  * replies, the Host/Origin guard, and the connection and memory budgets of
  * {@link ConnectionGovernor}. A server supplies its handler and the JSON body of its error replies.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConnectionGovernor } from './connection-governor.js';
 import { createHostGuard, type HostGuardOptions } from './host-guard.js';
@@ -105,14 +105,14 @@ const STATUS_TEXT: Record<number, string> = {
 const LINGER_MS = 2000;
 
 /**
- * Create the hardened server for `handler`. Before the handler runs, the guard answers: 400 for a
+ * Create the hardened server for `handler` (not yet listening). Before the handler runs, the guard answers: 400 for a
  * malformed request (bad syntax, a bad request target or percent-encoding, a bad `Content-Length`,
  * no `Host`), 403 for a foreign `Host` or `Origin`, 413 for a declared body over the limit, 431 for
  * a request line or headers over the limit, 408 when headers or a request take too long, and 503
  * with `Retry-After` when the connection cap is reached and no connection is idle.
  * @throws UnsafeBindError when `bindHost` is beyond loopback and no `allowedHosts` are given
  */
-export function createGuardedServer(options: GuardedServerOptions, handler: GuardedHandler): GuardedServer {
+export async function createGuardedServer(options: GuardedServerOptions, handler: GuardedHandler): Promise<GuardedServer> {
   const limits: Readonly<HttpLimits> = Object.freeze({ ...DEFAULT_HTTP_LIMITS, ...options.limits });
   const guard = createHostGuard(options);
   const errorBody = options.errorBody ?? ((_status: number, message: string) => ({ error: message }));
@@ -198,6 +198,8 @@ export function createGuardedServer(options: GuardedServerOptions, handler: Guar
     }
   }
 
+  // Loaded here, not with the package: a process that never serves HTTP (the stdio MCP server) never pays for it.
+  const { createServer } = await import('node:http');
   // Headers and request timeouts are enforced by Node's connection check, run at this interval.
   const http = createServer({ maxHeaderSize: limits.maxHeaderBytes, connectionsCheckingInterval: 500, requireHostHeader: false }, (req, res) => {
     // A request on a connection being closed after a refusal is not answered: the linger timer ends it.

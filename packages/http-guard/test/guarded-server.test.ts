@@ -25,7 +25,7 @@ interface Started {
 async function start(limits: Partial<HttpLimits> = {}): Promise<Started> {
   let calls = 0;
   const big = Buffer.alloc(64 * 1024, 'x');
-  const server = createGuardedServer({ bindHost: '127.0.0.1', limits, errorBody: (status, message) => ({ status, message }) }, async (_req, res, request) => {
+  const server = await createGuardedServer({ bindHost: '127.0.0.1', limits, errorBody: (status, message) => ({ status, message }) }, async (_req, res, request) => {
     calls += 1;
     const path = request.target.path;
     if (path === '/hang') return new Promise<void>(() => {});

@@ -6,22 +6,19 @@
  * Plain JSON-RPC clients of the reference (`POST /mcp` with JSON and no `Accept`) are served too.
  */
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { createHostGuard, isLoopbackHost, UnsafeBindError } from '@ewp/http-guard';
-import { holdsIngestRole, presentedToken } from './ingest-token.js';
+import { createGuardedServer, DEFAULT_HTTP_LIMITS, type GuardedRequest, type HttpLimits } from '@ewp/http-guard';
+import { assertIngestToken, holdsIngestRole, presentedToken } from './ingest-token.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
 import { HttpExchangeTransport } from './http-exchange.js';
 import { compileRestRoutes, matchRestRoute, type RestRoute, restErrorReply } from './rest-routes.js';
 import { createEwpMcpServer, directCallsOf } from './server.js';
 
-/** Largest accepted request body (1 MiB). */
-export const MAX_HTTP_BODY_BYTES = 1024 * 1024;
-/** Shortest ingest token accepted when the server is reachable beyond loopback (UTF-8 bytes). */
-export const MIN_REMOTE_TOKEN_BYTES = 32;
+/** Largest accepted request body by default (1 MiB). */
+export const MAX_HTTP_BODY_BYTES = DEFAULT_HTTP_LIMITS.maxBodyBytes;
 const MCP_PATHS = new Set(['/mcp', '/mcp/', '/']);
 
 export interface EwpHttpServerOptions {
@@ -30,17 +27,23 @@ export interface EwpHttpServerOptions {
   host?: string;
   /** Default 8765; 0 picks a free port. */
   port?: number;
-  /** Requests presenting this token hold the ingest role; without a token the server is read-only. */
+  /**
+   * Requests presenting this token hold the ingest role; without a token the server is read-only.
+   * At least {@link MIN_INGEST_TOKEN_BYTES} bytes.
+   */
   ingestToken?: string;
+  /** Largest request body (default 1 MiB); the same as `limits.maxBodyBytes`. */
   maxBodyBytes?: number;
   clock?: () => Date;
   /** Host names clients may use besides loopback; required when `host` is not loopback. */
   allowedHosts?: readonly string[];
   /**
-   * Most connections open at once (default 128): beyond it new connections are closed at once,
-   * so one client holding sockets cannot exhaust the process's file descriptors.
+   * Most connections open at once (default 128): past it the longest-idle connection is closed, else
+   * the new one gets 503 with `Retry-After`. The same as `limits.maxConnections`.
    */
   maxConnections?: number;
+  /** The HTTP limits and budgets (timeouts, sizes, reply budgets); see `@ewp/http-guard`. */
+  limits?: Partial<HttpLimits>;
   /**
    * Extra JSON routes served beside `/mcp` (see {@link RestRoute}), behind the same Host/Origin
    * guard, limits, body limit and token: a route of role `ingest` answers 401 without a token and
@@ -55,6 +58,8 @@ export interface EwpHttpServer {
   host: string;
   port: number;
   http: HttpServer;
+  /** The HTTP limits in force. */
+  limits: Readonly<HttpLimits>;
   close(): Promise<void>;
 }
 
@@ -72,42 +77,23 @@ function restBadRequest(message: string): { error: { code: string; message: stri
   return { error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS', message } };
 }
 
-/** Refuse a body before (or while) reading it, and close the connection so the rest is never read. */
-function tooLarge(
-  req: IncomingMessage,
-  res: ServerResponse,
-  limit: number,
-  body: unknown = errorReply(null, INVALID_REQUEST, `request body larger than ${limit} bytes`),
-): void {
-  sendJson(res, 413, body, { connection: 'close' });
-  res.on('finish', () => req.destroy());
-}
-
 function isJsonMediaType(value: string | undefined): boolean {
   if (value === undefined) return false;
   const type = value.split(';')[0]?.trim().toLowerCase();
   return type === 'application/json' || (type !== undefined && /^application\/[\w.+-]+\+json$/.test(type));
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return 'too-large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-/** Start the HTTP server. Resolves once it listens. */
+/**
+ * Start the HTTP server. Resolves once it listens.
+ * @throws WeakIngestTokenError when `ingestToken` is shorter than {@link MIN_INGEST_TOKEN_BYTES};
+ *   UnsafeBindError when `host` is beyond loopback and no `allowedHosts` are given;
+ *   RestRouteError when a route cannot be served
+ */
 export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise<EwpHttpServer> {
   const host = options.host ?? '127.0.0.1';
-  const limit = options.maxBodyBytes ?? MAX_HTTP_BODY_BYTES;
-  if (!isLoopbackHost(host) && options.ingestToken !== undefined && Buffer.byteLength(options.ingestToken, 'utf8') < MIN_REMOTE_TOKEN_BYTES) {
-    throw new UnsafeBindError(`an ingest token for a server bound beyond loopback must be at least ${MIN_REMOTE_TOKEN_BYTES} bytes`);
-  }
-  const guard = createHostGuard({ bindHost: host, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
+  if (options.ingestToken !== undefined) assertIngestToken(options.ingestToken);
+  const routes = compileRestRoutes(options.routes ?? []);
+  const clock = options.clock ?? (() => new Date());
   // One server per role, made on first use and connected once: a request costs no server, transport or listener.
   const roles = new Map<boolean, Promise<{ server: Server; transport: HttpExchangeTransport }>>();
   const roleServer = (ingest: boolean) => {
@@ -124,23 +110,44 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     return made;
   };
 
-  async function handleMcpPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** The body of a JSON POST, or `undefined` once a refusal was sent (`bad` shapes the refusal). */
+  async function jsonBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: GuardedRequest,
+    bad: (message: string) => unknown,
+    parseError: (reason: string) => unknown,
+  ) {
+    if (!isJsonMediaType(req.headers['content-type'])) {
+      sendJson(res, 415, bad('unsupported media type: Content-Type must be application/json'));
+      return undefined;
+    }
+    const body = await request.readBody();
+    if (body === undefined) return undefined;
+    if (body.length === 0) {
+      sendJson(res, 400, bad('invalid request: empty body'));
+      return undefined;
+    }
+    const parsed = parseJsonBytes(body);
+    if (!parsed.ok) {
+      sendJson(res, 400, parseError(parsed.reason));
+      return undefined;
+    }
+    return { value: parsed.value };
+  }
+
+  async function handleMcpPost(req: IncomingMessage, res: ServerResponse, request: GuardedRequest): Promise<void> {
     // The role comes from the headers alone, before a byte of the body is read.
     const ingest = holdsIngestRole(req.headers, options.ingestToken);
-    const declared = req.headers['content-length'];
-    if (declared !== undefined) {
-      if (!/^\d+$/.test(declared.trim())) return sendJson(res, 400, errorReply(null, INVALID_REQUEST, 'bad Content-Length'));
-      if (Number(declared) > limit) return tooLarge(req, res, limit);
-    }
-    if (!isJsonMediaType(req.headers['content-type'])) {
-      return sendJson(res, 415, errorReply(null, INVALID_REQUEST, 'unsupported media type: Content-Type must be application/json'));
-    }
-    const body = await readBody(req, limit);
-    if (body === 'too-large') return tooLarge(req, res, limit);
-    if (body.length === 0) return sendJson(res, 400, errorReply(null, INVALID_REQUEST, 'invalid request: empty body'));
-    const parsed = parseJsonBytes(body);
-    if (!parsed.ok) return sendJson(res, 400, errorReply(null, PARSE_ERROR, parsed.reason));
-    const guarded = guardMessage(parsed.value);
+    const body = await jsonBody(
+      req,
+      res,
+      request,
+      (message) => errorReply(null, INVALID_REQUEST, message),
+      (reason) => errorReply(null, PARSE_ERROR, reason),
+    );
+    if (body === undefined) return;
+    const guarded = guardMessage(body.value);
     if (!guarded.ok) {
       if (guarded.reply === undefined) {
         res.writeHead(202).end();
@@ -173,10 +180,13 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     sendJson(res, 200, await transport.exchange(message as JSONRPCMessage & { id: string | number }));
   }
 
-  const routes = compileRestRoutes(options.routes ?? []);
-  const clock = options.clock ?? (() => new Date());
-
-  async function handleRoute(req: IncomingMessage, res: ServerResponse, route: RestRoute, params: Record<string, string>, query: string): Promise<void> {
+  async function handleRoute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: GuardedRequest,
+    route: RestRoute,
+    params: Record<string, string>,
+  ): Promise<void> {
     const ingest = holdsIngestRole(req.headers, options.ingestToken);
     if (route.role === 'ingest' && !ingest) {
       const presented = presentedToken(req.headers) !== undefined;
@@ -185,24 +195,13 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     }
     let body: unknown;
     if (route.method === 'POST') {
-      const declared = req.headers['content-length'];
-      if (declared !== undefined) {
-        if (!/^\d+$/.test(declared.trim())) return sendJson(res, 400, restBadRequest('bad Content-Length'));
-        if (Number(declared) > limit) return tooLarge(req, res, limit, restBadRequest(`request body larger than ${limit} bytes`));
-      }
-      if (!isJsonMediaType(req.headers['content-type'])) {
-        return sendJson(res, 415, restBadRequest('unsupported media type: Content-Type must be application/json'));
-      }
-      const bytes = await readBody(req, limit);
-      if (bytes === 'too-large') return tooLarge(req, res, limit, restBadRequest(`request body larger than ${limit} bytes`));
-      if (bytes.length === 0) return sendJson(res, 400, restBadRequest('empty body: a JSON value is required'));
-      const parsed = parseJsonBytes(bytes);
-      if (!parsed.ok) return sendJson(res, 400, { error: { code: 'JSON_SYNTAX', message: parsed.reason } });
+      const parsed = await jsonBody(req, res, request, restBadRequest, (reason) => ({ error: { code: 'JSON_SYNTAX', message: reason } }));
+      if (parsed === undefined) return;
       body = parsed.value;
     }
     let result: unknown;
     try {
-      result = await route.handler(body, params, { store: options.store, role: ingest ? 'ingest' : 'reader', query: new URLSearchParams(query), clock });
+      result = await route.handler(body, params, { store: options.store, role: ingest ? 'ingest' : 'reader', query: request.target.query, clock });
     } catch (error) {
       const reply = restErrorReply(error);
       return sendJson(res, reply.status, reply.body);
@@ -210,16 +209,11 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     return sendJson(res, 200, result);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const target = req.url ?? '/';
-    const queryAt = target.indexOf('?');
-    const path = queryAt < 0 ? target : target.slice(0, queryAt);
-    // DNS-rebinding defence: only loopback and the allowed names, whatever the bind address.
-    const verdict = guard(req.headers);
-    if (!verdict.ok) return sendJson(res, 403, { error: verdict.reason }, { connection: 'close' });
+  async function handle(req: IncomingMessage, res: ServerResponse, request: GuardedRequest): Promise<void> {
+    const path = request.target.rawPath;
     if (routes.length > 0 && !MCP_PATHS.has(path) && path !== '/health') {
       const match = matchRestRoute(routes, req.method ?? '', path);
-      if (match.kind === 'route') return handleRoute(req, res, match.route, match.params, queryAt < 0 ? '' : target.slice(queryAt + 1));
+      if (match.kind === 'route') return handleRoute(req, res, request, match.route, match.params);
       if (match.kind === 'bad-encoding') return sendJson(res, 400, restBadRequest('malformed percent-encoding in the path'));
       if (match.kind === 'method') return sendJson(res, 405, restBadRequest(`method not allowed: ${match.allow}`), { allow: match.allow });
     }
@@ -234,56 +228,36 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     }
     if (req.method === 'POST') {
       if (!MCP_PATHS.has(path)) return sendJson(res, 404, { error: 'not found' });
-      return handleMcpPost(req, res);
+      return handleMcpPost(req, res, request);
     }
     return sendJson(res, 405, { error: 'method not allowed' }, { allow: 'GET, POST' });
   }
 
-  // Loaded here, not with the package: a stdio server never needs it (a few ms of every startup).
-  const { createServer } = await import('node:http');
-  const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) {
-        sendJson(res, 500, errorReply(null, -32603, `internal error: ${error instanceof Error ? error.message : String(error)}`));
-      } else {
-        res.destroy();
-      }
-    });
-  });
-  // A malformed or timed-out connection is destroyed, not ended: `end()` waits for the peer to
-  // read, so a client that never reads would keep the descriptor.
-  http.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (socket.writable && error.code !== 'ERR_HTTP_REQUEST_TIMEOUT' && error.code !== 'ECONNRESET') {
-      socket.write('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    }
-    socket.destroy();
-  });
-  http.on('timeout', (socket) => socket.destroy());
-  http.maxConnections = options.maxConnections ?? 128;
-  // Slow senders get a bounded time for headers and body; idle keep-alive sockets are reaped.
-  http.headersTimeout = 10_000;
-  http.requestTimeout = 30_000;
-  http.keepAliveTimeout = 5_000;
-  http.setTimeout(60_000);
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 8765, host, () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
-  const address = http.address() as AddressInfo;
+  const limits: Partial<HttpLimits> = {
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...options.limits,
+  };
+  // The guard's own refusals (limits, Host/Origin, malformed requests) are JSON-RPC error replies, as on /mcp.
+  const guarded = await createGuardedServer(
+    {
+      bindHost: host,
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      limits,
+      errorBody: (_status, message) => errorReply(null, INVALID_REQUEST, message),
+    },
+    handle,
+  );
+  const address = await guarded.listen(options.port ?? 8765);
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${urlHost}:${address.port}/mcp`,
     host: address.address,
     port: address.port,
-    http,
+    http: guarded.http,
+    limits: guarded.limits,
     close: async () => {
-      await new Promise<void>((resolve, reject) => {
-        http.close((error) => (error ? reject(error) : resolve()));
-        http.closeAllConnections();
-      });
+      await guarded.close();
       for (const made of roles.values()) await (await made).server.close();
     },
   };

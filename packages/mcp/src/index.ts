@@ -4,9 +4,9 @@
  * @packageDocumentation
  */
 
-export { type EwpHttpServer, type EwpHttpServerOptions, MAX_HTTP_BODY_BYTES, MIN_REMOTE_TOKEN_BYTES, startEwpHttpServer } from './http-server.js';
+export { type EwpHttpServer, type EwpHttpServerOptions, MAX_HTTP_BODY_BYTES, startEwpHttpServer } from './http-server.js';
 export { createHostGuard, type HostGuard, type HostGuardOptions, hostNameOfHeader, isLoopbackHost, UnsafeBindError } from '@ewp/http-guard';
-export { holdsIngestRole, presentedToken } from './ingest-token.js';
+export { assertIngestToken, holdsIngestRole, MIN_INGEST_TOKEN_BYTES, presentedToken, readIngestTokenFile, WeakIngestTokenError } from './ingest-token.js';
 export { RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES } from './resources.js';
 export { AGENT_PROMPT_NAME } from './agent-prompt.js';
 export { callEwpTool, createEwpMcpServer, EWP_TOOLS, type EwpMcpServerOptions, refusalResult, SERVER_INSTRUCTIONS } from './server.js';

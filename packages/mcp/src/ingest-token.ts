@@ -1,6 +1,43 @@
-/** The HTTP ingest role: a bearer token compared in constant time. */
+/** The HTTP ingest role: a bearer token, long enough to resist guessing, compared in constant time. */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
+import { EwpError } from '@ewp/core';
+
+/** Shortest ingest token accepted (UTF-8 bytes): 32 random bytes is what `openssl rand -hex 32` gives twice over. */
+export const MIN_INGEST_TOKEN_BYTES = 32;
+
+/** An ingest token too short to resist guessing. */
+export class WeakIngestTokenError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.WeakIngestTokenError');
+  constructor(bytes: number) {
+    super('UNSAFE_BIND', `the ingest token is ${bytes} bytes; it must be at least ${MIN_INGEST_TOKEN_BYTES} (make one with: openssl rand -hex 32)`);
+    this.name = 'WeakIngestTokenError';
+  }
+}
+
+/**
+ * Refuse a token shorter than {@link MIN_INGEST_TOKEN_BYTES} UTF-8 bytes, on loopback too: any local
+ * process (or a page that reaches the port) could guess a short one.
+ * @throws WeakIngestTokenError
+ */
+export function assertIngestToken(token: string): void {
+  const bytes = Buffer.byteLength(token, 'utf8');
+  if (bytes < MIN_INGEST_TOKEN_BYTES) throw new WeakIngestTokenError(bytes);
+}
+
+/**
+ * Read an ingest token file: its content, trimmed, and a one-line warning when the file is readable
+ * by its group or by others (the token then grants the ingest role to every account that can read it).
+ * The token's length is checked by {@link assertIngestToken}, not here.
+ */
+export async function readIngestTokenFile(path: string): Promise<{ token: string; warning?: string }> {
+  const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+  const token = text.trim();
+  if ((info.mode & 0o044) === 0) return { token };
+  const mode = (info.mode & 0o777).toString(8).padStart(3, '0');
+  return { token, warning: `the token file ${path} is readable by ${info.mode & 0o004 ? 'others' : 'its group'} (mode ${mode}): chmod 600 it` };
+}
 
 function digest(bytes: Buffer): Buffer {
   return createHash('sha256').update(bytes).digest();

@@ -8,7 +8,7 @@ import { type EwpHttpServer, startEwpHttpServer } from '../src/index.js';
 import { ok, refused } from './harness.js';
 import { extractedView, T, verifiedView } from './views.js';
 
-const TOKEN = 'correct horse battery staple';
+const TOKEN = 'correct horse battery staple, stapled twice';
 let server: EwpHttpServer;
 const store = new MemoryEvidenceStore();
 

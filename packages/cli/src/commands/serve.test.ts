@@ -1,5 +1,5 @@
 /** `ewp serve` in process: real SQLite ledgers, real streams, raw MCP JSON-RPC lines. */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -206,20 +206,54 @@ describe('ewp serve --http', () => {
     return ((await response.json()) as { result: Record<string, unknown> }).result;
   }
 
+  const TOKEN_ENV = 'tok-env-0123456789abcdef0123456789abcdef';
+  const TOKEN_FILE = 'tok-file-0123456789abcdef0123456789abcdef';
+
+  it('refuses an ingest token under 32 bytes with one line, on loopback too', async () => {
+    const dir = tempDir();
+    for (const env of [{ EWP_INGEST_TOKEN: 'x'.repeat(31) }, {}]) {
+      const args = ['--http', '127.0.0.1:0', '--db', join(dir, 'short.sqlite')];
+      if (!('EWP_INGEST_TOKEN' in env)) {
+        writeFileSync(join(dir, 'short-token'), 'tok-5\n', { mode: 0o600 });
+        args.push('--ingest-token-file', join(dir, 'short-token'));
+      }
+      const s = session(env);
+      expect(await serveCommand(args, s.io)).toBe(2);
+      expect(s.stderr()).toMatch(/^ewp serve: the ingest token is \d+ bytes; it must be at least 32 \(make one with: openssl rand -hex 32\)/);
+      expect(s.stderr().trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('warns, in one line, when the token file is readable by group or others', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'token'), TOKEN_FILE, { mode: 0o644 });
+    chmodSync(join(dir, 'token'), 0o644);
+    const s = session({});
+    const done = serveCommand(['--http', '127.0.0.1:0', '--db', join(dir, 'w.sqlite'), '--ingest-token-file', join(dir, 'token')], s.io);
+    for (let i = 0; i < 200 && !s.stderr().includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
+    const warnings = s
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('warning'));
+    expect(warnings).toEqual([`ewp serve: warning: the token file ${join(dir, 'token')} is readable by others (mode 644): chmod 600 it`]);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await done).toBe(0);
+  });
+
   it('takes the ingest token from EWP_INGEST_TOKEN', async () => {
     const file = join(tempDir(), 'http.sqlite');
-    const server = await startHttp(['--db', file], { EWP_INGEST_TOKEN: 'tok-env' });
+    const server = await startHttp(['--db', file], { EWP_INGEST_TOKEN: TOKEN_ENV });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(((await callTool(server.url, 'ewp_evidence_view_put', { view })).error as { code: string }).code).toBe('EWP_REFUSE_INGEST_ROLE');
-    expect((await callTool(server.url, 'ewp_evidence_view_put', { view }, 'tok-env')).structuredContent).toMatchObject({ stored: true });
+    expect((await callTool(server.url, 'ewp_evidence_view_put', { view }, TOKEN_ENV)).structuredContent).toMatchObject({ stored: true });
     expect(await server.stop()).toBe(0);
   });
 
   it('takes the ingest token from --ingest-token-file (trimmed)', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'token'), '  tok-file\n');
+    writeFileSync(join(dir, 'token'), `  ${TOKEN_FILE}\n`, { mode: 0o600 });
     const server = await startHttp(['--db', join(dir, 'l.sqlite'), '--ingest-token-file', join(dir, 'token')], {});
-    expect((await callTool(server.url, 'ewp_evidence_view_put', { view }, 'tok-file')).structuredContent).toMatchObject({ stored: true });
+    expect((await callTool(server.url, 'ewp_evidence_view_put', { view }, TOKEN_FILE)).structuredContent).toMatchObject({ stored: true });
     expect(await server.stop()).toBe(0);
   });
 
@@ -230,7 +264,7 @@ describe('ewp serve --http', () => {
     expect(noHosts.stderr()).toContain('--allowed-host');
     const shortToken = session({ EWP_INGEST_TOKEN: 'short' });
     expect(await serveCommand(['--http', '0.0.0.0:0', '--allowed-host', 'ewp.test', '--db', join(dir, 'b.sqlite')], shortToken.io)).toBe(2);
-    expect(shortToken.stderr()).toContain('32 bytes');
+    expect(shortToken.stderr()).toContain('at least 32');
     const token = 'x'.repeat(40);
     const s = session({ EWP_INGEST_TOKEN: token });
     const done = serveCommand(['--http', '0.0.0.0:0', '--allowed-host', 'ewp.test', '--db', join(dir, 'c.sqlite')], s.io);

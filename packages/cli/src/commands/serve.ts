@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EwpError } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
-import { isLoopbackHost, serveStdio, startEwpHttpServer } from '@ewp/mcp';
+import { assertIngestToken, isLoopbackHost, MIN_INGEST_TOKEN_BYTES, readIngestTokenFile, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, openStore } from '../open-store.js';
@@ -27,7 +26,12 @@ Serve EWP to MCP clients (Claude, Codex, OpenClaw, ...) over a ledger: eight too
   --allow-ingest          stdio only: this client may write (the ingest role)
   --ingest-token-file F   HTTP only: requests bearing this token (trimmed) may write;
                           the EWP_INGEST_TOKEN environment variable works too. Never pass
-                          a token on the command line.
+                          a token on the command line. At least ${MIN_INGEST_TOKEN_BYTES} bytes (openssl rand -hex 32);
+                          a file readable by group or others is warned about (chmod 600).
+
+HTTP limits (per server): headers within 5 s and 16 KiB (else 408/431), a request within 15 s,
+bodies up to 1 MiB (else 413), 128 connections (the longest-idle is closed, else 503 with
+Retry-After), replies a client does not read pause its connection (docs/mcp.md).
 
 Without a way to write, the ledger is opened read-only and must exist.
 With a way to write and no ledger option, the ledger lives in memory.
@@ -91,16 +95,24 @@ async function readOptions(args: string[], io: CliIO): Promise<ServeOptions | 'h
     options.http = parseListenAddress(values.http);
     const tokenFile = values['ingest-token-file'];
     if (tokenFile !== undefined) {
-      let token: string;
+      let read: { token: string; warning?: string };
       try {
-        token = (await readFile(path(tokenFile), 'utf8')).trim();
+        read = await readIngestTokenFile(path(tokenFile));
       } catch (error) {
         throw new UsageError(`--ingest-token-file: cannot read ${tokenFile}: ${(error as Error).message}`);
       }
-      if (token === '') throw new UsageError(`--ingest-token-file: ${tokenFile} is empty`);
-      options.ingestToken = token;
+      if (read.token === '') throw new UsageError(`--ingest-token-file: ${tokenFile} is empty`);
+      if (read.warning !== undefined) io.stderr.write(`ewp serve: warning: ${read.warning}\n`);
+      options.ingestToken = read.token;
     } else if (io.env.EWP_INGEST_TOKEN?.trim()) {
       options.ingestToken = io.env.EWP_INGEST_TOKEN.trim();
+    }
+    if (options.ingestToken !== undefined) {
+      try {
+        assertIngestToken(options.ingestToken);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
     }
   } else if (values['ingest-token-file'] !== undefined) {
     throw new UsageError('--ingest-token-file is for --http; on stdio the operator grants the role with --allow-ingest');
