@@ -7,10 +7,11 @@
 // scripts/test-all.mjs (the root `npm test`) runs this lane after the main run and adds its counts.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installNode, NODE_LANES } from './node-runtime.mjs';
 import { vitestCounts } from './vitest-counts.mjs';
+import { ROOT as root } from './workspace.mjs';
 
 /** The Node 22 binary (the runtime lanes' pinned 22.x, installed into .ci/node22/ when missing). */
 export function ensureNode22() {
