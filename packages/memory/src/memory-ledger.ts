@@ -39,6 +39,7 @@ import {
   ownEvidence,
   propositionOf,
 } from './memory-records.js';
+import { oneLine, type PersonaItem, parsePersonaFile, renderPersonaFile } from './persona-file.js';
 import { promotionDecision } from './promotion-gate.js';
 import { emptySalience, InMemorySalienceStore, type SalienceRecord, type SalienceStore } from './salience-store.js';
 import { type Embedder, embedderSimilarity, type SimilarityMeasure, trigramSimilarity } from './similarity.js';
@@ -750,6 +751,65 @@ export class MemoryLedger {
     const at = this.#at(options.at);
     await this.refresh();
     return this.#states(project, at);
+  }
+
+  /**
+   * The persona file of one scope: the memories promoted into the agent's context and those confirmed,
+   * disputed ones stated as disputed, hypotheses as hypotheses.
+   */
+  async checkout(options: { project?: string | null; at?: string } = {}): Promise<string> {
+    const project = checkProject(options.project, 'project');
+    const at = this.#at(options.at);
+    await this.refresh();
+    const items: PersonaItem[] = [];
+    for (const s of await this.#states(project, at)) {
+      const confirmed = s.warrant.acceptance === 'ACCEPTED' || s.confidence >= this.config.confirmed_confidence;
+      if (!confirmed && !s.salience.promoted) continue;
+      items.push({
+        hash: s.hash,
+        text: s.text,
+        class: s.class,
+        confidence: s.confidence,
+        acceptance: s.warrant.acceptance,
+        support_count: s.support_count,
+        refute_count: s.refute_count,
+        confirmed,
+        disputed: s.refute_count > 0 || s.warrant.conflict === 'OPEN',
+      });
+    }
+    items.sort((a, b) => b.confidence - a.confidence || (a.hash < b.hash ? -1 : 1));
+    return renderPersonaFile(items, at.text, project);
+  }
+
+  /**
+   * Read an edited persona file back. A line left as checked out changes nothing; a changed or new line
+   * becomes a new inference (derived from the memory it was checked out from, if marked), never
+   * verification: its confidence starts at 0 whatever the line claims. Nothing is deleted.
+   */
+  async readBack(markdown: string, options: { project?: string | null; source?: string } = {}): Promise<{ unchanged: number; asserted: StoreMemoryResult[] }> {
+    if (typeof markdown !== 'string') throw badInput('markdown', 'must be the text of the file');
+    const project = checkProject(options.project, 'project');
+    const source = options.source === undefined ? 'memory.md' : checkText(options.source, 'source', 256);
+    await this.refresh();
+    let unchanged = 0;
+    const asserted: StoreMemoryResult[] = [];
+    for (const line of parsePersonaFile(markdown)) {
+      const from = line.hash === null ? undefined : this.#index.get(line.hash);
+      if (from !== undefined && oneLine(from.facts.text) === line.text) {
+        unchanged += 1;
+        continue;
+      }
+      asserted.push(
+        await this.store({
+          text: line.text,
+          class: 'inference',
+          project,
+          source,
+          ...(from !== undefined && from.facts.project === project ? { derived_from: [from.facts.hash] } : {}),
+        }),
+      );
+    }
+    return { unchanged, asserted };
   }
 
   /** The time the ledger's clock says it is (for callers that must name T). */
