@@ -72,6 +72,30 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
     await page.screenshot({ path: `${OUTPUT_DIR}list.png`, fullPage: true });
   });
 
+  it('shows every committed adapter loss report with its counts in words', async () => {
+    const committed = JSON.parse(readFileSync(new URL('../../../docs/loss-reports.json', import.meta.url), 'utf8')) as {
+      adapters: { adapter: string; fixtures: number; losses: Record<string, Record<string, { observations: number; fixtures: number }>> }[];
+    };
+    expect(committed.adapters.length).toBeGreaterThan(0);
+    const { store } = await sqliteLedger(quickstartViews());
+    for (const report of committed.adapters) {
+      const inspector = await serveInspector({ store, port: 0, clock: () => new Date(NOW), label: report.adapter, adapter: report.adapter });
+      await newPage();
+      await page.goto(inspector.url);
+      const trust = page.getByTestId('loss-report');
+      await expect.poll(() => trust.textContent()).toContain(`conformance over ${report.fixtures} fixtures`);
+      const text = (await trust.textContent()) ?? '';
+      expect(text, report.adapter).not.toContain('[object');
+      for (const [cls, fields] of Object.entries(report.losses)) {
+        expect(text).toContain(cls);
+        for (const [field, count] of Object.entries(fields)) expect(text).toContain(`${field}: ${count.observations} observation`);
+      }
+      await page.close();
+      await inspector.close();
+    }
+    await store.close();
+  });
+
   it('finds a proposition by its assertion text', async () => {
     const inspector = await serve(quickstartViews());
     await newPage();
