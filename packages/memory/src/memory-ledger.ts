@@ -8,7 +8,7 @@
  */
 import { type ChainVerification, isWellFormed } from '@ewp/canonical';
 import { compareInstants, type EvidenceView, type Instant, parseInstant, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
-import type { EvidenceStore, LedgerEntry, LedgerRecord } from '@ewp/ledger';
+import type { EvidenceStore, LedgerEntry, LedgerEntryInput, LedgerRecord } from '@ewp/ledger';
 import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from './config.js';
 import { confidenceOf } from './confidence.js';
 import { checkEcho } from './echo-check.js';
@@ -190,6 +190,8 @@ const HOT_LABEL = 'hot: recalled often or recently (salience). Not evidence: say
 const CONFIRMED_LABEL = 'confirmed: warrant ACCEPTED, or confidence at or above the threshold from independent observations.';
 const MAX_TEXT = 100_000;
 const ENTRY_PAGE = 100_000;
+/** Gate events per transaction in the promotion pass. */
+const GATE_BATCH = 1000;
 
 function checkText(value: unknown, path: string, max = MAX_TEXT): string {
   if (typeof value !== 'string' || value.trim() === '') throw badInput(path, 'must be a non-empty string');
@@ -604,16 +606,20 @@ export class MemoryLedger {
     return this.salience.get(hash) ?? s;
   }
 
-  /** One promotion attempt through the gate; its decision is a PROMO_GATE event, its effect is on salience only. */
-  async #attemptPromotion(hash: string, s: SalienceRecord): Promise<GateOutcome> {
-    if (s.promoted) return { hash, decision: 'skip', reason: null };
+  /**
+   * The gate's decision for one memory, not yet recorded: the PROMO_GATE entry to append and the
+   * salience change that follows it once appended. `undefined` when there is nothing to decide.
+   */
+  async #gate(hash: string, s: SalienceRecord): Promise<{ outcome: GateOutcome; entry: LedgerEntryInput; apply: () => void } | undefined> {
+    if (s.promoted) return undefined;
     const m = this.#known(hash, 'hash');
     const view = await this.#view(hash);
     const state = `${m.current}:${view.view_id}`;
-    if (s.blocked_at_state === state) return { hash, decision: 'skip', reason: 'promotion_blocked:no_evidence' };
+    // Refused on this very evidence already: the chain has that decision, asking again adds nothing.
+    if (s.blocked_at_state === state) return undefined;
     const counts = evidenceCounts(view, this.#at(undefined).instant, this.#qualifies);
     const d = promotionDecision(m.current, counts.distinct_sources, s.promoted, this.config);
-    if (d.decision === 'skip') return { hash, decision: 'skip', reason: null };
+    if (d.decision === 'skip') return undefined;
     const body: GateEventBody = {
       memory: hash,
       decision: d.decision,
@@ -623,31 +629,55 @@ export class MemoryLedger {
       min_independent_sources: this.config.min_independent_sources,
       view_id: view.view_id,
     };
-    await this.evidenceStore.appendEntries([gateEvent(body)]);
-    if (d.decision === 'allowed') {
-      s.importance += 1;
-      s.promoted = true;
-      s.blocked_at_state = null;
-    } else {
-      s.blocked_at_state = state;
-    }
-    this.salience.set(hash, s);
-    return { hash, decision: d.decision, reason: d.reason };
+    const apply = () => {
+      if (d.decision === 'allowed') {
+        s.importance += 1;
+        s.promoted = true;
+        s.blocked_at_state = null;
+      } else {
+        s.blocked_at_state = state;
+      }
+      this.salience.set(hash, s);
+    };
+    return { outcome: { hash, decision: d.decision, reason: d.reason }, entry: gateEvent(body), apply };
   }
 
-  /** The promotion pass: every memory whose energy has reached `promotion_energy` is put to the gate. */
-  async promotionPass(): Promise<{ examined: number; allowed: number; blocked: number; skipped: number; outcomes: GateOutcome[] }> {
+  /** One promotion attempt: the decision is a PROMO_GATE event in the chain; its effect is on salience only. */
+  async #attemptPromotion(hash: string, s: SalienceRecord): Promise<GateOutcome> {
+    const g = await this.#gate(hash, s);
+    if (g === undefined) return { hash, decision: 'skip', reason: null };
+    await this.evidenceStore.appendEntries([g.entry]);
+    g.apply();
+    return g.outcome;
+  }
+
+  /**
+   * The promotion pass: every memory whose energy has reached `promotion_energy` is put to the gate.
+   * Decisions are appended in batches of {@link GATE_BATCH} events per transaction.
+   */
+  async promotionPass(): Promise<{ examined: number; allowed: number; blocked: number; skipped: number }> {
     await this.refresh();
-    const result = { examined: 0, allowed: 0, blocked: 0, skipped: 0, outcomes: [] as GateOutcome[] };
+    const result = { examined: 0, allowed: 0, blocked: 0, skipped: 0 };
+    let batch: { entry: LedgerEntryInput; apply: () => void; outcome: GateOutcome }[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      await this.evidenceStore.appendEntries(batch.map((b) => b.entry));
+      for (const b of batch) {
+        b.apply();
+        if (b.outcome.decision === 'allowed') result.allowed += 1;
+        else result.blocked += 1;
+      }
+      batch = [];
+    };
     for (const [hash, s] of this.salience.entries()) {
-      if (s.energy < this.config.promotion_energy || !this.#index.has(hash)) continue;
+      if (s.energy < this.config.promotion_energy || s.promoted || !this.#index.has(hash)) continue;
       result.examined += 1;
-      const o = await this.#attemptPromotion(hash, s);
-      if (o.decision === 'allowed') result.allowed += 1;
-      else if (o.decision === 'blocked') result.blocked += 1;
-      else result.skipped += 1;
-      if (o.decision !== 'skip') result.outcomes.push(o);
+      const g = await this.#gate(hash, s);
+      if (g === undefined) result.skipped += 1;
+      else batch.push(g);
+      if (batch.length >= GATE_BATCH) await flush();
     }
+    await flush();
     return result;
   }
 
