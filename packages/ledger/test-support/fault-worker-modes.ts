@@ -1,6 +1,8 @@
 /**
  * What a store package's fault worker does, whatever the store (run as a child process):
  * - `append <worker> <count> <props>`: `count` extends, round robin over `props` shared propositions;
+ * - `entries <worker> <count>`: `count` appends of two ledger entries, one of the worker's own and one
+ *   that every worker appends identically (`shared-<i>`);
  * - `ingest <views> <records>`: puts `views` snapshots of `records` records each, printing `ready`
  *   first and `stored <i>` after each.
  */
@@ -12,6 +14,15 @@ export async function runFaultWorkerMode(store: EvidenceStore, mode: string | un
     const [worker, count, props] = rest.map(Number) as [number, number, number];
     for (let i = 0; i < count; i += 1) {
       await store.extend(`P-${i % props}`, [{ kind: 'evidence', record: evidenceRecord(`w${worker}-${i}`) }]);
+    }
+  } else if (mode === 'entries') {
+    // Each call: one entry of this worker's own, and one every worker appends identically.
+    const [worker, count] = rest.map(Number) as [number, number];
+    for (let i = 0; i < count; i += 1) {
+      await store.appendEntries([
+        { kind: 'memory.store', id: `w${worker}-${i}`, subjects: [`P-${i % 3}`], body: { worker, i } },
+        { kind: 'memory.store', id: `shared-${i}`, body: { i } },
+      ]);
     }
   } else if (mode === 'ingest') {
     const [views, records] = rest.map(Number) as [number, number];

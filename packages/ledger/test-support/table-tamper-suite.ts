@@ -39,13 +39,20 @@ export interface TableTamperTarget {
 
 /**
  * The ledger every case edits: seq 1 = P-2 seed; seq 2 = P-1 seed; seq 3 = P-1 v2, adding the only
- * opposing evidence; seq 4 = P-1 v3, a delta over v2.
+ * opposing evidence; seq 4 = P-1 v3, a delta over v2, with a ledger entry; then two more entries.
  */
 async function fill(store: EvidenceStore): Promise<string> {
   await store.put(seedView('P-2'));
   await store.put(seedView('P-1'));
   await store.extend('P-1', [{ kind: 'evidence', record: { ...evidenceRecord('e-opp'), polarity: 'opposes' } }], { newViewId: 'v2' });
-  await store.extend('P-1', [{ kind: 'evidence', record: evidenceRecord('e3') }], { newViewId: 'v3' });
+  await store.extend('P-1', [{ kind: 'evidence', record: evidenceRecord('e3') }], {
+    newViewId: 'v3',
+    entries: [{ kind: 'memory.store', id: 'm1', subjects: ['P-1'], body: { text: 'remember e3', n: 1 } }],
+  });
+  await store.appendEntries([
+    { kind: 'decision', id: 'd1', subjects: ['P-1', 'P-2'], body: { verdict: 'act', big: 2n ** 70n } },
+    { kind: 'memory.link', id: 'l1', body: { from: 'm1' } },
+  ]);
   return readAll(store);
 }
 

@@ -13,8 +13,8 @@ import type { EvidenceStore } from '../src/evidence-store.js';
  */
 export type TamperOutcome = 'caught' | 'harmless' | 'missed';
 
-/** Everything a reader can see, as JSON text. */
-export async function readAll(store: Pick<EvidenceStore, 'get' | 'listPropositions' | 'listSnapshots'>): Promise<string> {
+/** Everything a reader can see, as JSON text: snapshots, and ledger entries (all, and by each subject). */
+export async function readAll(store: Pick<EvidenceStore, 'get' | 'listPropositions' | 'listSnapshots' | 'readEntries'>): Promise<string> {
   const props = await store.listPropositions({ limit: 1000 });
   const out: unknown[] = [props];
   for (const p of props) {
@@ -22,8 +22,11 @@ export async function readAll(store: Pick<EvidenceStore, 'get' | 'listPropositio
     const snaps = await store.listSnapshots(p.proposition_id);
     out.push(snaps);
     for (const s of snaps) out.push(await store.get(p.proposition_id, s.view_id));
+    out.push(await store.readEntries({ subject: p.proposition_id }));
   }
-  return JSON.stringify(out);
+  out.push(await store.readEntries({ limit: 100_000 }));
+  // Bigints (an entry body may hold one) as text.
+  return JSON.stringify(out, (_key, value) => (typeof value === 'bigint' ? `${value}n` : value));
 }
 
 /**

@@ -25,7 +25,14 @@ async function ledger(): Promise<{ root: string; reads: string }> {
   await store.put(seedView('P-2'));
   await store.put(seedView('P-1'));
   await store.extend('P-1', [{ kind: 'evidence', record: { ...evidenceRecord('e-opp'), polarity: 'opposes' } }], { newViewId: 'v2' });
-  await store.extend('P-1', [{ kind: 'evidence', record: evidenceRecord('e3') }], { newViewId: 'v3' });
+  await store.extend('P-1', [{ kind: 'evidence', record: evidenceRecord('e3') }], {
+    newViewId: 'v3',
+    entries: [{ kind: 'memory.store', id: 'm1', subjects: ['P-1'], body: { text: 'remember e3', n: 1 } }],
+  });
+  await store.appendEntries([
+    { kind: 'decision', id: 'd1', subjects: ['P-1', 'P-2'], body: { verdict: 'act', big: 2n ** 70n } },
+    { kind: 'memory.link', id: 'l1', body: { from: 'm1' } },
+  ]);
   const reads = await readAll(store);
   await store.close();
   return { root, reads };
@@ -202,6 +209,18 @@ describe('tamper suite', () => {
           for (const [edit, changed] of valueEdits(JSON.parse(entry.event))) {
             await attempt(`${rel}:${i} event ${edit}`, (root) => put(root, JSON.stringify({ ...entry, event: JSON.stringify(changed) })));
           }
+        }
+        continue;
+      }
+      if (rel === 'entries.jsonl') {
+        const lines = text.split('\n');
+        for (let i = 0; i < lines.length; i += 1) {
+          if (lines[i] === '') continue;
+          const put = (root: string, line: string) => writeFileSync(join(root, rel), lines.map((l, j) => (j === i ? line : l)).join('\n'));
+          await attempt(`${rel}:${i} dropped`, (root) => writeFileSync(join(root, rel), lines.filter((_, j) => j !== i).join('\n')));
+          await attempt(`${rel}:${i} doubled`, (root) => writeFileSync(join(root, rel), lines.flatMap((l, j) => (j === i ? [l, l] : [l])).join('\n')));
+          for (const [edit, changed] of valueEdits(JSON.parse(lines[i] as string)))
+            await attempt(`${rel}:${i} ${edit}`, (root) => put(root, JSON.stringify(changed)));
         }
         continue;
       }

@@ -9,12 +9,17 @@ import {
   type Binding,
   type BindingKind,
   bindingKey,
+  type EntryKey,
+  type EntryRowQuery,
+  type EntrySubjectRow,
+  entryKey,
   type LedgerBackend,
   type LedgerReader,
   type LedgerWriter,
   type NewSnapshotRow,
   type SnapshotRow,
   type StoredBinding,
+  type StoredEntryRow,
   StoreUnavailableError,
 } from '@ewp/ledger';
 import type Database from 'better-sqlite3';
@@ -85,12 +90,98 @@ function statements(db: Database.Database) {
   };
 }
 
+const ENTRY_COLUMNS = 'e.chain_index, e.kind, e.id, e.subjects, e.body, e.committed_at';
+
+/** The SQL of an entry query and its parameters (the subject through its index, prefixes as ranges). */
+function entryQuerySql(q: EntryRowQuery): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  let from = 'ewp_entries e';
+  if (q.subject !== undefined) {
+    from = 'ewp_entry_subjects s JOIN ewp_entries e ON e.chain_index = s.chain_index';
+    where.push('s.subject = ?');
+    params.push(q.subject);
+  }
+  if (q.kinds !== undefined) {
+    const any: string[] = [];
+    if (q.kinds.length > 0) {
+      any.push(`e.kind IN (${q.kinds.map(() => '?').join(', ')})`);
+      params.push(...q.kinds);
+    }
+    for (const prefix of q.prefixes ?? []) {
+      // Kinds starting with `memory.` sort from `memory.` up to `memory/` ('/' follows '.').
+      any.push('(e.kind >= ? AND e.kind < ?)');
+      params.push(prefix, `${prefix.slice(0, -1)}/`);
+    }
+    where.push(any.length === 0 ? '0' : `(${any.join(' OR ')})`);
+  }
+  if (q.id !== undefined) {
+    where.push('e.id = ?');
+    params.push(q.id);
+  }
+  if (q.afterIndex !== undefined) {
+    where.push('e.chain_index > ?');
+    params.push(q.afterIndex);
+  }
+  params.push(q.limit);
+  const sql = `SELECT ${ENTRY_COLUMNS} FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY e.chain_index LIMIT ?`;
+  return { sql, params };
+}
+
+/**
+ * The entry statements, prepared on first use: a ledger made before entries, opened read-only, has no
+ * entry tables (a writable open adds them), and reads no entries.
+ */
+class EntryStatements {
+  private prepared: ReturnType<EntryStatements['prepare']> | undefined;
+  private readonly queries = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  private prepare() {
+    const db = this.db;
+    return {
+      byKey: db.prepare('SELECT chain_index, kind, id, subjects, body, committed_at FROM ewp_entries WHERE kind = ? AND id = ?'),
+      all: db.prepare('SELECT chain_index, kind, id, subjects, body, committed_at FROM ewp_entries ORDER BY chain_index'),
+      allSubjects: db.prepare('SELECT chain_index, subject FROM ewp_entry_subjects'),
+      insert: db.prepare(
+        'INSERT INTO ewp_entries (kind, id, chain_index, subjects, body, committed_at) VALUES (@kind, @id, @chain_index, @subjects, @body, @committed_at)',
+      ),
+      insertSubject: db.prepare('INSERT INTO ewp_entry_subjects (subject, chain_index) VALUES (?, ?)'),
+    };
+  }
+
+  /** The statements, or undefined while the ledger has no entry tables. */
+  get(): ReturnType<EntryStatements['prepare']> | undefined {
+    if (this.prepared === undefined) {
+      const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ewp_entries'").get();
+      if (exists === undefined) return undefined;
+      this.prepared = this.prepare();
+    }
+    return this.prepared;
+  }
+
+  /** Rows of a query (its statement kept per SQL text: queries repeat their shape). */
+  select(q: EntryRowQuery): StoredEntryRow[] {
+    if (this.get() === undefined) return [];
+    const { sql, params } = entryQuerySql(q);
+    let statement = this.queries.get(sql);
+    if (statement === undefined) {
+      if (this.queries.size >= 64) this.queries.clear();
+      statement = this.db.prepare(sql);
+      this.queries.set(sql, statement);
+    }
+    return statement.all(...params) as StoredEntryRow[];
+  }
+}
+
 export class SqliteLedgerBackend implements LedgerBackend {
   private readonly db: Database.Database;
   private readonly readOnly: boolean;
   private readonly s: ReturnType<typeof statements>;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly reader: LedgerReader;
+  private readonly entries: EntryStatements;
 
   private readonly busyTimeoutMs: number;
 
@@ -100,6 +191,8 @@ export class SqliteLedgerBackend implements LedgerBackend {
     this.readOnly = readOnly;
     this.s = statements(db);
     const s = this.s;
+    const e = new EntryStatements(db);
+    this.entries = e;
     this.reader = {
       findSnapshot: (pid, vid) => s.find.get(pid, vid) as SnapshotRow | undefined,
       latestSnapshot: (pid) => s.latest.get(pid) as SnapshotRow | undefined,
@@ -135,6 +228,19 @@ export class SqliteLedgerBackend implements LedgerBackend {
       },
       chainEntries: () => s.chain.iterate() as IterableIterator<StoredChainEntry>,
       allSnapshots: () => s.all.all() as SnapshotRow[],
+      entries: (q) => e.select(q),
+      entryRows: (keys: readonly EntryKey[]) => {
+        const out = new Map<string, StoredEntryRow>();
+        const statements = e.get();
+        if (statements === undefined) return out;
+        for (const { kind, id } of keys) {
+          const row = statements.byKey.get(kind, id) as StoredEntryRow | undefined;
+          if (row !== undefined) out.set(entryKey(kind, id), row);
+        }
+        return out;
+      },
+      allEntries: () => (e.get()?.all.iterate() ?? []) as Iterable<StoredEntryRow>,
+      allEntrySubjects: () => (e.get()?.allSubjects.iterate() ?? []) as Iterable<EntrySubjectRow>,
       allBindings: function* () {
         for (const [owner, keysText, bodiesText] of s.allPages.iterate() as IterableIterator<[string, string, string]>) {
           // An unreadable page yields nothing: the records its event appended are then reported missing.
@@ -185,6 +291,14 @@ export class SqliteLedgerBackend implements LedgerBackend {
           s.insertPage.run(pid, JSON.stringify(keys), text);
         },
         insertSnapshot: (row: NewSnapshotRow) => Number(s.insertSnapshot.run(row).lastInsertRowid),
+        insertEntries: (rows: readonly StoredEntryRow[]) => {
+          const statements = this.entries.get();
+          if (statements === undefined) throw new StoreUnavailableError('damaged', 'the ledger has no entry tables (a writable open adds them)');
+          for (const row of rows) {
+            statements.insert.run(row);
+            for (const subject of new Set(JSON.parse(row.subjects) as string[])) statements.insertSubject.run(subject, row.chain_index);
+          }
+        },
         appendChain: (entries: readonly StoredChainEntry[], anchor: ChainAnchor) => {
           let idx = anchor.length - entries.length;
           for (const e of entries) {

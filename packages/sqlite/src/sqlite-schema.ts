@@ -47,6 +47,34 @@ CREATE TABLE ewp_chain (
 INSERT INTO ewp_meta (key, value) VALUES ('anchor_length', '0'), ('anchor_head', '${'0'.repeat(64)}');
 `;
 
+/**
+ * The ledger-entry tables. Added to a ledger lazily (on a writable open), so a ledger made before
+ * entries opens as it is and keeps its schema version: a read-only handle on it reads no entries.
+ * `ewp_entry_subjects` is the subject index (`readEntries({ subject })`); the audit checks it against
+ * the rows' subjects.
+ */
+export const ENTRY_SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS ewp_entries (
+  kind         TEXT NOT NULL,
+  id           TEXT NOT NULL,
+  chain_index  INTEGER NOT NULL,
+  subjects     TEXT NOT NULL,
+  body         TEXT NOT NULL,
+  committed_at TEXT NOT NULL,
+  PRIMARY KEY (kind, id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ewp_entries_by_index ON ewp_entries (chain_index);
+CREATE INDEX IF NOT EXISTS ewp_entries_by_id ON ewp_entries (id, chain_index);
+CREATE TABLE IF NOT EXISTS ewp_entry_subjects (
+  subject     TEXT NOT NULL,
+  chain_index INTEGER NOT NULL,
+  PRIMARY KEY (subject, chain_index)
+) WITHOUT ROWID;
+`;
+
+/** The entry tables (absent from ledgers made before entries and never opened writable since). */
+export const ENTRY_TABLES = ['ewp_entries', 'ewp_entry_subjects'];
+
 const TABLES = ['ewp_meta', 'ewp_records', 'ewp_snapshots', 'ewp_chain'];
 
 /**
@@ -67,6 +95,7 @@ export function ensureSchema(db: Database.Database, path: string, readOnly: bool
       const again = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
       if (again.n === 0) {
         db.exec(SCHEMA_SQL);
+        db.exec(ENTRY_SCHEMA_SQL);
         db.pragma(`application_id = ${APPLICATION_ID}`);
         db.pragma(`user_version = ${SCHEMA_VERSION}`);
       }
@@ -89,4 +118,14 @@ export function ensureSchema(db: Database.Database, path: string, readOnly: bool
   }
   const missing = TABLES.filter((t) => !tables.includes(t));
   if (missing.length > 0) throw new StoreUnavailableError('damaged', `${path}: ledger tables missing: ${missing.join(', ')}`);
+  if (!readOnly && ENTRY_TABLES.some((t) => !tables.includes(t))) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(ENTRY_SCHEMA_SQL);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
 }

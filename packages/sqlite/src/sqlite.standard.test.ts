@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStoreConformance } from '@ewp/conformance/store-suite';
+import Database from 'better-sqlite3';
 import { afterAll } from 'vitest';
 import { SqliteEvidenceStore } from './sqlite-store.js';
 
@@ -18,4 +19,27 @@ runStoreConformance({
     return new SqliteEvidenceStore(store.path);
   },
   openReadOnly: async (store) => new SqliteEvidenceStore(store.path, { readOnly: true }),
+  // Plain SQL on the ledger file through a connection of its own, behind the store's back.
+  tamperEntries: (store) => {
+    const run = async (sql: string, ...params: unknown[]) => {
+      const db = new Database(store.path);
+      try {
+        db.prepare(sql).run(...params);
+      } finally {
+        db.close();
+      }
+    };
+    return {
+      setBody: (kind, id, body) => run('UPDATE ewp_entries SET body = ? WHERE kind = ? AND id = ?', body, kind, id),
+      remove: (kind, id) => run('DELETE FROM ewp_entries WHERE kind = ? AND id = ?', kind, id),
+      copy: (kind, id, newId, chainIndex) =>
+        run(
+          'INSERT INTO ewp_entries (kind, id, chain_index, subjects, body, committed_at) SELECT kind, ?, ?, subjects, body, committed_at FROM ewp_entries WHERE kind = ? AND id = ?',
+          newId,
+          chainIndex,
+          kind,
+          id,
+        ),
+    };
+  },
 });

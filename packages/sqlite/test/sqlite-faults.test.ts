@@ -24,6 +24,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const run = (args: string[]) => startWorker(worker, args);
 
 describe('sqlite faults', () => {
+  it('4 processes appending ledger entries at once lose none, store each shared one once, and the chain verifies', async () => {
+    const file = join(dir, 'entries.sqlite');
+    const count = Math.min(APPENDS, 200);
+    await new SqliteEvidenceStore(file).close();
+    const workers = [0, 1, 2, 3].map((w) => run(['entries', file, String(w), String(count)]));
+    expect(await Promise.all(workers.map((w) => w.done))).toEqual([0, 0, 0, 0]);
+    const store = new SqliteEvidenceStore(file, { readOnly: true });
+    const entries = await store.readEntries({ limit: 100_000 });
+    expect(entries).toHaveLength(5 * count);
+    expect(new Set(entries.map((e) => e.id)).size).toBe(5 * count);
+    expect(entries.map((e) => e.chain_index)).toEqual(Array.from({ length: 5 * count }, (_, i) => i));
+    expect(await store.readEntries({ subject: 'P-0', limit: 100_000 })).toHaveLength(4 * Math.ceil(count / 3));
+    expect(await store.verifyChain()).toMatchObject({ ok: true, length: 5 * count });
+    await store.close();
+  }, 600_000);
+
   it('4 processes x 2,500 concurrent appends lose nothing and the chain verifies', async () => {
     const file = join(dir, 'concurrent.sqlite');
     const props = 100;

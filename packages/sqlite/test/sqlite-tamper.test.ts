@@ -51,6 +51,8 @@ runTableTamperSuite({
     { name: 'ewp_records', key: ['page'] },
     { name: 'ewp_snapshots', key: ['seq'] },
     { name: 'ewp_chain', key: ['idx'] },
+    { name: 'ewp_entries', key: ['kind', 'id'] },
+    { name: 'ewp_entry_subjects', key: ['subject', 'chain_index'] },
   ],
   snapshots: 'ewp_snapshots',
   placeholder: () => '?',
