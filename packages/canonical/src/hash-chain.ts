@@ -106,16 +106,21 @@ export class ChainVerifier {
     if (this.failure) return;
     const i = this.index;
     let seq: unknown;
+    let malformed: string | undefined;
     try {
       const event = JSON.parse(entry.event) as unknown;
       if (typeof entry.prev_hash !== 'string' || typeof entry.hash !== 'string' || !isPlainObject(event)) {
-        throw new Error('entry shape');
+        malformed = 'entry shape';
+      } else {
+        seq = event.seq;
+        // The stored text must be exactly the canonical text of what it says, or two readers could disagree.
+        if (ebcj1String(event) !== entry.event) malformed = 'event text is not EBCJ-1 canonical';
       }
-      seq = event.seq;
-      // The stored text must be exactly the canonical text of what it says, or two readers could disagree.
-      if (ebcj1String(event) !== entry.event) throw new Error('event text is not EBCJ-1 canonical');
     } catch (error) {
-      this.fail(i, 'malformed_entry', error instanceof Error ? error.message : String(error));
+      malformed = error instanceof Error ? error.message : String(error);
+    }
+    if (malformed !== undefined) {
+      this.fail(i, 'malformed_entry', malformed);
       return;
     }
     this.checkLinks(i, seq, entry.prev_hash, entry.hash, () => chainHash(entry.prev_hash, entry.event));

@@ -27,6 +27,7 @@ export const EWP_ERROR_CODES = {
   TIMESTAMP_OUT_OF_RANGE: 'a time lies outside years 1-9999',
   INVALID_ACTION: 'an action or risk policy given to mayAct is malformed',
   INVALID_WARRANT: 'a warrant given to mayAct does not carry valid axes',
+  EWP_REFUSE_INVALID_ARGUMENT: 'a library call got an argument it cannot use (the path names the argument)',
   // Stores (the EvidenceStore contract).
   EWP_REFUSE_IMMUTABLE_RECORD: 'a snapshot or record id is already bound to other content',
   EWP_REFUSE_MISSING_VIEW: 'no stored snapshot for that proposition or view id',

@@ -126,3 +126,17 @@ export class InvalidWarrant extends EwpError {
     this.name = 'InvalidWarrant';
   }
 }
+
+/**
+ * A library call got an argument it cannot use (a missing store, a limit that is not a positive
+ * integer, an option outside its values). `path` names the argument (`limit`, `options.k`), so the
+ * message reads `limit: must be a positive integer, got 0`. Nothing was done.
+ */
+export class InvalidArgumentError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.InvalidArgumentError');
+  declare readonly path: string;
+  constructor(argument: string, message: string, options: { cause?: unknown } = {}) {
+    super('EWP_REFUSE_INVALID_ARGUMENT', message, { path: argument, cause: options.cause });
+    this.name = 'InvalidArgumentError';
+  }
+}

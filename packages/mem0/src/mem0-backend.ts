@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '@ewp/core';
+
 /** One memory as both Mem0 clients return it, normalised. */
 export interface StoredMemory {
   id: string;
@@ -41,6 +43,6 @@ export function entityFilters(entity: Mem0Entity): Record<string, string> {
   if (entity.userId !== undefined) out.user_id = entity.userId;
   if (entity.agentId !== undefined) out.agent_id = entity.agentId;
   if (entity.runId !== undefined) out.run_id = entity.runId;
-  if (Object.keys(out).length === 0) throw new TypeError('mem0 entity: one of userId, agentId, runId is required');
+  if (Object.keys(out).length === 0) throw new InvalidArgumentError('entity', 'one of userId, agentId, runId is required');
   return out;
 }

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@ewp/core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { deterministicEmbedder } from './deterministic-embedder.js';
@@ -17,7 +18,7 @@ export async function offlineMemory(dir: string, options: { dimension?: number; 
   const dimension = options.dimension ?? 64;
   const refusingLlm = {
     invoke: async () => {
-      throw new Error('offline Mem0: no LLM configured (write with infer: false)');
+      throw new InvalidArgumentError('infer', 'offline Mem0 has no LLM configured: write with infer: false');
     },
   };
   return new Memory({

@@ -7,6 +7,7 @@
  * because the quirks it must reproduce (a NUL reads as the end, the separator may be any
  * character, the reader looks past its limit) only fall out of that byte-level procedure.
  */
+import { InvalidArgumentError } from '../errors.js';
 
 /**
  * A UTC instant with microsecond resolution. `seconds` is the floor of the epoch seconds
@@ -551,11 +552,11 @@ const EXACT_FRESHNESS_LIMIT = 17_179_869_184;
  * An age ≤ 0 (check at or after T) is never stale.
  *
  * @param freshnessSeconds - an integer 0 … 2^53 − 1 (the decoded `freshness_policy_seconds`).
- * @throws RangeError when `freshnessSeconds` is not such an integer.
+ * @throws InvalidArgumentError when `freshnessSeconds` is not such an integer.
  */
 export function isStale(checkTime: Instant, evaluatedAt: Instant, freshnessSeconds: number): boolean {
   if (!Number.isSafeInteger(freshnessSeconds) || freshnessSeconds < 0) {
-    throw new RangeError(`freshness must be an integer 0 … 2^53 − 1, got ${freshnessSeconds}`);
+    throw new InvalidArgumentError('freshnessSeconds', `must be an integer 0 … 2^53 − 1, got ${freshnessSeconds}`);
   }
   // age = wholeSeconds·10^6 + fractionMicros with 0 ≤ fractionMicros < 10^6; both exact.
   let wholeSeconds = evaluatedAt.seconds - checkTime.seconds;

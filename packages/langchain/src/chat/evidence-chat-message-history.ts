@@ -4,7 +4,7 @@
  * message: the turn rule of `@ewp/tools`). A conversation turn is a claim that was made, never a
  * verification of it.
  */
-import { type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
+import { InvalidArgumentError, type Policy, REFERENCE_V2, warrantNow, type WarrantView } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { BaseChatMessageHistory, type BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
@@ -49,7 +49,7 @@ export class EvidenceChatMessageHistory extends BaseChatMessageHistory {
   constructor(options: EvidenceChatMessageHistoryOptions) {
     super();
     if (typeof options.sessionId !== 'string' || options.sessionId === '') {
-      throw new TypeError('sessionId: must be a non-empty string');
+      throw new InvalidArgumentError('sessionId', 'must be a non-empty string');
     }
     this.history = options.history;
     this.ledger = options.ledger;

@@ -4,7 +4,17 @@
  * check (so it never raises verification), and it inherits every dispute, resolution and
  * incompleteness of its sources as rows of its own view: "X is disputed" never becomes "X".
  */
-import { type Assertion, type Conflict, type EvidenceView, type LineageEdge, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
+import {
+  type Assertion,
+  type Conflict,
+  type EvidenceView,
+  InvalidArgumentError,
+  type LineageEdge,
+  type Policy,
+  REFERENCE_V2,
+  warrantNow,
+  type WarrantView,
+} from '@ewp/core';
 import { type EvidenceStore, type LedgerRecord, MissingViewError, type PutResult } from '@ewp/ledger';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
@@ -52,13 +62,13 @@ const POLICY: Policy = REFERENCE_V2;
 /** Write a summary of `sources` as the proposition `propositionId`; see the module comment. */
 export async function consolidate(ledger: EvidenceStore, options: ConsolidateOptions): Promise<ConsolidateResult> {
   const { propositionId: pid, sources } = options;
-  if (typeof pid !== 'string' || pid === '') throw new TypeError('propositionId: must be a non-empty string');
+  if (typeof pid !== 'string' || pid === '') throw new InvalidArgumentError('propositionId', 'must be a non-empty string');
   if (!Array.isArray(sources) || sources.length === 0 || sources.some((s) => typeof s !== 'string' || s === '')) {
-    throw new TypeError('sources: must be a non-empty list of proposition ids');
+    throw new InvalidArgumentError('sources', 'must be a non-empty list of proposition ids');
   }
-  if (sources.includes(pid)) throw new TypeError(`sources: a summary cannot derive from itself (${JSON.stringify(pid)})`);
+  if (sources.includes(pid)) throw new InvalidArgumentError('sources', `a summary cannot derive from itself (${JSON.stringify(pid)})`);
   if ((options.text === undefined) === (options.model === undefined)) {
-    throw new TypeError('text, model: give exactly one');
+    throw new InvalidArgumentError('text, model', 'give exactly one');
   }
   const at = options.at ?? new Date().toISOString();
   const by = options.summarizedBy ?? 'ewp.consolidate';
@@ -188,6 +198,6 @@ async function writeSummary(model: Pick<BaseChatModel, 'invoke'>, read: Array<{ 
   ]);
   const content = reply.content;
   const text = typeof content === 'string' ? content : reply.text;
-  if (text.trim() === '') throw new TypeError('model: returned an empty summary');
+  if (text.trim() === '') throw new InvalidArgumentError('model', 'returned an empty summary');
   return text;
 }

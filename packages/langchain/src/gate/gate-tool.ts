@@ -5,6 +5,7 @@
  * from the start, so the decision is made again on the evidence of that moment: evidence that
  * turned to DENY while the graph was paused refuses even an approved call.
  */
+import { InvalidArgumentError } from '@ewp/core';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { tool } from '@langchain/core/tools';
 import type { ToolRunnableConfig } from '@langchain/core/tools';
@@ -31,7 +32,7 @@ function approved(answer: unknown): boolean {
  * its graph needs a checkpointer for REQUIRE_CONFIRMATION to pause and resume.
  */
 export function gateLangChainTool<INPUT = Record<string, unknown>>(inner: StructuredToolInterface, options: GateOptions<INPUT>): StructuredToolInterface {
-  if (options === null || typeof options !== 'object' || options.store === undefined) throw new TypeError('store: an EvidenceStore is required');
+  if (options === null || typeof options !== 'object' || options.store === undefined) throw new InvalidArgumentError('store', 'an EvidenceStore is required');
   return tool(
     async (input: INPUT, config: ToolRunnableConfig): Promise<unknown> => {
       const d = await decideGate(options, input);

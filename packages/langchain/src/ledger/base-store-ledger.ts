@@ -5,6 +5,7 @@
  * ({@link BaseStoreRecordStore}). Snapshots keep every field, `adapter_meta` included, so a round
  * trip is lossless.
  */
+import { InvalidArgumentError } from '@ewp/core';
 import { CommitRecordEvidenceStore, type CommitRecordEvidenceStoreOptions } from '@ewp/ledger';
 import type { BaseStore } from '@langchain/langgraph';
 import { BaseStoreRecordStore } from './base-store-record-store.js';
@@ -32,7 +33,7 @@ export class BaseStoreLedger extends CommitRecordEvidenceStore {
   constructor(inner: BaseStore, options: BaseStoreLedgerOptions = {}) {
     const root = options.namespaceRoot ?? DEFAULT_EWP_NAMESPACE;
     if (typeof root !== 'string' || root === '' || root.includes('.')) {
-      throw new TypeError(`namespaceRoot: must be a non-empty namespace label without ".", got ${JSON.stringify(root)}`);
+      throw new InvalidArgumentError('namespaceRoot', `must be a non-empty namespace label without ".", got ${JSON.stringify(root)}`);
     }
     super(new BaseStoreRecordStore(inner, root), {
       ...options.protocol,

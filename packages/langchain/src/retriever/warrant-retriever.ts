@@ -3,7 +3,16 @@
  * metadata (`metadata.ewp`), dropping or flagging documents below a chosen acceptance. A result
  * cut to `k` evaluates DEGRADED views: the documents left out may be the contradictors.
  */
-import { type Acceptance, DEFAULT_FRESHNESS_SECONDS, type EvidenceView, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
+import {
+  type Acceptance,
+  DEFAULT_FRESHNESS_SECONDS,
+  type EvidenceView,
+  InvalidArgumentError,
+  type Policy,
+  REFERENCE_V2,
+  warrantNow,
+  type WarrantView,
+} from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import type { DocumentInterface } from '@langchain/core/documents';
@@ -62,10 +71,10 @@ export class WarrantRetriever extends BaseRetriever {
     // Only the retriever's own fields go to the base class (it keeps them for serialization).
     super({ callbacks: options.callbacks, tags: options.tags, metadata: options.metadata, verbose: options.verbose });
     if (options.k !== undefined && (!Number.isInteger(options.k) || options.k < 1)) {
-      throw new TypeError(`k: must be a positive integer, got ${String(options.k)}`);
+      throw new InvalidArgumentError('k', `must be a positive integer, got ${String(options.k)}`);
     }
     if (options.minAcceptance !== undefined && !(options.minAcceptance in RANK)) {
-      throw new TypeError(`minAcceptance: must be UNACCEPTED, TENTATIVE or ACCEPTED, got ${String(options.minAcceptance)}`);
+      throw new InvalidArgumentError('minAcceptance', `must be UNACCEPTED, TENTATIVE or ACCEPTED, got ${String(options.minAcceptance)}`);
     }
     this.retriever = options.retriever;
     this.ledger = options.ledger;

@@ -4,6 +4,7 @@
  * DEGRADED (scope `langgraph.search`): a partial result never reads as the whole evidence.
  * Checks, conflicts and lineage still apply to what is returned.
  */
+import { InvalidArgumentError } from '@ewp/core';
 import type { Assertion, EvidenceItem, EvidenceView } from '@ewp/core';
 
 function words(text: string): string[] {
@@ -19,7 +20,7 @@ function score(text: string, query: string[]): number {
 }
 
 export function searchSnapshot(view: EvidenceView, query: string, limit: number): EvidenceView {
-  if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`limit: must be a positive integer, got ${String(limit)}`);
+  if (!Number.isInteger(limit) || limit < 1) throw new InvalidArgumentError('limit', `must be a positive integer, got ${String(limit)}`);
   const q = words(query);
   type Ranked = { kind: 'assertion'; record: Assertion; s: number; i: number } | { kind: 'evidence'; record: EvidenceItem; s: number; i: number };
   const ranked: Ranked[] = [

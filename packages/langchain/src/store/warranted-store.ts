@@ -4,7 +4,17 @@
  * the same inner store, and every item read back carries its proposition's warrant at the time
  * of the read.
  */
-import { type Assertion, DEFAULT_FRESHNESS_SECONDS, decodeView, type EvidenceView, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
+import {
+  type Assertion,
+  decodeView,
+  DEFAULT_FRESHNESS_SECONDS,
+  type EvidenceView,
+  InvalidArgumentError,
+  type Policy,
+  REFERENCE_V2,
+  warrantNow,
+  type WarrantView,
+} from '@ewp/core';
 import { MissingViewError } from '@ewp/ledger';
 import {
   BaseStore,
@@ -70,7 +80,7 @@ export class WarrantedStore extends BaseStore {
   constructor(inner: BaseStore, options: WarrantedStoreOptions = {}) {
     super();
     if (options.origin !== undefined && options.origin !== 'turn' && options.origin !== 'extract') {
-      throw new TypeError(`origin: must be "turn" or "extract", got ${JSON.stringify(options.origin)}`);
+      throw new InvalidArgumentError('origin', `must be "turn" or "extract", got ${JSON.stringify(options.origin)}`);
     }
     this.inner = inner;
     this.ledger = new BaseStoreLedger(inner, { namespaceRoot: options.namespaceRoot, persistent: options.persistent });
