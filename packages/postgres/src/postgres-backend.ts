@@ -10,17 +10,22 @@ import {
   type BindingKind,
   type BindingRequest,
   bindingKey,
+  type EntryKey,
+  type EntryRowQuery,
+  type EntrySubjectRow,
+  entryKey,
   type LedgerBackend,
   type LedgerReader,
   type LedgerWriter,
   type NewSnapshotRow,
   type SnapshotRow,
   type StoredBinding,
+  type StoredEntryRow,
   StoreUnavailableError,
 } from '@ewp/ledger';
 import { EwpError } from '@ewp/core';
 import type pg from 'pg';
-import { ident } from './postgres-schema.js';
+import { hasEntryTables, ident } from './postgres-schema.js';
 
 const PAGE = 5000;
 
@@ -44,7 +49,45 @@ function anchorOf(rows: readonly { key: string; value: string }[]): ChainAnchor 
   return { length, head_hash: head };
 }
 
-function makeReader(db: Queryable, schema: string): LedgerReader {
+interface RawEntry extends Omit<StoredEntryRow, 'chain_index'> {
+  chain_index: string;
+}
+
+const toEntry = (r: RawEntry): StoredEntryRow => ({ ...r, chain_index: Number(r.chain_index) });
+
+const ENTRY_COLUMNS = 'e.chain_index, e.kind, e.id, e.subjects, e.body, e.committed_at';
+
+/** The SQL of an entry query and its parameters (the subject through its index). */
+function entryQuerySql(q: EntryRowQuery, t: (name: string) => string): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  let from = `${t('entries')} e`;
+  if (q.subject !== undefined) {
+    from = `${t('entry_subjects')} s JOIN ${t('entries')} e ON e.chain_index = s.chain_index`;
+    where.push(`s.subject = ${p(q.subject)}`);
+  }
+  if (q.kinds !== undefined) {
+    const any: string[] = [];
+    if (q.kinds.length > 0) any.push(`e.kind = ANY(${p(q.kinds)}::text[])`);
+    // starts_with, not a range: text order follows the collation.
+    for (const prefix of q.prefixes ?? []) any.push(`starts_with(e.kind, ${p(prefix)})`);
+    where.push(any.length === 0 ? 'false' : `(${any.join(' OR ')})`);
+  }
+  if (q.id !== undefined) where.push(`e.id = ${p(q.id)}`);
+  if (q.afterIndex !== undefined) where.push(`e.chain_index > ${p(q.afterIndex)}`);
+  const sql = `SELECT ${ENTRY_COLUMNS} FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY e.chain_index LIMIT ${p(q.limit)}`;
+  return { sql, params };
+}
+
+/**
+ * `entries`: whether the ledger has its entry tables (a ledger made before entries, opened read-only,
+ * has none and reads no entries).
+ */
+function makeReader(db: Queryable, schema: string, entries: () => Promise<boolean>): LedgerReader {
   const t = (name: string) => `${ident(schema)}.${name}`;
   const cols = 'seq, owner AS proposition_id, view_id, content_digest, parent_seq, depth, head, members, record_count, assertion_texts, committed_at';
   const one = async (sql: string, params: unknown[]) => {
@@ -116,6 +159,44 @@ function makeReader(db: Queryable, schema: string): LedgerReader {
         after = Number(rows.at(-1)?.seq);
       }
     },
+    entries: async (q) => {
+      if (!(await entries())) return [];
+      const { sql, params } = entryQuerySql(q, t);
+      return ((await db.query(sql, params)).rows as RawEntry[]).map(toEntry);
+    },
+    entryRows: async (keys: readonly EntryKey[]) => {
+      const out = new Map<string, StoredEntryRow>();
+      if (keys.length === 0 || !(await entries())) return out;
+      const r = await db.query(
+        `SELECT ${ENTRY_COLUMNS} FROM unnest($1::text[], $2::text[]) AS k(kind, id) JOIN ${t('entries')} e ON e.kind = k.kind AND e.id = k.id`,
+        [keys.map((k) => k.kind), keys.map((k) => k.id)],
+      );
+      for (const row of r.rows as RawEntry[]) out.set(entryKey(row.kind, row.id), toEntry(row));
+      return out;
+    },
+    allEntries: async function* () {
+      if (!(await entries())) return;
+      let after = -1;
+      for (;;) {
+        // Pages by chain index; rows sharing one (only a tampered ledger has them) come in one page.
+        const rows = (
+          await db.query(
+            `SELECT ${ENTRY_COLUMNS} FROM ${t('entries')} e WHERE e.chain_index > $1 AND e.chain_index <= (
+               SELECT COALESCE(MAX(chain_index), $1) FROM (SELECT chain_index FROM ${t('entries')} WHERE chain_index > $1 ORDER BY chain_index LIMIT ${PAGE}) x
+             ) ORDER BY e.chain_index`,
+            [after],
+          )
+        ).rows as RawEntry[];
+        for (const row of rows) yield toEntry(row);
+        if (rows.length === 0) return;
+        after = Number(rows.at(-1)?.chain_index);
+      }
+    },
+    allEntrySubjects: async function* () {
+      if (!(await entries())) return;
+      const rows = (await db.query(`SELECT chain_index, subject FROM ${t('entry_subjects')}`)).rows as { chain_index: string; subject: string }[];
+      for (const row of rows) yield { chain_index: Number(row.chain_index), subject: row.subject } satisfies EntrySubjectRow;
+    },
     allBindings: async function* () {
       let last: [string, string, string] = ['', '', ''];
       let first = true;
@@ -142,6 +223,8 @@ export class PostgresLedgerBackend implements LedgerBackend {
   private readonly schema: string;
   private readonly readOnly: boolean;
   private readonly ownsPool: boolean;
+  /** Set once the entry tables are seen (they are never dropped). */
+  private entryTables = false;
 
   constructor(pool: pg.Pool, schema: string, readOnly: boolean, ownsPool: boolean) {
     this.pool = pool;
@@ -155,7 +238,7 @@ export class PostgresLedgerBackend implements LedgerBackend {
     const client = await this.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const result = await fn(makeReader(client, this.schema));
+      const result = await fn(makeReader(client, this.schema, () => this.hasEntries(client)));
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -181,7 +264,7 @@ export class PostgresLedgerBackend implements LedgerBackend {
         key: string;
         value: string;
       }[];
-      const reader = makeReader(client, this.schema);
+      const reader = makeReader(client, this.schema, () => this.hasEntries(client));
       let anchor = anchorOf(locked);
       const writer: LedgerWriter = {
         ...reader,
@@ -214,6 +297,28 @@ export class PostgresLedgerBackend implements LedgerBackend {
             ],
           );
           return Number((r.rows[0] as { seq: string }).seq);
+        },
+        insertEntries: async (rows: readonly StoredEntryRow[]) => {
+          if (rows.length === 0) return;
+          const subjects = rows.flatMap((row) => [...new Set(JSON.parse(row.subjects) as string[])].map((subject) => [subject, row.chain_index] as const));
+          await client.query(
+            `WITH rows AS (
+               INSERT INTO ${t('entries')} (kind, id, chain_index, subjects, body, committed_at)
+               SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+               RETURNING 1
+             )
+             INSERT INTO ${t('entry_subjects')} (subject, chain_index) SELECT * FROM unnest($7::text[], $8::bigint[])`,
+            [
+              rows.map((r) => r.kind),
+              rows.map((r) => r.id),
+              rows.map((r) => r.chain_index),
+              rows.map((r) => r.subjects),
+              rows.map((r) => r.body),
+              rows.map((r) => r.committed_at),
+              subjects.map(([s]) => s),
+              subjects.map(([, i]) => i),
+            ],
+          );
         },
         appendChain: async (entries: readonly StoredChainEntry[], next: ChainAnchor) => {
           const first = next.length - entries.length;
@@ -248,6 +353,12 @@ export class PostgresLedgerBackend implements LedgerBackend {
     } finally {
       client.release();
     }
+  }
+
+  /** Whether the ledger has its entry tables (asked until they are seen). */
+  private async hasEntries(client: pg.PoolClient): Promise<boolean> {
+    if (!this.entryTables) this.entryTables = await hasEntryTables(client, this.schema);
+    return this.entryTables;
   }
 
   private async connect(): Promise<pg.PoolClient> {

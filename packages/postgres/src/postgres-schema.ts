@@ -57,6 +57,43 @@ INSERT INTO ${s}.meta (key, value) VALUES
 }
 
 /**
+ * The ledger-entry tables. Added to a ledger lazily (on a writable open), so a ledger made before
+ * entries opens as it is and keeps its schema version: a read-only handle on it reads no entries.
+ * `entry_subjects` is the subject index (`readEntries({ subject })`); the audit checks it against the
+ * rows' subjects.
+ */
+export function entrySchemaSql(schema: string): string {
+  const s = ident(schema);
+  return `
+CREATE TABLE IF NOT EXISTS ${s}.entries (
+  kind         text NOT NULL,
+  id           text NOT NULL,
+  chain_index  bigint NOT NULL,
+  subjects     text NOT NULL,
+  body         text NOT NULL,
+  committed_at text NOT NULL,
+  PRIMARY KEY (kind, id)
+);
+CREATE INDEX IF NOT EXISTS entries_by_index ON ${s}.entries (chain_index);
+CREATE INDEX IF NOT EXISTS entries_by_id ON ${s}.entries (id, chain_index);
+CREATE TABLE IF NOT EXISTS ${s}.entry_subjects (
+  subject     text NOT NULL,
+  chain_index bigint NOT NULL,
+  PRIMARY KEY (subject, chain_index)
+);
+`;
+}
+
+/** Whether the ledger in `schema` has its entry tables. */
+export async function hasEntryTables(db: Pick<pg.PoolClient, 'query'>, schema: string): Promise<boolean> {
+  const r = await db.query('SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS ok', [
+    `${ident(schema)}.entries`,
+    `${ident(schema)}.entry_subjects`,
+  ]);
+  return (r.rows[0] as { ok: boolean }).ok;
+}
+
+/**
  * Check (and unless read-only, create) the ledger schema. Creation runs under a transaction-level
  * advisory lock so several processes opening one new ledger at once create it exactly once.
  */
@@ -71,6 +108,7 @@ export async function ensureSchema(client: pg.PoolClient, schema: string, readOn
       if (!(await exists())) {
         await client.query(`CREATE SCHEMA ${ident(schema)}`);
         await client.query(schemaSql(schema));
+        await client.query(entrySchemaSql(schema));
       }
       await client.query('COMMIT');
     } catch (error) {
@@ -94,5 +132,16 @@ export async function ensureSchema(client: pg.PoolClient, schema: string, readOn
       'schema',
       `PostgreSQL schema ${ident(schema)} holds EWP ledger schema version ${version}, this @ewp/postgres reads version ${SCHEMA_VERSION} only; start a new ledger (no migration is attempted)`,
     );
+  }
+  if (!readOnly && !(await hasEntryTables(client, schema))) {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`ewp-ledger:${schema}`]);
+      await client.query(entrySchemaSql(schema));
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
   }
 }

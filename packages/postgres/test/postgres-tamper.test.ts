@@ -21,6 +21,8 @@ runTableTamperSuite({
     { name: 'bindings', key: ['owner', 'kind', 'id'] },
     { name: 'snapshots', key: ['seq'] },
     { name: 'chain', key: ['idx'] },
+    { name: 'entries', key: ['kind', 'id'] },
+    { name: 'entry_subjects', key: ['subject', 'chain_index'] },
   ],
   snapshots: 'snapshots',
   placeholder: (i) => `$${i}`,
