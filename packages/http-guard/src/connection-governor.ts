@@ -21,6 +21,8 @@ export interface GovernorLimits {
   totalReplyBudgetBytes: number;
   /** Requests one connection may have waiting; past it the connection is closed. */
   maxQueuedRequests: number;
+  /** Requests all connections may have waiting; past it the connection with the most is closed. */
+  maxQueuedRequestsTotal: number;
 }
 
 /**
@@ -41,7 +43,15 @@ interface Connection {
   lastActive: number;
   /** Bytes handed to the kernel at the previous stall check. */
   delivered: number;
+  /** Whether the connection waits in a ready lane. */
+  readied: boolean;
 }
+
+/**
+ * How long one turn of the event loop may spend starting pipelined requests before it yields to
+ * I/O: new connections and other clients are served between slices.
+ */
+const READY_SLICE_MS = 10;
 
 /** How often a stalled connection is looked for while the total budget is exceeded. */
 const STALL_CHECK_MS = 1000;
@@ -51,6 +61,14 @@ export class ConnectionGovernor {
   /** Connections waiting for the total budget. */
   private readonly waiting = new Set<Connection>();
   private stallTimer: NodeJS.Timeout | undefined;
+  /**
+   * Connections whose next request may start, in arrival order: those that have read all their
+   * replies first, then those with unsent bytes (see {@link startReady}).
+   */
+  private readonly readyLanes: [Connection[], Connection[]] = [[], []];
+  private readyScheduled = false;
+  /** Requests waiting on all connections. */
+  private queued = 0;
 
   constructor(private readonly limits: GovernorLimits) {}
 
@@ -81,7 +99,7 @@ export class ConnectionGovernor {
       this.forget(victim);
       victim.socket.destroy();
     }
-    const connection: Connection = { socket, queue: [], busy: false, paused: false, lastActive: Date.now(), delivered: 0 };
+    const connection: Connection = { socket, queue: [], busy: false, paused: false, lastActive: Date.now(), delivered: 0, readied: false };
     this.connections.set(socket, connection);
     socket.once('close', () => this.forget(connection));
     socket.on('drain', () => {
@@ -116,14 +134,15 @@ export class ConnectionGovernor {
         c.busy = false;
         c.lastActive = Date.now();
         this.pump(c);
-        this.wakeWaiting();
       });
     });
+    this.queued += 1;
     if (c.queue.length > this.limits.maxQueuedRequests) {
       this.forget(c);
       socket.destroy();
       return true;
     }
+    if (this.queued > this.limits.maxQueuedRequestsTotal) this.closeLongestQueue();
     this.pump(c);
     return true;
   }
@@ -145,6 +164,62 @@ export class ConnectionGovernor {
     this.connections.clear();
   }
 
+  /**
+   * Start queued requests on a later turn of the event loop, for up to {@link READY_SLICE_MS} per
+   * turn, one request per connection per pass. Started inline, a reply that completes at once would
+   * start the next in the same microtask chain, and pipelining connections would hold the loop
+   * (timers, new connections, other clients) as long as they have requests. Connections that read
+   * their replies go before those that leave bytes unsent, so a client that reads is not kept
+   * waiting behind clients that do not.
+   */
+  private startReady(): void {
+    this.readyScheduled = false;
+    const until = Date.now() + READY_SLICE_MS;
+    for (;;) {
+      const c = this.readyLanes[0].shift() ?? this.readyLanes[1].shift();
+      if (c === undefined) break;
+      c.readied = false;
+      if (this.connections.get(c.socket) === c && !c.busy && c.queue.length > 0 && this.mayStart(c)) {
+        this.queued -= 1;
+        (c.queue.shift() as () => void)();
+        this.setPaused(c, c.queue.length > 0);
+      }
+      if (Date.now() >= until) break;
+    }
+    this.scheduleReady();
+  }
+
+  private scheduleReady(): void {
+    if (this.readyScheduled || (this.readyLanes[0].length === 0 && this.readyLanes[1].length === 0)) return;
+    this.readyScheduled = true;
+    setImmediate(() => this.startReady());
+  }
+
+  /** Whether the budgets let the connection start its next request; else it waits for its drain or for the total. */
+  private mayStart(c: Connection): boolean {
+    // Over its own budget: the socket's 'drain' pumps again.
+    if (c.socket.writableLength > this.limits.connectionReplyBudgetBytes) return false;
+    if (this.pendingReplyBytes() > this.limits.totalReplyBudgetBytes) {
+      this.waiting.add(c);
+      this.watchStalls();
+      return false;
+    }
+    this.waiting.delete(c);
+    return true;
+  }
+
+  /**
+   * Close the connection with the most requests waiting: each waiting request holds its parsed
+   * request and response objects, so their total is what bounds the memory of paused pipeliners.
+   */
+  private closeLongestQueue(): void {
+    let longest: Connection | undefined;
+    for (const c of this.connections.values()) if (longest === undefined || c.queue.length > longest.queue.length) longest = c;
+    if (longest === undefined) return;
+    this.forget(longest);
+    longest.socket.destroy();
+  }
+
   private isIdle(c: Connection): boolean {
     return !c.busy && c.queue.length === 0 && c.socket.writableLength === 0;
   }
@@ -153,23 +228,18 @@ export class ConnectionGovernor {
     if (this.connections.get(c.socket) !== c) return;
     this.connections.delete(c.socket);
     this.waiting.delete(c);
+    this.queued -= c.queue.length;
     c.queue.length = 0;
     this.wakeWaiting();
   }
 
-  /** Start the connection's next request if its turn and the budgets allow; pause it while requests wait. */
+  /** Queue the connection's next request to start if the budgets allow; pause it while requests wait. */
   private pump(c: Connection): void {
     if (this.connections.get(c.socket) !== c) return;
-    while (!c.busy && c.queue.length > 0) {
-      // Over its own budget: the socket's 'drain' pumps again.
-      if (c.socket.writableLength > this.limits.connectionReplyBudgetBytes) break;
-      if (this.pendingReplyBytes() > this.limits.totalReplyBudgetBytes) {
-        this.waiting.add(c);
-        this.watchStalls();
-        break;
-      }
-      this.waiting.delete(c);
-      (c.queue.shift() as () => void)();
+    if (!c.busy && c.queue.length > 0 && !c.readied && this.mayStart(c)) {
+      c.readied = true;
+      this.readyLanes[c.socket.writableLength === 0 ? 0 : 1].push(c);
+      this.scheduleReady();
     }
     this.setPaused(c, c.queue.length > 0);
   }

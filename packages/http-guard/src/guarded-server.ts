@@ -36,6 +36,11 @@ export interface HttpLimits {
    * one socket read of the smallest requests holds, so pausing, not closing, is what stops a client.
    */
   maxQueuedRequests: number;
+  /**
+   * Pipelined requests all connections may have waiting (each holds its parsed request and response,
+   * a few kilobytes); past it the connection with the most waiting is closed.
+   */
+  maxQueuedRequestsTotal: number;
   /** The `Retry-After` (seconds) of a 503 past the connection cap. */
   retryAfterSeconds: number;
 }
@@ -49,9 +54,10 @@ export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = Object.freeze({
   idleTimeoutMs: 30_000,
   maxHeaderBytes: 16 * 1024,
   maxBodyBytes: 1024 * 1024,
-  connectionReplyBudgetBytes: 256 * 1024,
+  connectionReplyBudgetBytes: 64 * 1024,
   totalReplyBudgetBytes: 64 * 1024 * 1024,
   maxQueuedRequests: 4096,
+  maxQueuedRequestsTotal: 8192,
   retryAfterSeconds: 1,
 });
 
