@@ -12,10 +12,10 @@ export {
   type InspectorOptions,
   serveInspector,
 } from './serve-inspector.js';
+export { type ChainVerification, ChainVerificationError, type StoreOpener, verifyChainInWorker } from './chain-status.js';
 export {
   type AdapterLossReport,
   type LossCount,
-  CHAIN_REUSE_MS,
   type ChainStatus,
   DEFAULT_PAGE_SIZE,
   InspectorApi,

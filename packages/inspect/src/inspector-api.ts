@@ -5,6 +5,7 @@
 import { EwpError, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type SourceRef, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
+import { ChainStatusCache, type ChainVerification } from './chain-status.js';
 import type { ChainStatus, InspectorMeta, LossReportPanel, PropositionDetail, PropositionPage, PropositionRow, WireView } from './wire.js';
 
 export type {
@@ -22,9 +23,6 @@ export type {
 /** Default and largest page of the proposition list. */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
-
-/** How long one audit-chain verification is reused across requests. */
-export const CHAIN_REUSE_MS = 30_000;
 
 /** {@link WireView} of a view. */
 export function toWireView(view: EvidenceView): WireView {
@@ -81,10 +79,22 @@ function requiredParam(params: URLSearchParams, name: string): string {
 
 /** The data the page reads, over one store. */
 export class InspectorApi {
+  /**
+   * @param options.verifyChain how to verify the audit chain; default the store's own
+   *   `verifyChain`, on this thread (see `verifyChainInWorker` to keep the event loop free)
+   */
   constructor(
     private readonly store: EvidenceStore,
-    private readonly options: { riskPolicy: RiskPolicy; label: string; loss: LossReportPanel; now: () => Date },
-  ) {}
+    private readonly options: {
+      riskPolicy: RiskPolicy;
+      label: string;
+      loss: LossReportPanel;
+      now: () => Date;
+      verifyChain?: () => Promise<ChainVerification>;
+    },
+  ) {
+    this.chainStatus = new ChainStatusCache(store, options.verifyChain ?? (() => store.verifyChain()), options.now);
+  }
 
   meta(): InspectorMeta {
     return {
@@ -145,24 +155,14 @@ export class InspectorApi {
     return { view: toWireView(view), snapshots, origin_trust };
   }
 
-  private chainCache: { at: number; result: Promise<ChainStatus> } | undefined;
+  private readonly chainStatus: ChainStatusCache;
 
   /**
-   * The audit chain's status. Verifying reads every row of the ledger, so page loads share one
-   * verification: a request within {@link CHAIN_REUSE_MS} of the last one (or during it) gets its
-   * result, unless `fresh=1` asks for a new one.
+   * The audit chain's status. Verifying reads every row of the ledger, so requests share one
+   * verification per ledger revision (see {@link ChainStatusCache}); `fresh=1` asks for a new one
+   * unless one is running.
    */
   chain(params: URLSearchParams): Promise<ChainStatus> {
-    const now = this.options.now().getTime();
-    const cached = this.chainCache;
-    if (cached !== undefined && params.get('fresh') !== '1' && now - cached.at < CHAIN_REUSE_MS) return cached.result;
-    const verifiedAt = this.options.now().toISOString();
-    const result = this.store.verifyChain().then((r) => ({ ...r, verified_at: verifiedAt }));
-    this.chainCache = { at: now, result };
-    // A failed verification (store closed, unreachable) is not reused.
-    result.catch(() => {
-      if (this.chainCache?.result === result) this.chainCache = undefined;
-    });
-    return result;
+    return this.chainStatus.get(params.get('fresh') === '1');
   }
 }

@@ -5,13 +5,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EwpError, type RiskPolicy } from '@ewp/core';
-import { createHostGuard } from '@ewp/http-guard';
+import { createGuardedServer, type GuardedRequest, type HttpLimits } from '@ewp/http-guard';
 import type { EvidenceStore } from '@ewp/ledger';
+import { type StoreOpener, verifyChainInWorker } from './chain-status.js';
 import { type AdapterLossReport, InspectorApi, InspectorRequestError, type LossReportPanel } from './inspector-api.js';
 
 /** Default port of `ewp inspect` (the MCP server's is 8765). */
@@ -75,6 +75,14 @@ export interface InspectorOptions {
   clock?: () => Date;
   /** Where the built page lives. Default: the package's `dist/web`. */
   assetsDir?: string;
+  /**
+   * How a worker thread opens its own read-only handle on the ledger, so the audit chain is
+   * verified off the event loop (requests are answered meanwhile). Without it the chain is verified
+   * with the store's `verifyChain` on this thread.
+   */
+  chainOpener?: StoreOpener;
+  /** The HTTP limits and budgets (timeouts, sizes, connections); see `@ewp/http-guard`. */
+  limits?: Partial<HttpLimits>;
 }
 
 /** A running inspector. */
@@ -84,6 +92,8 @@ export interface Inspector {
   host: string;
   port: number;
   http: HttpServer;
+  /** The HTTP limits in force. */
+  limits: Readonly<HttpLimits>;
   /** Stop listening. The store stays open: it belongs to the caller. */
   close(): Promise<void>;
 }
@@ -136,7 +146,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown, head: bool
  */
 export async function serveInspector(options: InspectorOptions): Promise<Inspector> {
   const host = options.host ?? '127.0.0.1';
-  const guard = createHostGuard({ bindHost: host, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
   const assetsDir = options.assetsDir ?? defaultAssetsDir();
   if (!existsSync(join(assetsDir, 'index.html'))) throw new InspectorAssetsMissingError(assetsDir);
   const now = options.clock ?? (() => new Date());
@@ -145,11 +154,13 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     label: options.label ?? 'ledger',
     loss: lossPanel(assetsDir, options.adapter),
     now,
+    ...(options.chainOpener === undefined ? {} : { verifyChain: () => verifyChainInWorker(options.chainOpener as StoreOpener) }),
   });
   const root = normalize(assetsDir.endsWith(sep) ? assetsDir : assetsDir + sep);
 
+  /** `path` is percent-decoded (the guard refused malformed escapes). */
   async function sendAsset(res: ServerResponse, path: string, head: boolean): Promise<void> {
-    const relative = path === '/' ? 'index.html' : decodeURIComponent(path.slice(1));
+    const relative = path === '/' ? 'index.html' : path.slice(1);
     const file = normalize(join(root, relative));
     if (!file.startsWith(root)) return sendJson(res, 404, { error: 'not found' }, head);
     let body: Buffer;
@@ -168,18 +179,15 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     res.end(head ? undefined : body);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const verdict = guard(req.headers);
-    if (!verdict.ok) return sendJson(res, 403, { error: verdict.reason }, false, { connection: 'close' });
+  async function handle(req: IncomingMessage, res: ServerResponse, request: GuardedRequest): Promise<void> {
     const head = req.method === 'HEAD';
     if (req.method !== 'GET' && !head) return sendJson(res, 405, { error: 'method not allowed: the inspector is read-only' }, false, { allow: 'GET, HEAD' });
-    const url = new URL(req.url ?? '/', 'http://inspector.invalid');
-    const path = url.pathname;
+    const { path, query } = request.target;
     try {
       if (path === '/api/meta') return sendJson(res, 200, api.meta(), head);
-      if (path === '/api/chain') return sendJson(res, 200, await api.chain(url.searchParams), head);
-      if (path === '/api/propositions') return sendJson(res, 200, await api.propositions(url.searchParams), head);
-      if (path === '/api/proposition') return sendJson(res, 200, await api.proposition(url.searchParams), head);
+      if (path === '/api/chain') return sendJson(res, 200, await api.chain(query), head);
+      if (path === '/api/propositions') return sendJson(res, 200, await api.propositions(query), head);
+      if (path === '/api/proposition') return sendJson(res, 200, await api.proposition(query), head);
       if (path.startsWith('/api/')) return sendJson(res, 404, { error: 'not found' }, head);
     } catch (error) {
       if (InspectorRequestError.isInstance(error)) return sendJson(res, error.status, { error: error.message }, head);
@@ -190,34 +198,23 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     return sendAsset(res, path, head);
   }
 
-  const http = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) sendJson(res, 500, { error: 'internal error' }, false);
-      else res.destroy();
-    });
-  });
-  http.on('clientError', (_error, socket) => socket.destroy());
-  http.maxConnections = 128;
-  http.headersTimeout = 10_000;
-  http.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? DEFAULT_INSPECT_PORT, host, () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
-  const address = http.address() as AddressInfo;
+  const guarded = await createGuardedServer(
+    {
+      bindHost: host,
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      headers: SECURITY_HEADERS,
+    },
+    handle,
+  );
+  const address = await guarded.listen(options.port ?? DEFAULT_INSPECT_PORT);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}/`,
     host: address.address,
     port: address.port,
-    http,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        http.closeAllConnections();
-        http.close((error) => (error ? reject(error) : resolve()));
-      }),
+    http: guarded.http,
+    limits: guarded.limits,
+    close: () => guarded.close(),
   };
 }

@@ -4,9 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import type { StoreOpener } from '@ewp/inspect';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
-import { LEDGER_OPTIONS, ledgerSpec, openStore } from '../open-store.js';
+import { LEDGER_OPTIONS, ledgerSpec, type OpenStoreSpec, openStore, splitPgUrl } from '../open-store.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { untilSignal } from '../until-signal.js';
 
@@ -26,7 +27,9 @@ the action gate for every risk, and the audit chain.
                        (required when HOST is not loopback; every request is checked)
   --open               open the page in the default browser
 
-The ledger is opened read-only and must exist. Stop with Ctrl-C.
+The ledger is opened read-only and must exist. The audit chain is verified in a worker thread,
+once per change of the ledger, so the page keeps answering meanwhile. The HTTP limits are those of
+ewp serve --http (docs/inspect.md). Stop with Ctrl-C.
 `;
 
 function parse(args: string[]) {
@@ -53,6 +56,37 @@ function openBrowser(url: string, io: CliIO): void {
   child.unref();
 }
 
+/** A built module's `file:` URL, or `undefined` where none can be resolved (running from sources). */
+function builtModule(specifier: string): string | undefined {
+  try {
+    const url = import.meta.resolve(specifier);
+    return url.startsWith('file:') && url.endsWith('.js') ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How a worker thread opens its own read-only handle on the ledger `spec` names, to verify the
+ * audit chain off the event loop; `undefined` when the store modules are not built (the chain is
+ * then verified on the main thread).
+ */
+function chainOpenerOf(spec: OpenStoreSpec): StoreOpener | undefined {
+  if (spec.db !== undefined) {
+    const module = builtModule('@ewp/sqlite');
+    return module === undefined ? undefined : { module, export: 'openSqliteStore', args: [spec.db, { readOnly: true }] };
+  }
+  if (spec.pg !== undefined) {
+    const module = builtModule('@ewp/postgres');
+    const { connectionString, schema } = splitPgUrl(spec.pg);
+    return module === undefined
+      ? undefined
+      : { module, export: 'openPostgresStore', args: [{ connectionString, schema: schema ?? spec.pgSchema ?? 'ewp', readOnly: true, maxConnections: 1 }] };
+  }
+  const module = builtModule('@ewp/ledger');
+  return module === undefined ? undefined : { module, export: 'JsonFileEvidenceStore', construct: true, args: [spec.jsonDir, { readOnly: true }] };
+}
+
 export const inspectCommand: Command = async (args, io) => {
   const parsed = parseVerbArguments('inspect', HELP, io, () => parse(args));
   if (typeof parsed === 'number') return parsed;
@@ -62,14 +96,16 @@ export const inspectCommand: Command = async (args, io) => {
     return usageError('inspect', `--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`, io);
   }
   let store: EvidenceStore;
+  const spec = ledgerSpec(values, io.cwd);
   try {
-    store = await openStore({ ...ledgerSpec(values, io.cwd), readOnly: true });
+    store = await openStore({ ...spec, readOnly: true });
   } catch (error) {
     io.stderr.write(`ewp inspect: ${(error as Error).message}\n`);
     return EXIT_USAGE;
   }
   try {
     const { serveInspector } = await import('@ewp/inspect');
+    const chainOpener = chainOpenerOf(spec);
     const label = values.db ?? values['json-dir'] ?? 'PostgreSQL';
     const inspector = await serveInspector({
       store,
@@ -77,6 +113,7 @@ export const inspectCommand: Command = async (args, io) => {
       ...(port === undefined ? {} : { port }),
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
+      ...(chainOpener === undefined ? {} : { chainOpener }),
     });
     io.stderr.write(`ewp inspect: ${inspector.url} (ledger: ${label}, read-only). Ctrl-C to stop.\n`);
     if (values.open) openBrowser(inspector.url, io);
