@@ -16,7 +16,7 @@ export interface RequestTarget {
 /**
  * Read a request target. Only the origin form (`/…`) is served; an absolute or asterisk form, a
  * percent sign not followed by two hex digits (`/%`, `/%zz`), or escapes that are not UTF-8
- * (`/%ff`, the overlong `/%c0%ae`) give the reason it is refused.
+ * (`/%ff`, the overlong `/%c0%ae`), in the path or the query, give the reason it is refused.
  */
 export function parseRequestTarget(target: string): RequestTarget | { refused: string } {
   if (!target.startsWith('/')) return { refused: 'the request target must be a path starting with /' };
@@ -29,6 +29,13 @@ export function parseRequestTarget(target: string): RequestTarget | { refused: s
   } catch {
     return { refused: 'malformed percent-encoding in the path (an escape is not %XX, or the bytes are not UTF-8)' };
   }
-  if (/%(?![0-9A-Fa-f]{2})/.test(rawQuery)) return { refused: 'malformed percent-encoding in the query' };
+  // URLSearchParams would turn a bad escape into U+FFFD silently; a parameter that is not UTF-8 is refused instead.
+  for (const part of rawQuery.split('&')) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      return { refused: 'malformed percent-encoding in the query (an escape is not %XX, or the bytes are not UTF-8)' };
+    }
+  }
   return { rawPath, path, query: new URLSearchParams(rawQuery) };
 }

@@ -99,6 +99,8 @@ describe('malformed and oversized requests', () => {
       ['a lone %', get('/%'), 400],
       ['overlong UTF-8 dots', get('/%c0%ae%c0%ae/..'), 400],
       ['%zz in the query', get('/health?a=%zz'), 400],
+      ['%ff in the query', get('/health?id=%ff'), 400],
+      ['a good query', get('/health?q=a+b%20c%E2%82%AC'), 200],
       ['an absolute-form target', get('http://127.0.0.1/health'), 400],
       ['no Host, HTTP/1.1', get('/health', ''), 400],
       ['no Host, HTTP/1.0', 'GET /health HTTP/1.0\r\n\r\n', 400],

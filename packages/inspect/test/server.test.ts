@@ -1,5 +1,6 @@
 /** The inspector's HTTP surface over a real SQLite ledger: read-only, guarded, paged. */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, type Inspector, InspectorAssetsMissingError, serveInspector } from '../src/index.js';
@@ -21,6 +22,19 @@ function raw(
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** Raw bytes on a socket; resolves with the status line's code (0 when reset or closed without one). */
+function rawStatus(port: number, bytes: string): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk.toString('latin1');
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
   });
 }
 
@@ -53,6 +67,22 @@ describe('serveInspector', () => {
     expect((await raw(`${inspector.url}api/meta`, { headers: { host: 'evil.example' } })).status).toBe(403);
     expect((await raw(`${inspector.url}api/meta`, { headers: { origin: 'http://evil.example' } })).status).toBe(403);
     expect((await raw(`${inspector.url}api/meta`, { headers: { host: `localhost:${inspector.port}` } })).status).toBe(200);
+  });
+
+  it('answers malformed requests with 400 or 431 through the shared guard, never 500 or a reset', async () => {
+    const get = (target: string, headers = 'Host: 127.0.0.1\r\n') => `GET ${target} HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`;
+    const cases: [string, number][] = [
+      [get('/%ff'), 400],
+      [get('/%'), 400],
+      [get('/%c0%ae%c0%ae/..'), 400],
+      [get('/api/proposition?id=%ff'), 400],
+      [get('/', ''), 400],
+      ['GET / HTTP/1.0\r\n\r\n', 400],
+      [get(`/${'a'.repeat(20_000)}`), 431],
+      [get('/', `Host: 127.0.0.1\r\nX-Big: ${'b'.repeat(20_000)}\r\n`), 431],
+      [get('/'), 200],
+    ];
+    for (const [bytes, expected] of cases) expect(await rawStatus(inspector.port, bytes), bytes.slice(0, 60)).toBe(expected);
   });
 
   it('has no write endpoint: anything but GET and HEAD is 405', async () => {
