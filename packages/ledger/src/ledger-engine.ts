@@ -22,16 +22,7 @@ import type {
   StoreCapabilities,
 } from './evidence-store.js';
 import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, ebcj1String, isWellFormed } from '@ewp/canonical';
-import type {
-  BindingRequest,
-  LedgerBackend,
-  LedgerReader,
-  LedgerWriter,
-  SnapshotRow,
-  StoredBinding,
-  StoredBindingRow,
-  StoredEntryRow,
-} from './ledger-backend.js';
+import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding, StoredBindingRow } from './ledger-backend.js';
 import {
   type EntryEvent,
   entryEvent,
@@ -39,7 +30,7 @@ import {
   entryFromRow,
   entryKey,
   entryRow,
-  entryRowMismatch,
+  entryRowFault,
   entryRowQuery,
   type PreparedEntry,
   prepareEntries,
@@ -369,84 +360,8 @@ export class LedgerEngineStore implements EvidenceStore {
         return undefined;
       };
       const checkEntries = async (): Promise<Failed | undefined> => {
-        // Every stored entry against the event that appended it; the lowest bad index wins (a row
-        // whose kind or id was changed is both an extra row and a missing one, at its event).
-        let worst: Failed | undefined;
-        const note = (f: Failed) => {
-          if (worst === undefined || f.firstBadIndex < worst.firstBadIndex) worst = f;
-        };
-        const seen = new Set<string>();
-        const rowsSeen: StoredEntryRow[] = [];
-        for await (const row of r.allEntries()) {
-          rowsSeen.push(row);
-          const key = entryKey(row.kind, row.id);
-          const event = entryEvents.get(key);
-          if (event === undefined || seen.has(key)) {
-            note(fail(chain.length, `entry ${JSON.stringify(row.id)} of kind ${JSON.stringify(row.kind)} has no entry_appended event`, 'extra_row'));
-            continue;
-          }
-          seen.add(key);
-          const mismatch = entryRowMismatch(row, event);
-          if (mismatch !== undefined) note(fail(event.index, mismatch));
-        }
-        if (r.allEntrySubjects !== undefined) {
-          // The subject index must list exactly the rows' subjects (a dropped pair hides an entry
-          // from `readEntries({ subject })`, an added one shows it under another proposition).
-          const expected = new Map<string, number>();
-          const eventIndex = new Map<number, number>();
-          for (const row of rowsSeen) {
-            const event = entryEvents.get(entryKey(row.kind, row.id));
-            if (event !== undefined) eventIndex.set(row.chain_index, event.index);
-            let subjects: unknown;
-            try {
-              subjects = JSON.parse(row.subjects);
-            } catch {
-              continue; // the row check above reports it
-            }
-            if (Array.isArray(subjects)) for (const s of subjects) expected.set(`${row.chain_index}\u0000${String(s)}`, row.chain_index);
-          }
-          const indexed = new Set<string>();
-          for await (const pair of r.allEntrySubjects()) {
-            const key = `${pair.chain_index}\u0000${pair.subject}`;
-            indexed.add(key);
-            if (!expected.has(key)) {
-              note(
-                fail(
-                  eventIndex.get(pair.chain_index) ?? chain.length,
-                  `the entry subject index lists ${JSON.stringify(pair.subject)} for chain index ${pair.chain_index}, which no entry row names`,
-                  'extra_row',
-                ),
-              );
-            }
-          }
-          for (const [key, chainIndex] of expected) {
-            if (!indexed.has(key)) {
-              note(
-                fail(
-                  eventIndex.get(chainIndex) ?? chain.length,
-                  `the entry subject index misses ${JSON.stringify(key.split('\u0000')[1])} of the entry at chain index ${chainIndex}`,
-                  'missing_row',
-                ),
-              );
-            }
-          }
-        }
-        for (const [key, event] of entryEvents) {
-          if (!seen.has(key)) {
-            note(
-              fail(
-                event.index,
-                `entry ${key
-                  .split('\u0000')
-                  .map((x) => JSON.stringify(x))
-                  .join(' ')}: an appended entry is missing from the tables`,
-                'missing_row',
-              ),
-            );
-            break; // events are in chain order: the first missing one is the lowest
-          }
-        }
-        return worst;
+        const fault = await entryRowFault(r.allEntries(), r.allEntrySubjects?.(), entryEvents, chain.length);
+        return fault === undefined ? undefined : fail(fault.index, fault.detail, fault.reason);
       };
       // Every pass stops at (or keeps) its first bad event; the earliest is the first bad index.
       const bad = [await checkBindings(), await checkSnapshots(), await checkEntries()].filter((x) => x !== undefined);

@@ -6,7 +6,7 @@
 import { CanonicalizationError, domainDigest, ebcj1String, isWellFormed, readJsonExact } from '@ewp/canonical';
 import { InvalidEntryError } from './errors.js';
 import type { EntryQuery, LedgerEntry, LedgerEntryInput } from './evidence-store.js';
-import type { EntryRowQuery, StoredEntryRow } from './ledger-backend.js';
+import type { EntryRowQuery, EntrySubjectRow, StoredEntryRow } from './ledger-backend.js';
 
 /** The kind grammar: dot-separated lowercase segments. */
 const KIND = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
@@ -201,12 +201,104 @@ export function entryEventOf(event: Record<string, unknown>, index: number): { k
   };
 }
 
+/** The first fault the audit found in the entry rows: the index it is reported at, why, and what. */
+export interface EntryRowFault {
+  index: number;
+  reason: 'row_mismatch' | 'missing_row' | 'extra_row';
+  detail: string;
+}
+
+/**
+ * Check every stored entry row (and, when the backend keeps one apart, the subject index) against the
+ * `entry_appended` events of the log; the fault at the lowest index, or undefined. A row no event
+ * appended is reported at `logLength` (a row whose kind or id was changed is also a missing one, at
+ * its event, which then wins).
+ * @param events the log's `entry_appended` events by {@link entryKey}, in log order.
+ */
+export async function entryRowFault(
+  rows: Iterable<StoredEntryRow> | AsyncIterable<StoredEntryRow>,
+  subjectIndex: Iterable<EntrySubjectRow> | AsyncIterable<EntrySubjectRow> | undefined,
+  events: ReadonlyMap<string, EntryEvent>,
+  logLength: number,
+): Promise<EntryRowFault | undefined> {
+  let worst: EntryRowFault | undefined;
+  const note = (index: number, reason: EntryRowFault['reason'], detail: string) => {
+    if (worst === undefined || index < worst.index) worst = { index, reason, detail };
+  };
+  const seen = new Set<string>();
+  // Rows are kept only to check a subject index against them.
+  const kept: StoredEntryRow[] = [];
+  for await (const row of rows) {
+    if (subjectIndex !== undefined) kept.push(row);
+    const key = entryKey(row.kind, row.id);
+    const event = events.get(key);
+    if (event === undefined || seen.has(key)) {
+      note(logLength, 'extra_row', `${entryLabel(row.kind, row.id)} has no entry_appended event`);
+      continue;
+    }
+    seen.add(key);
+    const mismatch = entryRowMismatch(row, event);
+    if (mismatch !== undefined) note(event.index, 'row_mismatch', mismatch);
+  }
+  if (subjectIndex !== undefined) {
+    // The index must list exactly the rows' subjects (a dropped pair hides an entry from
+    // `readEntries({ subject })`, an added one shows it under another proposition).
+    const expected = new Map<string, number>();
+    const eventIndex = new Map<number, number>();
+    for (const row of kept) {
+      const event = events.get(entryKey(row.kind, row.id));
+      if (event !== undefined) eventIndex.set(row.chain_index, event.index);
+      let subjects: unknown;
+      try {
+        subjects = JSON.parse(row.subjects);
+      } catch {
+        continue; // the row check above reports it
+      }
+      if (Array.isArray(subjects)) for (const s of subjects) expected.set(`${row.chain_index}\u0000${String(s)}`, row.chain_index);
+    }
+    const indexed = new Set<string>();
+    for await (const pair of subjectIndex) {
+      const key = `${pair.chain_index}\u0000${pair.subject}`;
+      indexed.add(key);
+      if (!expected.has(key)) {
+        note(
+          eventIndex.get(pair.chain_index) ?? logLength,
+          'extra_row',
+          `the entry subject index lists ${JSON.stringify(pair.subject)} at chain index ${pair.chain_index}, which no entry row names`,
+        );
+      }
+    }
+    for (const [key, chainIndex] of expected) {
+      if (!indexed.has(key)) {
+        const subject = key.slice(key.indexOf('\u0000') + 1);
+        note(
+          eventIndex.get(chainIndex) ?? logLength,
+          'missing_row',
+          `the entry subject index misses ${JSON.stringify(subject)} of the entry at chain index ${chainIndex}`,
+        );
+      }
+    }
+  }
+  for (const [key, event] of events) {
+    if (!seen.has(key)) {
+      const sep = key.indexOf('\u0000');
+      note(event.index, 'missing_row', `${entryLabel(key.slice(0, sep), key.slice(sep + 1))}: an appended entry is missing from the tables`);
+      break; // events are in log order: the first missing one is the lowest
+    }
+  }
+  return worst;
+}
+
+function entryLabel(kind: string, id: string): string {
+  return `entry ${JSON.stringify(id)} of kind ${JSON.stringify(kind)}`;
+}
+
 /**
  * Why a stored row differs from the event that appended it, or undefined when it matches (kind and id
  * match by construction: the row was found under the event's key).
  */
-export function entryRowMismatch(row: StoredEntryRow, event: EntryEvent): string | undefined {
-  const label = `entry ${JSON.stringify(row.id)} of kind ${JSON.stringify(row.kind)}`;
+function entryRowMismatch(row: StoredEntryRow, event: EntryEvent): string | undefined {
+  const label = entryLabel(row.kind, row.id);
   if (row.chain_index !== event.index) return `${label}: stored chain index ${row.chain_index} differs from its event's ${event.index}`;
   if (row.subjects !== event.subjectsText) return `${label}: stored subjects differ from its event`;
   if (row.committed_at !== event.at) return `${label}: stored commit time differs from its event`;
