@@ -36,4 +36,20 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     load: async () => (await import('./commands/canonical.js')).canonicalCommand,
   },
   receipt: { summary: 'issue or verify a warrant receipt', load: async () => (await import('./commands/receipt.js')).receiptCommand },
+  store: {
+    summary: 'store a memory with its epistemic class (--class, --supports)',
+    load: async () => (await import('./commands/memory-store.js')).memoryStoreCommand,
+  },
+  recall: {
+    summary: 'recall memories with class and confidence (--class, --confidence-min)',
+    load: async () => (await import('./commands/memory-recall.js')).memoryRecallCommand,
+  },
+  evidence: {
+    summary: "a memory's evidence: show, link, refute, reclass, audit, gate-stats",
+    load: async () => (await import('./commands/memory-evidence.js')).memoryEvidenceCommand,
+  },
+  memory: {
+    summary: 'the persona file: checkout MEMORY.md, read an edited one back',
+    load: async () => (await import('./commands/memory-checkout.js')).memoryCommand,
+  },
 };

@@ -1,0 +1,89 @@
+/**
+ * What the memory verbs (`store`, `recall`, `evidence`, `memory`) share: the ledger options, opening a
+ * {@link MemoryLedger} over the named store with its salience side file, and how a refusal is printed.
+ * The verbs only parse and print; every rule is the library's.
+ */
+import { resolve } from 'node:path';
+import { EwpError } from '@ewp/core';
+import type { EvidenceStore } from '@ewp/ledger';
+import { JsonlSalienceStore, MemoryLedger } from '@ewp/memory';
+import { type CliIO, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
+
+/** Options of every memory verb: the ledger, the salience file, JSON output, help. */
+export const MEMORY_VERB_OPTIONS = {
+  ...LEDGER_OPTIONS,
+  salience: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The help lines every memory verb shares. */
+export const MEMORY_LEDGER_HELP = `Ledger: --db ./ewp.sqlite | --pg <url> | --json-dir <dir> (exactly one).
+Salience (recall counts, energy, importance) is kept apart from the ledger, in --salience <file>;
+by default <db>.salience.jsonl beside a SQLite file or <dir>.salience.jsonl beside a JSON-file ledger,
+and in memory only for --pg.`;
+
+/** The salience side file for these options, if any. */
+function saliencePath(values: { db?: string; 'json-dir'?: string; salience?: string }, cwd: string): string | undefined {
+  if (values.salience !== undefined) return resolve(cwd, values.salience);
+  if (values.db !== undefined) return `${resolve(cwd, values.db)}.salience.jsonl`;
+  if (values['json-dir'] !== undefined) return `${resolve(cwd, values['json-dir']).replace(/[\\/]+$/, '')}.salience.jsonl`;
+  return undefined;
+}
+
+/** Open the memory layer over the named ledger; prints why and returns an exit code when it cannot. */
+export async function openMemoryLedger(
+  verb: string,
+  values: { db?: string; pg?: string; 'json-dir'?: string; salience?: string },
+  io: CliIO,
+  readOnly: boolean,
+): Promise<{ memory: MemoryLedger; store: EvidenceStore } | number> {
+  let store: EvidenceStore;
+  try {
+    store = await openStore({ ...ledgerSpec(values, io.cwd), readOnly });
+  } catch (error) {
+    io.stderr.write(`ewp ${verb}: ${StoreSpecError.isInstance(error) ? '' : 'unusable ledger: '}${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  const path = saliencePath(values, io.cwd);
+  try {
+    return { memory: new MemoryLedger(store, path === undefined ? {} : { salience: new JsonlSalienceStore(path) }), store };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    io.stderr.write(`ewp ${verb}: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+/** Run `body` on an open memory ledger; a typed refusal prints its code and exits 1, anything else propagates. */
+export async function withMemoryLedger(
+  verb: string,
+  values: { db?: string; pg?: string; 'json-dir'?: string; salience?: string },
+  io: CliIO,
+  readOnly: boolean,
+  body: (memory: MemoryLedger) => Promise<number>,
+): Promise<number> {
+  const opened = await openMemoryLedger(verb, values, io, readOnly);
+  if (typeof opened === 'number') return opened;
+  try {
+    return await body(opened.memory);
+  } catch (error) {
+    if (!EwpError.isInstance(error)) throw error;
+    io.stderr.write(`ewp ${verb}: ${error.code}: ${error.message}\n`);
+    return EXIT_SOME_FAILED;
+  } finally {
+    opened.memory.close();
+    await opened.store.close().catch(() => undefined);
+  }
+}
+
+/** Print `value` as one JSON line. */
+export function printJson(io: CliIO, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/** A comma-separated list option (`--supports a,b`), empty items dropped. */
+export function listOption(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
