@@ -56,11 +56,17 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_USAGE;
   }
   if (command.streams?.(rest)) capYoungGeneration();
+  if (command.finishesWhenOutputCloses) endsWithReader = false;
   return (await command.load())(rest, io);
 }
 
+/** Whether a reader that goes away ends the run (every verb but those that finish their job and report it). */
+let endsWithReader = true;
+
 // A reader that goes away (`ewp eval --jsonl < big | head`) is the end of the job, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  // The verb's own OutputSink saw it too, and reports it when the job is done.
+  if (!endsWithReader) return;
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw error;
 });

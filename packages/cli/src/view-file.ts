@@ -7,8 +7,7 @@
  */
 import { closeSync, createReadStream, fstatSync, openSync, ReadStream, readSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
-import { EwpError, parseJson } from '@ewp/core';
+import { EwpError, parseJson, Utf8StreamDecoder } from '@ewp/core';
 
 /** A refusal as the CLI reports it: code, JSON path, message. */
 export interface ItemError {
@@ -25,6 +24,48 @@ export interface Item {
   error?: ItemError;
   /** The file holds this one view and nothing else. */
   only?: true;
+  /** The error is the file's: it could not be read on from here (unreadable, not UTF-8, too long). */
+  stopsFile?: true;
+}
+
+/** How a view file is read. */
+export interface ReadOptions {
+  /** Longest line, list element or document, in UTF-16 code units of the decoded text (never more than its UTF-8 bytes). */
+  maxViewBytes?: number;
+  /** Told the size of each chunk read. */
+  onBytes?: (n: number) => void;
+}
+
+/** The reader's default size limit of one line, list element or document. */
+export const DEFAULT_MAX_VIEW_BYTES = 64 * 2 ** 20;
+
+/** The option that sets {@link ReadOptions.maxViewBytes} on the command line. */
+export const MAX_VIEW_BYTES_OPTION = 'max-view-bytes';
+
+const SIZE_UNITS: Record<string, number> = { '': 1, B: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30 };
+
+/** A size given on the command line (`65536`, `64KiB`, `64MiB`, `1GiB`), or undefined when it is not one. */
+export function parseByteSize(text: string): number | undefined {
+  const m = /^(\d+)(B|KiB|MiB|GiB)?$/.exec(text.trim());
+  if (m === null) return undefined;
+  const bytes = Number(m[1]) * (SIZE_UNITS[m[2] ?? ''] as number);
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
+}
+
+function formatSize(bytes: number): string {
+  for (const unit of ['GiB', 'MiB', 'KiB'] as const) {
+    const size = SIZE_UNITS[unit] as number;
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+/** A line, list element or document longer than the limit: reading the file stops there. */
+function tooLarge(max: number): EwpError {
+  return new EwpError(
+    'INPUT_TOO_LARGE',
+    `a line, list element or document longer than ${formatSize(max)} (--${MAX_VIEW_BYTES_OPTION}); the rest of the input is not read`,
+  );
 }
 
 export function describeError(error: unknown): ItemError {
@@ -115,11 +156,21 @@ async function* reported(chunks: AsyncIterable<Buffer | string>, onBytes?: (n: n
   }
 }
 
-/** UTF-8 text chunks of a byte stream (a character split across two reads is joined). */
+/**
+ * UTF-8 text chunks of a byte stream (a character split across two reads is joined).
+ * @throws {import('@ewp/core').InvalidUtf8Error} `INVALID_UTF8` at the first byte that is not UTF-8.
+ */
 async function* textChunks(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
+  const decoder = new Utf8StreamDecoder();
   for await (const chunk of chunks) {
-    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    let text: string;
+    try {
+      text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    } catch (error) {
+      // The text before the first bad byte is read; reading stops there.
+      if (decoder.textBeforeError !== '') yield decoder.textBeforeError;
+      throw error;
+    }
     if (text !== '') yield text;
   }
   const last = decoder.end();
@@ -134,14 +185,19 @@ function stripCr(line: string): string {
  * The lines of a text stream (`\n` or `\r\n`), in batches (one per read), so a consumer pays one
  * await per read rather than per line. A line longer than a read is joined once, not re-scanned.
  */
-export async function* readLines(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
+export async function* readLines(chunks: AsyncIterable<Buffer | string>, maxLine = DEFAULT_MAX_VIEW_BYTES): AsyncGenerator<string[]> {
   let parts: string[] = [];
+  /** Length of the line so far (the parts). */
+  let partial = 0;
   for await (const text of textChunks(chunks)) {
     const nl = text.indexOf('\n');
     if (nl === -1) {
+      partial += text.length;
+      if (partial > maxLine) throw tooLarge(maxLine);
       parts.push(text);
       continue;
     }
+    if (partial + nl > maxLine) throw tooLarge(maxLine);
     const lines = text.split('\n');
     const tail = lines.pop() as string;
     if (parts.length > 0) {
@@ -149,7 +205,16 @@ export async function* readLines(chunks: AsyncIterable<Buffer | string>): AsyncG
       lines[0] = parts.join('');
     }
     parts = tail === '' ? [] : [tail];
-    for (let i = 0; i < lines.length; i += 1) lines[i] = stripCr(lines[i] as string);
+    partial = tail.length;
+    for (let i = 0; i < lines.length; i += 1) {
+      const line = lines[i] as string;
+      if (line.length > maxLine) {
+        // The lines before it are read; reading stops at it.
+        if (i > 0) yield lines.slice(0, i);
+        throw tooLarge(maxLine);
+      }
+      lines[i] = stripCr(line);
+    }
     yield lines;
   }
   if (parts.length > 0) yield [stripCr(parts.join(''))];
@@ -160,7 +225,11 @@ class TextSource {
   /** Unconsumed text of the current chunk. */
   text = '';
   private readonly chunks: AsyncIterator<string>;
-  constructor(chunks: AsyncIterable<string>) {
+  constructor(
+    chunks: AsyncIterable<string>,
+    /** Longest text held whole (a list element, a document). */
+    readonly max: number,
+  ) {
     this.chunks = chunks[Symbol.asyncIterator]();
   }
   /** Load the next chunk when the current one is used up; false at the end of the stream. */
@@ -187,7 +256,10 @@ class TextSource {
   /** Everything left, joined. */
   async rest(): Promise<string> {
     const parts: string[] = [];
+    let length = 0;
     while (await this.fill()) {
+      length += this.text.length;
+      if (length > this.max) throw tooLarge(this.max);
       parts.push(this.text);
       this.text = '';
     }
@@ -232,6 +304,8 @@ async function* listElements(source: TextSource): AsyncGenerator<string[], boole
   /** A backslash ended the previous chunk inside a string: the next character is escaped. */
   let escaped = false;
   let parts: string[] = [];
+  /** Length of the current element's text in `parts`. */
+  let partial = 0;
   /** Elements so far, and whether the current element has any non-whitespace text. */
   let count = 0;
   let started = false;
@@ -278,8 +352,14 @@ async function* listElements(source: TextSource): AsyncGenerator<string[], boole
         depth -= 1;
       } else if (depth === 0 && (c === 0x2c || c === 0x5d)) {
         const piece = t.slice(from, i);
+        if (partial + piece.length > source.max) {
+          // The elements before it are read; reading stops at it.
+          if (out.length > 0) yield out;
+          throw tooLarge(source.max);
+        }
         const element = parts.length === 0 ? piece : parts.join('') + piece;
         parts = [];
+        partial = 0;
         // `[]` has no element; `[ ]` neither; `[1,]` has an empty last one.
         if (c === 0x2c || started || count > 0) {
           out.push(element);
@@ -301,7 +381,11 @@ async function* listElements(source: TextSource): AsyncGenerator<string[], boole
       if (out.length > 0) yield out;
       return true;
     }
-    if (from < n) parts.push(from === 0 ? t : t.slice(from));
+    if (from < n) {
+      partial += n - from;
+      if (partial > source.max) throw tooLarge(source.max);
+      parts.push(from === 0 ? t : t.slice(from));
+    }
     source.text = '';
     if (out.length > 0) yield out;
   }
@@ -388,22 +472,28 @@ const MAX_HEAD_CHARS = 4096;
 
 /**
  * The views of one file (`-` is stdin), in batches, as they are read: one view, a list,
- * `{"views": [...]}`, or JSONL. An unreadable file is one item with the code `UNREADABLE_FILE`.
+ * `{"views": [...]}`, or JSONL. When the file cannot be read on, the last item is its error, marked
+ * `stopsFile`: `UNREADABLE_FILE`, `INVALID_UTF8` (with the byte offset) or `INPUT_TOO_LARGE`.
  */
-export async function* readViews(file: string, cwd: string, stdin: NodeJS.ReadableStream, onBytes?: (n: number) => void): AsyncGenerator<Item[]> {
-  const source = new TextSource(textChunks(byteChunks(file, cwd, stdin, onBytes)));
+export async function* readViews(file: string, cwd: string, stdin: NodeJS.ReadableStream, options: ReadOptions = {}): AsyncGenerator<Item[]> {
+  const source = new TextSource(textChunks(byteChunks(file, cwd, stdin, options.onBytes)), options.maxViewBytes ?? DEFAULT_MAX_VIEW_BYTES);
   try {
     yield* viewsOf(file, source);
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    if (typeof e.code === 'string' && typeof e.syscall === 'string') {
-      yield [{ label: file, error: { code: 'UNREADABLE_FILE', path: undefined, message: e.message } }];
-      return;
-    }
-    throw error;
+    const stop = fileError(error);
+    if (stop === undefined) throw error;
+    yield [{ label: file, error: stop, stopsFile: true }];
   } finally {
     await source.close();
   }
+}
+
+/** The error of a file that cannot be read on, or undefined for any other error (a defect). */
+export function fileError(error: unknown): ItemError | undefined {
+  if (EwpError.isInstance(error) && (error.code === 'INVALID_UTF8' || error.code === 'INPUT_TOO_LARGE')) return describeError(error);
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e.code === 'string' && typeof e.syscall === 'string') return { code: 'UNREADABLE_FILE', path: undefined, message: e.message };
+  return undefined;
 }
 
 async function* viewsOf(file: string, source: TextSource): AsyncGenerator<Item[]> {
@@ -465,44 +555,60 @@ async function* viewsOf(file: string, source: TextSource): AsyncGenerator<Item[]
  * a view (a bad line is one refused view); otherwise the text is one document, held whole.
  */
 async function* linesOrDocument(file: string, source: TextSource): AsyncGenerator<Item[]> {
-  const lines = readLines(source.remaining());
+  const lines = readLines(source.remaining(), source.max);
+  /** Length of the held lines (and their line breaks). */
+  let heldLength = 0;
   let firstLine: string | undefined;
   let firstValue: unknown;
   let index = 0;
   /** Held while the text may still be one multi-line document. */
   let held: string[] | undefined;
-  for await (const batch of lines) {
-    let k = 0;
-    if (firstLine === undefined) {
-      firstLine = batch[0] as string;
-      k = 1;
-      try {
-        firstValue = parseJson(firstLine);
-      } catch {
-        held = [firstLine];
+  try {
+    yield* jsonlItems();
+  } catch (error) {
+    // The input stopped being readable after its first line: that line is read, as a document.
+    if (held === undefined && index === 0 && firstLine !== undefined && fileError(error) !== undefined) yield documentItems(file, firstValue);
+    throw error;
+  }
+  async function* jsonlItems(): AsyncGenerator<Item[]> {
+    for await (const batch of lines) {
+      let k = 0;
+      if (firstLine === undefined) {
+        firstLine = batch[0] as string;
+        k = 1;
+        try {
+          firstValue = parseJson(firstLine);
+        } catch {
+          held = [firstLine];
+        }
       }
-    }
-    if (held !== undefined) {
-      for (; k < batch.length; k += 1) held.push(batch[k] as string);
-      continue;
-    }
-    let out: Item[] = [];
-    for (; k < batch.length; k += 1) {
-      const line = batch[k] as string;
-      if (line.trim() === '') continue;
-      if (index === 0) {
-        // A second line: the file is JSONL, and the first line was its view 0.
-        out.push({ label: `${file}[0]`, value: firstValue });
-        index = 1;
+      if (held !== undefined) {
+        for (; k < batch.length; k += 1) {
+          const line = batch[k] as string;
+          heldLength += line.length + 1;
+          if (heldLength > source.max) throw tooLarge(source.max);
+          held.push(line);
+        }
+        continue;
       }
-      out.push(parsedItem(`${file}[${index}]`, line));
-      index += 1;
-      if (out.length >= ITEMS_PER_YIELD) {
-        yield out;
-        out = [];
+      let out: Item[] = [];
+      for (; k < batch.length; k += 1) {
+        const line = batch[k] as string;
+        if (line.trim() === '') continue;
+        if (index === 0) {
+          // A second line: the file is JSONL, and the first line was its view 0.
+          out.push({ label: `${file}[0]`, value: firstValue });
+          index = 1;
+        }
+        out.push(parsedItem(`${file}[${index}]`, line));
+        index += 1;
+        if (out.length >= ITEMS_PER_YIELD) {
+          yield out;
+          out = [];
+        }
       }
+      if (out.length > 0) yield out;
     }
-    if (out.length > 0) yield out;
   }
   if (held === undefined) {
     // One line of JSON and nothing else: one document.

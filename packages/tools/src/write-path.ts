@@ -10,6 +10,8 @@ import { EwpError, type EvidenceView } from '@ewp/core';
 import { type EvidenceStore, type PutResult, sealView } from '@ewp/ledger';
 import { type AttestationSurface, requireViewAttestation } from './origin-trust.js';
 
+export type { AttestationSurface } from './origin-trust.js';
+
 /** Who writes, as the attestation rule needs it. */
 export interface WriterAttestation {
   /** The writer vouches for the trusted origins its views claim. */

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EwpError, parseJson } from '@ewp/core';
+import { decodeUtf8, EwpError, parseJson } from '@ewp/core';
 import { CanonicalizationError, readJsonExact } from '@ewp/canonical';
 import {
   Ed25519Signer,
@@ -36,6 +36,8 @@ verify  Re-evaluate the view at the receipt's own policy and T and re-derive bot
         An EvidenceBound proof receipt (or signed envelope) is checked against a checkpoint instead
         (and its verification result with --result), in the reference's status order.
 
+Input files are UTF-8: other bytes are refused (INVALID_UTF8, with the byte offset), never replaced.
+
 Exit codes: 0 issued / verified; 1 refused view or failed verification; 2 bad arguments or files.
 `;
 
@@ -48,16 +50,24 @@ class UsageError extends EwpError {
   }
 }
 
+/** A file's text (`-` is stdin). Bytes that are not UTF-8 are refused, so a receipt binds exactly the bytes it was issued for. */
 async function readText(path: string, io: CliIO): Promise<string> {
+  let bytes: Buffer;
   if (path === '-') {
     const chunks: Buffer[] = [];
     for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
+    bytes = Buffer.concat(chunks);
+  } else {
+    try {
+      bytes = await readFile(resolve(io.cwd, path));
+    } catch (error) {
+      throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+    }
   }
   try {
-    return await readFile(resolve(io.cwd, path), 'utf8');
+    return decodeUtf8(bytes);
   } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+    throw new EwpError('INVALID_UTF8', `${path}: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -121,7 +131,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   try {
     doc = JSON.parse(await readText(receiptPath, io));
   } catch (error) {
-    if (UsageError.isInstance(error)) throw error;
+    if (EwpError.isInstance(error)) throw error;
     throw new UsageError(`${receiptPath} is not JSON: ${(error as Error).message}`);
   }
   // Accept the output of `ewp receipt issue` ({receipt, signed?}), an envelope, or a bare receipt.
@@ -196,7 +206,8 @@ export const receiptCommand: Command = async (args: string[], io: CliIO): Promis
     // Every refusal of @ewp/receipts, @ewp/canonical and @ewp/core; the message starts with the JSON path when there is one.
     if (EwpError.isInstance(error)) {
       io.stderr.write(`ewp receipt: refused (${error.code}): ${error.message}\n`);
-      return EXIT_SOME_FAILED;
+      // A file that is not UTF-8 is unusable, like an unreadable one; other refusals are of the view or receipt.
+      return error.code === 'INVALID_UTF8' ? EXIT_USAGE : EXIT_SOME_FAILED;
     }
     throw error;
   }

@@ -94,6 +94,8 @@ export class Utf8StreamDecoder {
   private consumed = 0;
   /** The last chunk's bytes of a character it cut (what the decoder holds back), for locating an error. */
   private held: Uint8Array = new Uint8Array(0);
+  /** After {@link write} refused a chunk: the text of that chunk (and what was held back) before its first bad byte. */
+  textBeforeError = '';
 
   /** The text of `chunk` (and of what the previous chunk held back). */
   write(chunk: Uint8Array): string {
@@ -101,10 +103,10 @@ export class Utf8StreamDecoder {
     try {
       text = this.decoder.decode(chunk, { stream: true });
     } catch {
-      const joined = new Uint8Array(this.held.length + chunk.length);
-      joined.set(this.held, 0);
-      joined.set(chunk, this.held.length);
-      throw utf8Refusal(joined, this.consumed - this.held.length);
+      const joined = concat(this.held, chunk);
+      const refusal = utf8Refusal(joined, this.consumed - this.held.length);
+      this.textBeforeError = decodeUtf8(joined.subarray(0, refusal.offset - (this.consumed - this.held.length)));
+      throw refusal;
     }
     this.held = heldBack(chunk, this.held);
     this.consumed += chunk.length;
