@@ -58,22 +58,23 @@ async function ledgerOf(n: number, name: string): Promise<SqliteEvidenceStore> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Per-link time (ms): CLAIMS claims with EARLIER_SUPPORTS same-source supports each; then one more same-source link each, timed. */
-async function linkCost(store: SqliteEvidenceStore): Promise<{ per_link_ms: number; echo_links: number }> {
+async function linkCost(store: SqliteEvidenceStore, round: number): Promise<{ per_link_ms: number; echo_links: number }> {
   const memory = new MemoryLedger(store, { now: () => T });
   await memory.refresh();
   const timed: [string, string][] = [];
   for (let c = 0; c < CLAIMS; c += 1) {
-    const claim = await memory.store({ text: `claim ${c}: station ${c} is calibrated`, class: 'inference' });
+    const claim = await memory.store({ text: `round ${round} claim ${c}: station ${c} is calibrated`, class: 'inference' });
     for (let s = 0; s < EARLIER_SUPPORTS; s += 1) {
       await memory.store({
-        text: `station ${c} check ${s}: offset ${s * 3} within tolerance`,
+        text: `round ${round} station ${c} check ${s}: offset ${s * 3} within tolerance`,
         class: 'observation',
         source: 'calibrator',
         supports: [claim.hash],
       });
     }
     // Half the timed links are echoes of an earlier support, half are new.
-    const text = c % 2 === 0 ? `station ${c} check 3: offset 9 within tolerance.` : `station ${c} thermal drift ${c} mK after warm-up`;
+    const text =
+      c % 2 === 0 ? `round ${round} station ${c} check 3: offset 9 within tolerance.` : `round ${round} station ${c} thermal drift ${c} mK after warm-up`;
     timed.push([(await memory.store({ text, class: 'observation', source: 'calibrator' })).hash, claim.hash]);
   }
   const times: number[] = [];
@@ -94,9 +95,11 @@ async function main() {
   const large = await ledgerOf(LARGE, 'large');
   const buildSeconds = (performance.now() - t0) / 1000;
 
-  // Link cost in each ledger.
-  const smallLinks = await linkCost(small);
-  const largeLinks = await linkCost(large);
+  // Link cost in each ledger: a warm-up round on both, then the measured round.
+  await linkCost(small, 0);
+  await linkCost(large, 0);
+  const smallLinks = await linkCost(small, 1);
+  const largeLinks = await linkCost(large, 1);
 
   // Recall: hot path vs plain recall, same queries, interleaved in blocks of 100.
   const memory = new MemoryLedger(large, { now: () => T });

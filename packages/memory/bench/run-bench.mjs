@@ -10,5 +10,8 @@ const out = await bundleFromSources(
   join(import.meta.dirname, '..', '..', 'sqlite', 'node_modules', '.cache', 'bench', 'memory-bench.mjs'),
   'error',
 );
-const result = spawnSync(process.execPath, ['--max-old-space-size=4096', out, ...process.argv.slice(2)], { stdio: 'inherit', env: process.env });
+const result = spawnSync(process.execPath, ['--max-old-space-size=4096', out, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, EWP_BENCH_OUT: process.env.EWP_BENCH_OUT ?? join(import.meta.dirname, '..', '..', '..', 'bench', 'results', 'memory-layer.json') },
+});
 process.exit(result.status ?? 1);

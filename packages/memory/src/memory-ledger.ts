@@ -263,15 +263,19 @@ export class MemoryLedger {
       this.#views.clear();
       this.#revision = revision;
     }
+    // By chain position only, kinds filtered here: a store answers `afterIndex` from its chain index,
+    // where a kind filter may lead it to walk every memory event first.
     for (;;) {
-      const page = await this.evidenceStore.readEntries({ kind: MEMORY_EVENT_NAMESPACE, afterIndex: this.#lastIndex, limit: ENTRY_PAGE });
-      for (const entry of page) this.#apply(entry);
+      const page = await this.evidenceStore.readEntries({ afterIndex: this.#lastIndex, limit: ENTRY_PAGE });
+      for (const entry of page) {
+        this.#lastIndex = Math.max(this.#lastIndex, entry.chain_index);
+        if (entry.kind.startsWith('memory.')) this.#apply(entry);
+      }
       if (page.length < ENTRY_PAGE) return;
     }
   }
 
   #apply(entry: LedgerEntry): void {
-    this.#lastIndex = Math.max(this.#lastIndex, entry.chain_index);
     if (entry.kind === MEMORY_EVENT_KINDS.store) {
       const facts = factsFromStoreEvent(entry);
       if (!this.#index.has(facts.hash)) {
@@ -583,7 +587,10 @@ export class MemoryLedger {
       rows.push({ hash, text: m.facts.text, class: m.current, confidence, project: m.facts.project, source: m.facts.source, score, salience: sal(hash) });
     }
     if (query.touch !== false) {
-      for (const row of rows) row.salience = await this.#bump(row.hash, at.text);
+      for (const row of rows) {
+        row.salience = this.#touch(row.hash, at.text, row.salience);
+        if (this.#due(row.salience)) await this.#attemptPromotion(row.hash, row.salience);
+      }
     }
     return rows;
   }
@@ -596,14 +603,25 @@ export class MemoryLedger {
     return this.#bump(hash, this.#at(at).text);
   }
 
-  async #bump(hash: string, at: string): Promise<SalienceRecord> {
-    const s = this.salience.get(hash) ?? emptySalience();
+  /** Raise a memory's salience (`current`: its record as just read, if the caller has it). Synchronous: the hot path. */
+  #touch(hash: string, at: string, current?: SalienceRecord): SalienceRecord {
+    const s = current ?? this.salience.get(hash) ?? emptySalience();
     s.recall_count += 1;
     s.energy += this.config.recall_energy;
     s.last_recalled_at = at;
     this.salience.set(hash, s);
-    if (s.energy >= this.config.promotion_energy && !s.promoted) await this.#attemptPromotion(hash, s);
-    return this.salience.get(hash) ?? s;
+    return s;
+  }
+
+  /** Whether a touched memory has reached the promotion threshold and is not promoted yet. */
+  #due(s: SalienceRecord): boolean {
+    return s.energy >= this.config.promotion_energy && !s.promoted;
+  }
+
+  async #bump(hash: string, at: string): Promise<SalienceRecord> {
+    const s = this.#touch(hash, at);
+    if (this.#due(s)) await this.#attemptPromotion(hash, s);
+    return s;
   }
 
   /**
