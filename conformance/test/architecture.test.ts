@@ -16,7 +16,7 @@ const LAYERS: string[][] = [
   ['@ewp/canonical', '@ewp/http-guard'],
   ['@ewp/ledger', '@ewp/receipts', '@ewp/conformance'],
   ['@ewp/sqlite', '@ewp/postgres', '@ewp/mem0', '@ewp/zep', '@ewp/tools'],
-  ['@ewp/mcp', '@ewp/ai-sdk', '@ewp/langchain', '@ewp/openai-agents', '@ewp/inspect'],
+  ['@ewp/mcp', '@ewp/ai-sdk', '@ewp/langchain', '@ewp/openai-agents', '@ewp/mastra', '@ewp/inspect'],
   ['@ewp/cli'],
 ];
 

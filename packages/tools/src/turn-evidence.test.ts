@@ -9,7 +9,13 @@ const turn = { sessionId: 's 1', locatorScheme: 'test:chat', index: 0, role: 'us
 describe('the turn rule', () => {
   it('a turn is an assertion of origin turn with its own lineage, its id derived from position, time and content', () => {
     const a = turnAssertion(turn);
-    expect(a).toMatchObject({ proposition_id: 'P', text: 'server01 runs Windows', asserted_by: 'chat.user', assertion_confidence: 0.5, asserted_at: AT.toISOString() });
+    expect(a).toMatchObject({
+      proposition_id: 'P',
+      text: 'server01 runs Windows',
+      asserted_by: 'chat.user',
+      assertion_confidence: 0.5,
+      asserted_at: AT.toISOString(),
+    });
     expect(a.source).toMatchObject({ origin_type: 'turn', origin_locator: 'test:chat:s%201#0', observed_at: AT.toISOString() });
     expect(a.source.lineage_id).toBe(a.source.source_id);
     expect(a.source.content_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
