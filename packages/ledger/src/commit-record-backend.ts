@@ -3,12 +3,13 @@
  * ledger engine runs on stores without transactions (Mem0, Zep, a LangGraph BaseStore). Written once:
  *
  * 1. the engine's write runs against the committed state (commit positions 1..M);
- * 2. its rows are put as `row` records tagged with a random ingest id, and waited for (its ledger
- *    entries, if any, together as one `row` record that names no proposition);
+ * 2. its rows are put as `row` records tagged with a random ingest id, and waited for;
  * 3. the ingest puts a `claim` on position M+1, waits for it, and lists the claims on M+1: a rival
  *    claim that is not withdrawn (or a commit there) makes it put a `withdrawal`, back off and run
  *    the write again on the new state; after `maxAttempts` it fails (`busy`);
  * 4. a claim with no rival is followed by the ingest's `commit` record: the rows exist from then on.
+ *    It carries the ingest's events and its ledger-entry rows (read with the commits, at no extra
+ *    listing).
  *
  * Rows of an ingest without a commit (a writer that died, a withdrawn attempt) are never read. Two
  * commits at one position, a missing position or missing rows make every read fail (`damaged`).
@@ -72,13 +73,8 @@ interface Commit {
   snapshots: [number, string][];
   entries: StoredChainEntry[];
   anchor: ChainAnchor;
-  /** Row records of ledger entries the ingest put (0 or 1; absent in commits older than entries). */
-  entry_rows?: number;
-}
-
-/** The body of the row record that carries an ingest's ledger entries. */
-interface EntryRowsBody {
-  entryRows: StoredEntryRow[];
+  /** The ledger-entry rows the ingest appended (absent when none). */
+  entry_rows?: StoredEntryRow[];
 }
 
 /** One ledger row. */
@@ -125,7 +121,8 @@ class CommittedState {
   private readonly rowCounts = new Map<string, number>();
   private readonly loaded = new Map<string, Promise<PropositionRows>>();
   private all: Promise<Map<string, PropositionRows>> | undefined;
-  private entryRows: Promise<StoredEntryRow[]> | undefined;
+  /** Every committed entry row, in chain order. */
+  readonly entryRows: StoredEntryRow[];
 
   constructor(
     private readonly store: CommitRecordStore,
@@ -134,6 +131,7 @@ class CommittedState {
     this.ingests = new Map(commits.map((c) => [c.ingest, c]));
     this.position = commits.length;
     this.entries = commits.flatMap((c) => c.entries);
+    this.entryRows = commits.flatMap((c) => (Array.isArray(c.entry_rows) ? c.entry_rows : []));
     this.anchor = commits.at(-1)?.anchor ?? EMPTY_ANCHOR;
     for (const c of commits) {
       for (const [seq, pid] of c.snapshots) this.owners.set(seq, pid);
@@ -163,30 +161,6 @@ class CommittedState {
       commits.push(c);
     }
     return new CommittedState(store, commits);
-  }
-
-  /** Every committed entry row, in chain order: one listing per ingest that put entries. */
-  allEntries(): Promise<StoredEntryRow[]> {
-    this.entryRows ??= (async () => {
-      const ingests = [...this.ingests.values()].filter((c) => (c.entry_rows ?? 0) > 0);
-      const lists = await Promise.all(ingests.map((c) => this.store.list({ family: 'row', ingest: c.ingest })));
-      const out: StoredEntryRow[] = [];
-      lists.forEach((records, i) => {
-        const commit = ingests[i] as Commit;
-        const own = new Map<string, string>();
-        for (const r of records) if (r.proposition === undefined && r.ingest === commit.ingest) own.set(r.key, r.body);
-        if (own.size !== commit.entry_rows) {
-          throw new StoreUnavailableError('damaged', `ingest ${commit.ingest}: ${own.size} of ${commit.entry_rows} committed entry row records are stored`);
-        }
-        for (const [key, body] of own) {
-          const parsed = parseBody<Partial<EntryRowsBody>>({ key, body } as CommitRecord);
-          if (!Array.isArray(parsed.entryRows)) throw new StoreUnavailableError('damaged', `row ${JSON.stringify(key)} holds no entry rows`);
-          out.push(...parsed.entryRows);
-        }
-      });
-      return out.sort((a, b) => a.chain_index - b.chain_index);
-    })();
-    return this.entryRows;
   }
 
   owner(seq: number): string | undefined {
@@ -235,8 +209,7 @@ class CommittedState {
     const counts = new Map<string, number>();
     for (const record of records) {
       const commit = this.ingests.get(record.ingest);
-      // Entry rows name no proposition; `allEntries` reads them.
-      if (commit === undefined || record.proposition === undefined) continue;
+      if (commit === undefined) continue;
       const pid = record.proposition ?? '';
       const before = seen.get(record.key);
       if (before !== undefined) {
@@ -321,19 +294,17 @@ function reader(state: CommittedState, overlay?: Overlay): LedgerReader {
         .sort((a, b) => a.seq - b.seq)
         .map((s) => ({ ...s }));
     },
-    entries: async (q: EntryRowQuery) => selectEntries([...(await state.allEntries()), ...(overlay?.entryRows ?? [])], q).map((row) => ({ ...row })),
-    entryRows: async (keys: readonly EntryKey[]) => {
+    entries: (q: EntryRowQuery) => selectEntries([...state.entryRows, ...(overlay?.entryRows ?? [])], q).map((row) => ({ ...row })),
+    entryRows: (keys: readonly EntryKey[]) => {
       const wanted = new Set(keys.map((k) => entryKey(k.kind, k.id)));
       const out = new Map<string, StoredEntryRow>();
-      for (const row of [...(await state.allEntries()), ...(overlay?.entryRows ?? [])]) {
+      for (const row of [...state.entryRows, ...(overlay?.entryRows ?? [])]) {
         const key = entryKey(row.kind, row.id);
         if (wanted.has(key)) out.set(key, { ...row });
       }
       return out;
     },
-    allEntries: async function* () {
-      for (const row of await state.allEntries()) yield { ...row };
-    },
+    allEntries: () => state.entryRows.map((row) => ({ ...row })),
     allBindings: async function* (): AsyncGenerator<StoredBindingRow> {
       for (const [pid, rows] of await state.allRows()) {
         for (const [key, b] of rows.bindings) {
@@ -459,14 +430,11 @@ export class CommitRecordBackend implements LedgerBackend {
     }
     for (const snapshot of overlay.snapshots) later(snapshot.proposition_id, { snapshot });
     for (const [pid, list] of rest) add(pid, { rows: list }, undefined);
-    const entryRows = overlay.entryRows.length > 0 ? 1 : 0;
-    if (entryRows > 0) {
-      const body: EntryRowsBody = { entryRows: overlay.entryRows };
-      rows.push({ key: `${ingest}:row:${rows.length}`, family: 'row', ingest, body: JSON.stringify(body) });
-    }
     // One put per record, never retried: a retry could store a record twice.
     for (const row of rows) await this.store.put(row);
-    await this.visible({ family: 'row', ingest }, (found) => found.length >= rows.length, `${rows.length} row records of ingest ${ingest}`);
+    // An ingest of ledger entries only has no row records (its rows travel in its commit).
+    if (rows.length > 0)
+      await this.visible({ family: 'row', ingest }, (found) => found.length >= rows.length, `${rows.length} row records of ingest ${ingest}`);
     const position = state.position + 1;
     const claim: CommitRecord = {
       key: `${ingest}:claim:${position}`,
@@ -503,7 +471,7 @@ export class CommitRecordBackend implements LedgerBackend {
         snapshots: overlay.snapshots.map((s) => [s.seq, s.proposition_id]),
         entries: overlay.entries,
         anchor: overlay.anchor ?? state.anchor,
-        ...(entryRows > 0 ? { entry_rows: entryRows } : {}),
+        ...(overlay.entryRows.length > 0 ? { entry_rows: overlay.entryRows } : {}),
       }),
     };
     await this.store.put(commit);
