@@ -269,6 +269,9 @@ describe('ewp_may_act', () => {
       currency: 'CURRENT',
       sufficiency: 'SUFFICIENT',
       risk_policy: { policy_id: 'action-v0.1', version: '0.1.0' },
+      decision_id: expect.stringMatching(/^dec_[0-9a-f]{32}$/),
+      rule: 'high.warranted',
+      held_until_reevaluated: [],
     });
   });
 

@@ -65,3 +65,5 @@ export {
   ruleReason,
 } from './gate-decision.js';
 export { type ConversationTurn, recordTurn, turnAssertion } from './turn-evidence.js';
+export * from './decisions/index.js';
+export { recoveryReason } from './gate-decision.js';

@@ -215,6 +215,9 @@ export const outputs = {
     currency: axes.shape.currency,
     sufficiency: axes.shape.sufficiency,
     risk_policy: z.object({ policy_id: text, version: text }),
+    decision_id: text.nullable().describe('the recorded decision (null when the ledger is read-only)'),
+    rule: text.describe('the gate rule that decided mayAct (no_evidence when nothing is stored)'),
+    held_until_reevaluated: idList.describe('propositions to re-evaluate before this action may proceed (empty unless held)'),
   }),
   ewp_memory_context: z.object({
     proposition_id: text,

@@ -115,9 +115,16 @@ function withoutClock(call: ContractCall, outcome: ContractOutcome): ContractOut
   return { ok: true, value };
 }
 
+/** Each `ewp_may_act` call records its own decision: the id names that call's record, never equal across calls. */
+function withoutDecisionId(call: ContractCall, outcome: ContractOutcome): ContractOutcome {
+  if (!outcome.ok || call.tool !== 'ewp_may_act' || typeof outcome.value !== 'object' || outcome.value === null) return outcome;
+  const { decision_id: _id, ...value } = outcome.value as Record<string, unknown>;
+  return { ok: true, value };
+}
+
 async function compare(subject: OpenedBinding, reference: OpenedBinding, calls: ContractCall[], ownClock: boolean, keepsAdapterMeta: boolean): Promise<number> {
   const comparable = (call: ContractCall, outcome: ContractOutcome): ContractOutcome => {
-    const timed = ownClock ? withoutClock(call, outcome) : outcome;
+    const timed = withoutDecisionId(call, ownClock ? withoutClock(call, outcome) : outcome);
     return keepsAdapterMeta || !timed.ok ? timed : { ok: true, value: withoutAdapterMeta(timed.value) };
   };
   for (const call of calls) {

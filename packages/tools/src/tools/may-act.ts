@@ -1,6 +1,8 @@
-import { type Action, mayAct, parseInstant, type RiskPolicy } from '@ewp/core';
+import { type Action, parseInstant, type RiskPolicy } from '@ewp/core';
+import { DecisionError } from '../decisions/decision-error.js';
+import { decide } from '../decisions/recording-gate.js';
 import { ToolRefusal, toRefusal } from '../refusal.js';
-import { evaluate, loadStoredView, serverTime } from '../stored-view.js';
+import { loadStoredView, serverTime } from '../stored-view.js';
 import { hasArgument, isAbsent, isObject, readId, type ToolArguments } from '../tool-arguments.js';
 import type { EwpTool } from '../tool-context.js';
 
@@ -105,15 +107,28 @@ export const mayActTool: EwpTool<'ewp_may_act'> = {
       );
     }
     const evaluatedAt = serverTime(() => now);
-    const w = evaluate(view, evaluatedAt);
-    let decision: ReturnType<typeof mayAct>;
+    let made: Awaited<ReturnType<typeof decide>>;
     try {
-      decision = mayAct(w, action, riskPolicy);
+      // The one recording gate: mayAct bounded by the recovery gate, recorded in the ledger. A server
+      // that opened its ledger read-only still decides (the recovery gate only reads), unrecorded.
+      made = await decide({
+        store: context.store,
+        propositions: [propositionId],
+        action,
+        riskPolicy,
+        evaluatedAt,
+        views: new Map([[propositionId, view]]),
+        record: { gate: 'ewp_may_act', readOnlyLedger: 'unrecorded' },
+      });
     } catch (error) {
+      if (DecisionError.isInstance(error)) throw new ToolRefusal('EWP_REFUSE_LEDGER_UNAVAILABLE', error.message, { cause: error });
       throw toRefusal(error);
     }
+    const w = made.warrants.get(propositionId);
+    if (w === undefined) throw new ToolRefusal('EWP_REFUSE_MISSING_VIEW', `no stored view for proposition ${JSON.stringify(propositionId)}`);
+    const { record } = made;
     return {
-      decision,
+      decision: record.decision,
       proposition_id: w.proposition_id,
       view_id: w.view_id,
       evaluated_at: evaluatedAt,
@@ -122,7 +137,10 @@ export const mayActTool: EwpTool<'ewp_may_act'> = {
       verification: w.warrant.verification,
       currency: w.warrant.currency,
       sufficiency: w.warrant.sufficiency,
-      risk_policy: { policy_id: riskPolicy.policy_id ?? ACTION_POLICY.policy_id, version: riskPolicy.version ?? ACTION_POLICY.version },
+      risk_policy: { policy_id: record.risk_policy.policy_id, version: record.risk_policy.version },
+      decision_id: made.decision_id,
+      rule: record.rule,
+      held_until_reevaluated: record.recovery !== null && record.recovery.decision !== 'MAY_ACT' ? record.recovery.requirements : [],
     };
   },
 };

@@ -1,0 +1,189 @@
+/**
+ * Guarded runs (docs/spec/receipts.md §12.6; EvidenceBound's `run_guarded`): decide and record, execute only on
+ * MAY_ACT or on a confirmation that is itself recorded, claim the execution in the ledger first (a
+ * decision authorizes one execution, durably: the claim is a ledger entry, so a restart cannot run
+ * it twice), and record the outcome. Whatever cannot be recorded does not run.
+ */
+import { type Decision, EwpError } from '@ewp/core';
+import type { EvidenceStore } from '@ewp/ledger';
+import { minDecision, operationDigest } from '@ewp/receipts';
+import { type GateDecision, type GateOptions, type GateRefusal, decideGate, denyReason, gateRefusal } from '../gate-decision.js';
+import { DecisionError } from './decision-error.js';
+import { DecisionLedger, type StoredDecision } from './decision-ledger.js';
+import { readDecision } from './decision-store.js';
+import { DECISION_ENTRY_KINDS } from './entry-kinds.js';
+import { recoveryGateOf } from './recovery-check.js';
+
+/** A confirmation of a REQUIRE_CONFIRMATION decision, recorded before the action runs. */
+export interface Confirmation {
+  /** Who confirmed (a user id, a reviewer's name). */
+  confirmed_by: string;
+}
+
+/** Options of {@link runGuarded}: the gate's, plus how to ask for a confirmation. */
+export interface GuardedRunOptions<INPUT> extends GateOptions<INPUT> {
+  /** Asked on REQUIRE_CONFIRMATION; without it, such a decision does not run. */
+  confirm?: (decision: GateDecision, input: INPUT) => Promise<Confirmation | false> | Confirmation | false;
+}
+
+/** What a guarded run did. */
+export type GuardedRun<R> =
+  | { status: 'executed'; decision_id: string; decision: GateDecision | null; result: R }
+  | { status: 'refused'; decision_id: string | null; decision: GateDecision | null; reason: string; refusal: GateRefusal | null };
+
+/**
+ * Decide (recording the decision), then execute `execute(input)` only when the effective decision
+ * is MAY_ACT or a recorded confirmation lifts REQUIRE_CONFIRMATION; record the outcome.
+ * @throws {DecisionError} `EWP_REFUSE_DECISION_NOT_RECORDED` when the ledger cannot record the
+ * decision, the claim or the outcome (nothing runs unless the claim is recorded).
+ * @throws whatever `execute` throws, after its failure is recorded.
+ */
+export async function runGuarded<INPUT, R>(options: GuardedRunOptions<INPUT>, input: INPUT, execute: (input: INPUT) => Promise<R> | R): Promise<GuardedRun<R>> {
+  if (options.record === false) {
+    throw new DecisionError('EWP_REFUSE_DECISION_NOT_RECORDED', 'a guarded run records its decision: record: false is refused', { path: '$.record' });
+  }
+  const d = await decideGate(options, input);
+  const id = d.decisionId as string;
+  const refuse = (gate: GateRefusal['ewp_gate'], reason: string): GuardedRun<R> => ({
+    status: 'refused',
+    decision_id: id,
+    decision: d,
+    reason,
+    refusal: gateRefusal(d, gate, reason),
+  });
+  if (d.decision === 'DENY') return refuse('DENY', denyReason(d));
+  if (d.decision === 'REQUIRE_CONFIRMATION') {
+    const confirmation = options.confirm === undefined ? false : await options.confirm(d, input);
+    if (confirmation === false) {
+      await recordOutcome(options.store, id, [d.propositionId], 'not_confirmed', null);
+      return refuse('REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action; it was not given`);
+    }
+    const stored = await readDecision(options.store, id);
+    const bound = await confirmAndRecheck(options.store, stored, confirmation);
+    if (bound.decision !== 'MAY_ACT') return refuse('DENY', bound.reason);
+  }
+  return { status: 'executed', decision_id: id, decision: d, result: await executeOnce(options.store, id, [d.propositionId], input, execute) };
+}
+
+/**
+ * A later use of a recorded decision (decide now, execute later, possibly in another process): the
+ * effective decision is min(the recorded decision, or MAY_ACT when `confirmation` lifts a
+ * REQUIRE_CONFIRMATION, and the recovery gate now). Runs at most once per decision.
+ * @throws {DecisionError} `EWP_REFUSE_DECISION_UNKNOWN` for an id the ledger does not hold;
+ * `EWP_REFUSE_DECISION_NOT_RECORDED` when the ledger cannot record the claim or the outcome.
+ */
+export async function runDecision<INPUT, R>(
+  store: EvidenceStore,
+  decisionId: string,
+  input: INPUT,
+  execute: (input: INPUT) => Promise<R> | R,
+  options: { confirmation?: Confirmation } = {},
+): Promise<GuardedRun<R>> {
+  const stored = await readDecision(store, decisionId);
+  const refuse = (reason: string): GuardedRun<R> => ({ status: 'refused', decision_id: decisionId, decision: null, reason, refusal: null });
+  const recorded = stored.record.decision;
+  if (recorded === 'DENY') return refuse(`decision ${decisionId} was DENY`);
+  if (recorded === 'REQUIRE_CONFIRMATION' && options.confirmation === undefined) return refuse(`decision ${decisionId} needs a recorded confirmation`);
+  const bound =
+    recorded === 'REQUIRE_CONFIRMATION'
+      ? await confirmAndRecheck(store, stored, options.confirmation as Confirmation)
+      : await recheck(store, stored, 'MAY_ACT');
+  if (bound.decision !== 'MAY_ACT') return refuse(bound.reason);
+  const subjects = stored.record.consulted.map((c) => c.proposition_id);
+  return { status: 'executed', decision_id: decisionId, decision: null, result: await executeOnce(store, decisionId, subjects, input, execute) };
+}
+
+async function confirmAndRecheck(store: EvidenceStore, stored: StoredDecision, confirmation: Confirmation): Promise<{ decision: Decision; reason: string }> {
+  if (typeof confirmation?.confirmed_by !== 'string' || confirmation.confirmed_by === '') {
+    throw new DecisionError('EWP_REFUSE_DECISION_NOT_EXECUTABLE', 'a confirmation names who confirmed', {
+      path: '$.confirmed_by',
+      decisionId: stored.decision_id,
+    });
+  }
+  await append(store, {
+    kind: DECISION_ENTRY_KINDS.confirmation,
+    id: stored.decision_id,
+    subjects: stored.record.consulted.map((c) => c.proposition_id),
+    body: { decision_id: stored.decision_id, confirmed_by: confirmation.confirmed_by, confirmed_at: new Date().toISOString() },
+  });
+  return recheck(store, stored, 'MAY_ACT');
+}
+
+/** The recovery gate now, for a later use of a stored decision (its evidence may have changed since). */
+async function recheck(store: EvidenceStore, stored: StoredDecision, permitted: Decision): Promise<{ decision: Decision; reason: string }> {
+  const ledger = DecisionLedger.for(store);
+  await ledger.sync();
+  const gate = await recoveryGateOf(store, ledger, stored, new Map(), false);
+  const decision = minDecision(permitted, gate.decision);
+  const changed = Object.entries(gate.invalidated)
+    .map(([pid, why]) => `${pid} (${why})`)
+    .join(', ');
+  return {
+    decision,
+    reason: decision === 'MAY_ACT' ? 'permitted' : `the evidence decision ${stored.decision_id} rested on changed since: ${changed}; decide again`,
+  };
+}
+
+function payloadDigest(decisionId: string, input: unknown): string {
+  try {
+    return operationDigest({ decision_id: decisionId, input: input === undefined ? null : input });
+  } catch {
+    // Input EBCJ-1 cannot carry (a float, a class instance): its JSON text stands for it.
+    return operationDigest({ decision_id: decisionId, input_json: JSON.stringify(input) ?? null });
+  }
+}
+
+/** Claims the one execution of a decision in the ledger, runs it, records the outcome. */
+async function executeOnce<INPUT, R>(
+  store: EvidenceStore,
+  decisionId: string,
+  subjects: readonly string[],
+  input: INPUT,
+  execute: (input: INPUT) => Promise<R> | R,
+): Promise<R> {
+  const [claim] = await append(store, {
+    kind: DECISION_ENTRY_KINDS.execution,
+    id: decisionId,
+    subjects,
+    body: { decision_id: decisionId, operation_digest: payloadDigest(decisionId, input) },
+  });
+  if (claim?.status !== 'stored') {
+    throw new DecisionError('EWP_REFUSE_DECISION_NOT_EXECUTABLE', `decision ${decisionId} has already been executed once`, { decisionId });
+  }
+  let result: R;
+  try {
+    result = await execute(input);
+  } catch (error) {
+    await recordOutcome(store, decisionId, subjects, 'failed', error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    throw error;
+  }
+  await recordOutcome(store, decisionId, subjects, 'succeeded', null);
+  return result;
+}
+
+async function recordOutcome(store: EvidenceStore, decisionId: string, subjects: readonly string[], status: string, error: string | null): Promise<void> {
+  await append(store, {
+    kind: DECISION_ENTRY_KINDS.outcome,
+    id: decisionId,
+    subjects,
+    body: { decision_id: decisionId, status, error, finished_at: new Date().toISOString() },
+  });
+}
+
+async function append(store: EvidenceStore, entry: Parameters<EvidenceStore['appendEntries']>[0][number]) {
+  try {
+    return await store.appendEntries([entry]);
+  } catch (error) {
+    // Another body under the same (kind, id): the replay guard's conflict, never a second run.
+    if (EwpError.isInstance(error) && error.code === 'EWP_REFUSE_IMMUTABLE_RECORD') {
+      throw new DecisionError('EWP_REFUSE_DECISION_NOT_EXECUTABLE', `${entry.kind} of ${entry.id} is already recorded with another payload`, {
+        decisionId: entry.id,
+        cause: error,
+      });
+    }
+    throw new DecisionError('EWP_REFUSE_DECISION_NOT_RECORDED', `the ledger could not record ${entry.kind} of ${entry.id}`, {
+      decisionId: entry.id,
+      cause: error,
+    });
+  }
+}
