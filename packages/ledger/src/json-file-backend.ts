@@ -483,7 +483,7 @@ class FileReader implements LedgerReader {
     if (this.entryList !== undefined) return this.entryList;
     const list: StoredEntryRow[] = [];
     if (this.anchor.entry_bytes > 0) {
-      for (const row of readEntryRows(this.paths)) if (row.chain_index < this.anchor.length) list.push(row);
+      for (const row of readEntryRows(this.paths, this.anchor.entry_bytes)) if (row.chain_index < this.anchor.length) list.push(row);
     }
     this.entryList = list;
     return list;
@@ -687,26 +687,37 @@ function anchorText(a: JsonLedgerAnchor): string {
   return `${JSON.stringify(fields, null, 2)}\n`;
 }
 
-/** Every row of `entries.jsonl` (none when it does not exist). */
-function readEntryRows(paths: LedgerPaths): StoredEntryRow[] {
-  let text: string;
+/**
+ * The rows of `entries.jsonl` (none when it does not exist). A line that starts within the committed
+ * `entry_bytes` must be a row (else the file is damaged); past them lie only a killed writer's rows,
+ * the last perhaps cut short, so a line there that is no row is skipped (the next writer cuts it).
+ */
+function readEntryRows(paths: LedgerPaths, committedBytes: number): StoredEntryRow[] {
+  let bytes: Buffer;
   try {
-    text = readFileSync(paths.entries, 'utf8');
+    bytes = readFileSync(paths.entries);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return [];
     throw damaged(`cannot read ${paths.entries}`, error);
   }
   const rows: StoredEntryRow[] = [];
-  for (const line of text.split('\n')) {
+  for (let start = 0; start < bytes.length; ) {
+    const nl = bytes.indexOf(0x0a, start);
+    const end = nl === -1 ? bytes.length : nl;
+    const line = bytes.toString('utf8', start, end);
+    const committed = start < committedBytes;
+    start = end + 1;
     if (line === '') continue;
-    let row: StoredEntryRow;
+    let row: StoredEntryRow | undefined;
     try {
       row = JSON.parse(line) as StoredEntryRow;
     } catch (cause) {
-      throw damaged(`${paths.entries} holds a line that is not JSON`, cause);
+      if (committed) throw damaged(`${paths.entries} holds a line that is not JSON`, cause);
+      continue;
     }
     if (row === null || typeof row !== 'object' || !Number.isSafeInteger(row.chain_index) || typeof row.kind !== 'string' || typeof row.id !== 'string') {
-      throw damaged(`${paths.entries} holds a malformed row`);
+      if (committed) throw damaged(`${paths.entries} holds a malformed row`);
+      continue;
     }
     rows.push(row);
   }
