@@ -49,6 +49,14 @@ export const COMMANDS: Record<
     load: async () => (await import('./commands/canonical.js')).canonicalCommand,
   },
   receipt: { summary: 'issue or verify a warrant receipt', load: async () => (await import('./commands/receipt.js')).receiptCommand },
+  decisions: {
+    summary: 'recorded gate decisions: list, show, verify (offline, from the ledger alone)',
+    load: async () => (await import('./commands/decisions.js')).decisionsCommand,
+  },
+  recover: {
+    summary: 'after evidence changed: plan recovery, re-evaluate, record a retraction',
+    load: async () => (await import('./commands/recover.js')).recoverCommand,
+  },
   hook: {
     summary: 'a Claude Code hook: pre-tool-use answers allow / ask / deny from the warrant gate',
     load: async () => (await import('./commands/hook.js')).hookCommand,

@@ -1,0 +1,143 @@
+/**
+ * `ewp decisions list|show|verify`: the gate decisions recorded in a ledger (docs/spec/receipts.md §12.6). `show`
+ * prints one decision with its confirmation, execution claim and outcome; `verify` re-derives its
+ * receipts, rule and decision from the stored snapshots (and checks a signature against the
+ * ledger's `key.state` keys, or `--keys`). The ledger is opened read-only.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { EvidenceStore } from '@ewp/ledger';
+import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
+import { parseVerbArguments, usageError } from '../verb-arguments.js';
+
+const HELP = `usage: ewp decisions list   (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>) [--proposition P] [--since N] [--limit N] [--json]
+       ewp decisions show   <decision-id> (--db ... ) 
+       ewp decisions verify <decision-id> | --all (--db ... ) [--keys keys.json] [--json]
+
+Gate decisions recorded in the ledger (docs/spec/receipts.md §12.6). list: oldest first, after chain index --since,
+only those that consulted --proposition. show: the record (action, decision, rule, consulted warrant
+receipts, risk policy, T, recovery gate) with its confirmation, execution and outcome, as JSON.
+verify: re-derive every consulted receipt from the stored snapshots, the rule and the decision; a
+signed record is checked against the keys the ledger's key.state entries register, or --keys
+({"key-id": {"public_hex": "...", "state": "ACTIVE"}}). The ledger is opened read-only.
+
+Exit: 0 listed / shown / verified, 1 a decision does not verify, 2 unusable ledger, arguments or id.
+`;
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...LEDGER_OPTIONS,
+      proposition: { type: 'string' },
+      since: { type: 'string' },
+      limit: { type: 'string' },
+      keys: { type: 'string' },
+      all: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function integer(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new Error(`--${name} must be a non-negative integer`);
+  return Number(value);
+}
+
+export const decisionsCommand: Command = async (args: string[], io: CliIO) => {
+  const parsed = parseVerbArguments('decisions', HELP, io, () => parse(args));
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  const [sub, id, ...rest] = positionals;
+  if (sub !== 'list' && sub !== 'show' && sub !== 'verify') return usageError('decisions', 'expected list, show or verify', io);
+  if (rest.length > 0 || (sub === 'list' && id !== undefined)) return usageError('decisions', 'too many arguments', io);
+  if (sub === 'show' && id === undefined) return usageError('decisions', 'show needs a decision id', io);
+  if (sub === 'verify' && (id === undefined) === (values.all !== true)) return usageError('decisions', 'verify needs a decision id or --all', io);
+  let since: number | undefined;
+  let limit: number | undefined;
+  try {
+    since = integer(values.since, 'since');
+    limit = integer(values.limit, 'limit');
+  } catch (error) {
+    return usageError('decisions', (error as Error).message, io);
+  }
+  let store: EvidenceStore;
+  try {
+    store = await openStore({ ...ledgerSpec(values, io.cwd), readOnly: true });
+  } catch (error) {
+    io.stderr.write(`ewp decisions: ${StoreSpecError.isInstance(error) ? '' : 'unusable ledger: '}${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    const tools = await import('@ewp/tools');
+    if (sub === 'list') {
+      const list = await tools.listDecisions(store, {
+        ...(values.proposition === undefined ? {} : { proposition: values.proposition }),
+        ...(since === undefined ? {} : { afterIndex: since }),
+        ...(limit === undefined ? {} : { limit }),
+      });
+      if (values.json) {
+        for (const d of list) io.stdout.write(`${JSON.stringify({ decision_id: d.decision_id, chain_index: d.chain_index, ...summary(d.record) })}\n`);
+      } else {
+        io.stdout.write('index\tdecision_id\taction\tdecision\tmay_act\trule\tpropositions\tevaluated_at\n');
+        for (const d of list) {
+          const s = summary(d.record);
+          io.stdout.write(
+            `${d.chain_index}\t${d.decision_id}\t${s.action_id}\t${s.decision}\t${s.may_act}\t${s.rule}\t${s.propositions.join(',')}\t${s.evaluated_at}\n`,
+          );
+        }
+      }
+      return EXIT_OK;
+    }
+    if (sub === 'show') {
+      io.stdout.write(`${JSON.stringify(await tools.decisionHistory(store, id as string), null, 2)}\n`);
+      return EXIT_OK;
+    }
+    let verifier: Parameters<typeof tools.verifyDecision>[2] = {};
+    if (values.keys !== undefined) {
+      const { Ed25519Verifier } = await import('@ewp/receipts');
+      verifier = { verifier: new Ed25519Verifier(JSON.parse(readFileSync(resolve(io.cwd, values.keys), 'utf8'))) };
+    }
+    const ids = id !== undefined ? [id] : (await tools.listDecisions(store, { limit: 100_000 })).map((d) => d.decision_id);
+    let failed = 0;
+    for (const one of ids) {
+      const check = await tools.verifyDecision(store, one, verifier);
+      if (!check.ok) failed++;
+      io.stdout.write(values.json || id !== undefined ? `${JSON.stringify({ decision_id: one, ...check })}\n` : `${one}\t${check.status}\t${check.reason}\n`);
+    }
+    if (id === undefined && !values.json) io.stdout.write(`${ids.length - failed} verified, ${failed} failed\n`);
+    return failed === 0 ? EXIT_OK : EXIT_SOME_FAILED;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    io.stderr.write(`ewp decisions: ${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  } finally {
+    await store.close().catch(() => undefined);
+  }
+};
+
+function summary(r: {
+  action: { action_id: string };
+  decision: string;
+  may_act: string;
+  rule: string;
+  consulted: { proposition_id: string }[];
+  unsupported: string[];
+  evaluated_at: string;
+  recovery: { decision: string } | null;
+}) {
+  return {
+    action_id: r.action.action_id,
+    decision: r.decision,
+    may_act: r.may_act,
+    rule: r.rule,
+    propositions: [...r.consulted.map((c) => c.proposition_id), ...r.unsupported],
+    evaluated_at: r.evaluated_at,
+    held: r.recovery !== null && r.recovery.decision !== 'MAY_ACT',
+  };
+}
