@@ -6,19 +6,7 @@ import type { Command } from './cli-io.js';
  * lines or views), so the bin caps V8's young generation for a smaller footprint (see `bin.ts`); not for
  * one large document, whose objects the cap would promote early.
  */
-export const COMMANDS: Record<
-  string,
-  {
-    summary: string;
-    load: () => Promise<Command>;
-    streams?: (args: readonly string[]) => boolean;
-    /**
-     * The verb's stdout is a report, not its job: when the reader goes away the verb finishes and
-     * says so on stderr (its own `OutputSink`), instead of ending there as a reader's `head` ends `eval --jsonl`.
-     */
-    finishesWhenOutputCloses?: true;
-  }
-> = {
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command>; streams?: (args: readonly string[]) => boolean }> = {
   eval: {
     summary: 'evaluate views: a table, or --jsonl batch from stdin',
     load: async () => (await import('./commands/eval.js')).evalCommand,
@@ -28,7 +16,6 @@ export const COMMANDS: Record<
     summary: 'store views in a ledger (--db, --pg, --json-dir) and print their warrant',
     load: async () => (await import('./commands/ingest.js')).ingestCommand,
     streams: () => true,
-    finishesWhenOutputCloses: true,
   },
   audit: { summary: "verify a ledger's hash-chained event log", load: async () => (await import('./commands/audit.js')).auditCommand },
   serve: {
@@ -49,32 +36,8 @@ export const COMMANDS: Record<
     load: async () => (await import('./commands/canonical.js')).canonicalCommand,
   },
   receipt: { summary: 'issue or verify a warrant receipt', load: async () => (await import('./commands/receipt.js')).receiptCommand },
-  decisions: {
-    summary: 'recorded gate decisions: list, show, verify (offline, from the ledger alone)',
-    load: async () => (await import('./commands/decisions.js')).decisionsCommand,
-  },
-  recover: {
-    summary: 'after evidence changed: plan recovery, re-evaluate, record a retraction',
-    load: async () => (await import('./commands/recover.js')).recoverCommand,
-  },
   hook: {
     summary: 'a Claude Code hook: pre-tool-use answers allow / ask / deny from the warrant gate',
     load: async () => (await import('./commands/hook.js')).hookCommand,
-  },
-  store: {
-    summary: 'store a memory with its epistemic class (--class, --supports)',
-    load: async () => (await import('./commands/memory-store.js')).memoryStoreCommand,
-  },
-  recall: {
-    summary: 'recall memories with class and confidence (--class, --confidence-min)',
-    load: async () => (await import('./commands/memory-recall.js')).memoryRecallCommand,
-  },
-  evidence: {
-    summary: "a memory's evidence: show, link, refute, reclass, audit, gate-stats",
-    load: async () => (await import('./commands/memory-evidence.js')).memoryEvidenceCommand,
-  },
-  memory: {
-    summary: 'the persona file: checkout MEMORY.md, read an edited one back',
-    load: async () => (await import('./commands/memory-checkout.js')).memoryCommand,
   },
 };

@@ -1,0 +1,85 @@
+import { rmSync } from 'node:fs';
+import type { CanUseTool, HookCallback } from '@anthropic-ai/claude-agent-sdk';
+import { SqliteEvidenceStore } from '@ewp/sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureLedger, LATER, MAPPING_JSON, T0 } from '../test/ledger.js';
+import { warrantCanUseTool, warrantPreToolUseHook } from './can-use-tool.js';
+import { parseToolMapping } from './tool-mapping.js';
+
+let ledger: { dir: string; file: string };
+let store: SqliteEvidenceStore;
+beforeAll(async () => {
+  ledger = await fixtureLedger();
+  store = new SqliteEvidenceStore(ledger.file);
+});
+afterAll(async () => {
+  await store.close();
+  rmSync(ledger.dir, { recursive: true, force: true });
+});
+const mapping = parseToolMapping(MAPPING_JSON);
+const signal = new AbortController().signal;
+const sdkOptions = { signal, toolUseID: 'toolu_1', requestId: 'r1' } as Parameters<CanUseTool>[2];
+
+describe('warrantCanUseTool (Claude Agent SDK canUseTool)', () => {
+  it('MAY_ACT allows with the input unchanged', async () => {
+    const canUseTool: CanUseTool = warrantCanUseTool({ mapping, store, now: () => T0 });
+    expect(await canUseTool('mcp__ops__restart', { server: 'a' }, sdkOptions)).toEqual({ behavior: 'allow', updatedInput: { server: 'a' } });
+  });
+
+  it('DENY denies with the deciding rule', async () => {
+    const canUseTool: CanUseTool = warrantCanUseTool({ mapping, store, now: () => T0 });
+    const result = await canUseTool('mcp__ops__drop_table', { table: 'users' }, sdkOptions);
+    expect(result).toMatchObject({ behavior: 'deny', message: expect.stringContaining('gate rule high.requires_accepted') });
+  });
+
+  it('REQUIRE_CONFIRMATION asks confirm with the reason; denied without a confirm handler', async () => {
+    const asked: string[] = [];
+    const confirming = warrantCanUseTool({
+      mapping,
+      store,
+      now: () => LATER,
+      confirm: ({ toolName, reason }) => {
+        asked.push(`${toolName}: ${reason}`);
+        return true;
+      },
+    });
+    expect(await confirming('mcp__ops__restart', { server: 'a' })).toEqual({ behavior: 'allow', updatedInput: { server: 'a' } });
+    expect(asked[0]).toContain('medium.stale_tentative_or_irreversible');
+    const refusing = warrantCanUseTool({ mapping, store, now: () => LATER, confirm: async () => false });
+    expect(await refusing('mcp__ops__restart', {})).toMatchObject({ behavior: 'deny', message: expect.stringContaining('not confirmed') });
+    const nobody = warrantCanUseTool({ mapping, store, now: () => LATER });
+    expect(await nobody('mcp__ops__restart', {})).toMatchObject({ behavior: 'deny', message: expect.stringContaining('no confirm handler') });
+  });
+
+  it('nothing stored for the proposition: denied', async () => {
+    const canUseTool = warrantCanUseTool({ mapping, store, now: () => T0 });
+    expect(await canUseTool('mcp__ops__ticket', { id: 7 })).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringContaining('no stored evidence for P-ticket-7'),
+    });
+  });
+
+  it('a closed ledger fails closed', async () => {
+    const closed = new SqliteEvidenceStore(ledger.file);
+    await closed.close();
+    const canUseTool = warrantCanUseTool({ mapping, store: closed, now: () => T0 });
+    expect(await canUseTool('mcp__ops__restart', {})).toMatchObject({ behavior: 'deny', message: expect.stringContaining('could not be decided') });
+  });
+});
+
+describe('warrantPreToolUseHook (Claude Agent SDK hooks)', () => {
+  it('answers the PreToolUse event as the hook command does', async () => {
+    const hook: HookCallback = warrantPreToolUseHook({ mapping, store, now: () => T0 });
+    const event = {
+      session_id: 's',
+      transcript_path: '/t',
+      cwd: '/',
+      hook_event_name: 'PreToolUse' as const,
+      tool_name: 'Read',
+      tool_input: { file_path: '/a' },
+      tool_use_id: 'toolu_1',
+    };
+    expect(await hook(event, 'toolu_1', { signal })).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
+    expect(await hook({ ...event, tool_name: 'Write' }, 'toolu_2', { signal })).toMatchObject({ hookSpecificOutput: { permissionDecision: 'ask' } });
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The Claude Code `PreToolUse` hook protocol: the event JSON Claude Code writes on the hook's stdin,
+ * and the answer it reads on stdout (`hookSpecificOutput.permissionDecision` with its reason).
+ * Anything that cannot be read as a PreToolUse event is denied with the reason (fail closed).
+ */
+import { type ClaudeGateOptions, type ClaudePermission, toolCallPermission } from './tool-call-permission.js';
+
+/** What the hook prints: a decision with its reason, or `{}` (no decision) for an unmapped tool under `"unmapped": "pass"`. */
+export type PreToolUseAnswer =
+  | {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse';
+        permissionDecision: 'allow' | 'ask' | 'deny';
+        permissionDecisionReason: string;
+      };
+    }
+  | Record<string, never>;
+
+/** The fields of the PreToolUse event the gate reads. */
+export interface PreToolUseCall {
+  toolName: string;
+  toolInput: unknown;
+}
+
+/** A permission as the hook's stdout JSON. */
+export function preToolUseAnswer(permission: ClaudePermission): PreToolUseAnswer {
+  if (permission.decision === undefined) return {};
+  return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: permission.decision, permissionDecisionReason: permission.reason } };
+}
+
+/** A refusal with its reason, for input or setup the hook cannot use. */
+export function denyAnswer(reason: string): PreToolUseAnswer {
+  return preToolUseAnswer({ decision: 'deny', reason: `EWP: ${reason}; the call is refused` });
+}
+
+/** Read a PreToolUse event (parsed JSON); a string reason when it is not one. */
+export function readPreToolUseEvent(event: unknown): PreToolUseCall | string {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'the hook input is not a JSON object';
+  const { hook_event_name: name, tool_name: toolName, tool_input: toolInput } = event as Record<string, unknown>;
+  if (name !== undefined && name !== 'PreToolUse') return `the hook input is a ${JSON.stringify(name)} event, not PreToolUse`;
+  if (typeof toolName !== 'string' || toolName.length === 0) return 'the hook input has no tool_name';
+  return { toolName, toolInput };
+}
+
+/** Answer one PreToolUse event (parsed JSON): read it, decide, answer. */
+export async function answerPreToolUseEvent(event: unknown, options: ClaudeGateOptions): Promise<PreToolUseAnswer> {
+  const call = readPreToolUseEvent(event);
+  if (typeof call === 'string') return denyAnswer(call);
+  return preToolUseAnswer(await toolCallPermission(call.toolName, call.toolInput, options));
+}
+
+/** Answer one hook invocation from its stdin text. */
+export async function answerPreToolUse(text: string, options: ClaudeGateOptions): Promise<PreToolUseAnswer> {
+  let event: unknown;
+  try {
+    event = JSON.parse(text);
+  } catch {
+    return denyAnswer('the hook input is not JSON');
+  }
+  return answerPreToolUseEvent(event, options);
+}

@@ -1,0 +1,95 @@
+/**
+ * `ewp hook pre-tool-use`: a Claude Code `PreToolUse` hook. Reads the event JSON on stdin, maps the
+ * tool call to a proposition and an action with the tool mapping file (`--map`, see @ewp/claude-code),
+ * decides with the shared warrant gate on the ledger, and prints the answer
+ * (`hookSpecificOutput.permissionDecision` allow / ask / deny with the reason). Whatever cannot be
+ * used (input, arguments, mapping file, ledger) is answered deny with the reason: it fails closed,
+ * and always exits 0 so that Claude Code reads the answer.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { EvidenceStore } from '@ewp/ledger';
+import { type CliIO, type Command, EXIT_OK } from '../cli-io.js';
+import { LEDGER_OPTIONS, ledgerSpec, openStore } from '../open-store.js';
+
+const HELP = `usage: ewp hook pre-tool-use --map tools.json (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>)
+
+A Claude Code PreToolUse hook: the event JSON on stdin, the answer on stdout
+({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow|ask|deny",
+"permissionDecisionReason":"..."}}). The mapping file names, per tool name pattern, the proposition
+the call depends on and the action it is (@ewp/claude-code README). Malformed input, unusable
+arguments, a bad mapping file or a missing ledger are answered deny with the reason. Exit: always 0.
+
+In .claude/settings.json:
+  {"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command",
+    "command":"npx -y @ewp/cli hook pre-tool-use --map .claude/ewp-tools.json --db ewp.sqlite"}]}]}}
+`;
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export const hookCommand: Command = async (args: string[], io: CliIO) => {
+  // Imported here, so that `ewp --help` and the other verbs never load the gate.
+  const { answerPreToolUse, denyAnswer, parseToolMapping } = await import('@ewp/claude-code');
+  const answer = (value: object): number => {
+    io.stdout.write(`${JSON.stringify(value)}\n`);
+    return EXIT_OK;
+  };
+  const refuse = (reason: string): number => {
+    io.stderr.write(`ewp hook: ${reason}\n`);
+    return answer(denyAnswer(reason));
+  };
+
+  let values: ReturnType<typeof parse>['values'];
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parse(args));
+  } catch (error) {
+    return refuse(`unusable arguments: ${message(error)}`);
+  }
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  if (positionals[0] !== 'pre-tool-use' || positionals.length !== 1) return refuse('expected the hook name "pre-tool-use"');
+  if (values.map === undefined) return refuse('no tool mapping: pass --map <file.json>');
+
+  // Read the event first: Claude Code waits for the hook to consume its stdin.
+  const event = await readAll(io.stdin);
+  let mapping: ReturnType<typeof parseToolMapping>;
+  try {
+    mapping = parseToolMapping(JSON.parse(readFileSync(values.map, 'utf8')));
+  } catch (error) {
+    return refuse(`unusable tool mapping ${values.map}: ${message(error)}`);
+  }
+  const spec = ledgerSpec(values, io.cwd);
+  // A missing ledger is refused, never created: an empty one would deny everything without saying why.
+  const path = spec.db ?? spec.jsonDir;
+  if (path !== undefined && !existsSync(path)) return refuse(`no ledger at ${path}`);
+  let store: EvidenceStore;
+  try {
+    store = await openStore(spec);
+  } catch (error) {
+    return refuse(`unusable ledger: ${message(error)}`);
+  }
+  try {
+    return answer(await answerPreToolUse(event, { mapping, store }));
+  } finally {
+    await store.close().catch(() => undefined);
+  }
+};
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...LEDGER_OPTIONS, map: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+}
