@@ -29,4 +29,5 @@ export {
   type WarrantedStoreOptions,
 } from './store/warranted-store.js';
 export { type EwpToolArtifact, ewpLangChainTools } from './tools/ewp-tools.js';
-export { type GateInterrupt, type GateResume, gateLangChainTool } from './gate/gate-tool.js';
+export { gateLangChainTool } from './gate/gate-tool.js';
+export type { GateInterrupt, GateResume } from './gate/gated-call.js';

@@ -9,23 +9,8 @@ import { InvalidArgumentError } from '@ewp/core';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { tool } from '@langchain/core/tools';
 import type { ToolRunnableConfig } from '@langchain/core/tools';
-import { interrupt } from '@langchain/langgraph';
-import { decideGate, denyReason, type GateOptions, type GateRefusal, gateRefusal } from '@ewp/tools';
-
-/** What the graph pauses with: the pending decision and the call a human is asked to confirm. */
-export interface GateInterrupt extends GateRefusal {
-  ewp_gate: 'REQUIRE_CONFIRMATION';
-  tool: string;
-  args: unknown;
-}
-
-/** What a human resumes with (`new Command({ resume })`): `true`/`false` or `{ approved }`. */
-export type GateResume = boolean | { approved: boolean };
-
-function approved(answer: unknown): boolean {
-  if (answer === true) return true;
-  return typeof answer === 'object' && answer !== null && (answer as { approved?: unknown }).approved === true;
-}
+import type { GateOptions } from '@ewp/tools';
+import { gatedCall } from './gated-call.js';
 
 /**
  * Wrap `inner` with the warrant gate. The gated tool keeps the inner name, description and schema;
@@ -34,22 +19,14 @@ function approved(answer: unknown): boolean {
 export function gateLangChainTool<INPUT = Record<string, unknown>>(inner: StructuredToolInterface, options: GateOptions<INPUT>): StructuredToolInterface {
   if (options === null || typeof options !== 'object' || options.store === undefined) throw new InvalidArgumentError('store', 'an EvidenceStore is required');
   return tool(
-    async (input: INPUT, config: ToolRunnableConfig): Promise<unknown> => {
-      const d = await decideGate(options, input);
-      if (d.decision === 'DENY') return JSON.stringify(gateRefusal(d, 'DENY', denyReason(d)));
-      if (d.decision === 'REQUIRE_CONFIRMATION') {
-        const pending: GateInterrupt = {
-          ...gateRefusal(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action`),
-          ewp_gate: 'REQUIRE_CONFIRMATION',
-          tool: inner.name,
-          args: input,
-        };
-        if (!approved(interrupt(pending))) {
-          return JSON.stringify(gateRefusal(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action; it was not given`));
-        }
-      }
-      return inner.invoke(input as never, config);
-    },
+    (input: INPUT, config: ToolRunnableConfig): Promise<unknown> =>
+      gatedCall(
+        options,
+        inner.name,
+        input,
+        () => inner.invoke(input as never, config),
+        (refusal) => JSON.stringify(refusal),
+      ),
     { name: inner.name, description: inner.description, schema: inner.schema as never },
   ) as unknown as StructuredToolInterface;
 }

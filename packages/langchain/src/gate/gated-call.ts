@@ -1,0 +1,48 @@
+/**
+ * One gated call in a LangGraph graph, shared by `gateLangChainTool` and `warrantMiddleware`: decide
+ * on the latest stored evidence; MAY_ACT runs the call; REQUIRE_CONFIRMATION pauses the graph with
+ * `interrupt` for a human and runs it only on an approval; DENY (or no approval) returns the typed
+ * refusal instead. On resume LangGraph runs the node again from the start, so the decision is made
+ * again on the evidence of that moment.
+ */
+import { decideGate, denyReason, type GateOptions, type GateRefusal, gateRefusal } from '@ewp/tools';
+import { interrupt } from '@langchain/langgraph';
+
+/** What the graph pauses with: the pending decision and the call a human is asked to confirm. */
+export interface GateInterrupt extends GateRefusal {
+  ewp_gate: 'REQUIRE_CONFIRMATION';
+  tool: string;
+  args: unknown;
+}
+
+/** What a human resumes with (`new Command({ resume })`): `true`/`false` or `{ approved }`. */
+export type GateResume = boolean | { approved: boolean };
+
+function approved(answer: unknown): boolean {
+  if (answer === true) return true;
+  return typeof answer === 'object' && answer !== null && (answer as { approved?: unknown }).approved === true;
+}
+
+/** Run `run` if the gate lets the call of `toolName` with `input` through; else return `refuse(refusal)`. */
+export async function gatedCall<INPUT, RESULT>(
+  options: GateOptions<INPUT>,
+  toolName: string,
+  input: INPUT,
+  run: () => Promise<RESULT>,
+  refuse: (refusal: GateRefusal) => RESULT,
+): Promise<RESULT> {
+  const d = await decideGate(options, input);
+  if (d.decision === 'DENY') return refuse(gateRefusal(d, 'DENY', denyReason(d)));
+  if (d.decision === 'REQUIRE_CONFIRMATION') {
+    const pending: GateInterrupt = {
+      ...gateRefusal(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action`),
+      ewp_gate: 'REQUIRE_CONFIRMATION',
+      tool: toolName,
+      args: input,
+    };
+    if (!approved(interrupt(pending))) {
+      return refuse(gateRefusal(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action; it was not given`));
+    }
+  }
+  return run();
+}
