@@ -10,10 +10,10 @@ runMemoryConformance({
     await store.close();
     return new CommitRecordEvidenceStore(store.records);
   },
-  // One changed byte in the record that carries the entry's row.
+  // One changed byte in the record that carries the entry's row (an ingest's commit record carries its entry rows).
   tamperEntry: async (store, _kind, id) => {
     const records = (store.records as MemoryCommitRecordStore).records;
-    const record = records.find((r) => r.family === 'row' && r.body.includes(id));
+    const record = records.find((r) => r.family === 'commit' && r.body.includes(id));
     if (record !== undefined) record.body = record.body.replace('blocked', 'blockee');
   },
 });

@@ -16,6 +16,6 @@ runMemoryConformance({
   destroy: (store) => dropPostgresLedger(store.schema),
   // An UPDATE behind the store's back: one changed byte of the entry row's body.
   tamperEntry: async (store, kind, id) => {
-    await store.pool.query(`UPDATE "${store.schema}".ewp_entries SET body = replace(body, 'blocked', 'blockee') WHERE kind = $1 AND id = $2`, [kind, id]);
+    await store.pool.query(`UPDATE "${store.schema}".entries SET body = replace(body, 'blocked', 'blockee') WHERE kind = $1 AND id = $2`, [kind, id]);
   },
 });
