@@ -31,12 +31,5 @@ export class CanonicalizationError extends EwpError {
   }
 }
 
-/** Appends an object member to a JSON path the way the reference prints it (keys written raw). */
-export function memberPath(path: string, key: string): string {
-  return `${path}.${key}`;
-}
-
-/** Appends an array index to a JSON path. */
-export function indexPath(path: string, index: number): string {
-  return `${path}[${index}]`;
-}
+/** JSON paths as errors name them: the one lexer's builders (keys written raw, as the reference prints them). */
+export { jsonIndexPath as indexPath, jsonMemberPath as memberPath } from '@ewp/core';
