@@ -2,33 +2,93 @@
  * A cross-process exclusive lock in plain Node (no native addon): an exclusive-create lock file.
  *
  * `link(tmp, path)` is atomic on every local file system: exactly one process creates the lock, whose
- * content `{pid, host, acquired_at}` was written to `tmp` before; it deletes the lock on release. Waiters poll.
- * If the holder dies without releasing (SIGKILL), the file stays: a waiter that finds a lock whose
- * `pid` is on this host and no longer alive (`process.kill(pid, 0)` → ESRCH) breaks it by renaming it
- * away (only one breaker's rename can succeed) and checking it renamed the same stale file. A lock held
- * by another host is never broken: it times out as "busy". Unlike `flock`, the OS does not release it
+ * owner (pid, host, boot id, the process's start time, a random token) was written to `tmp` before; it
+ * deletes the lock on release. Waiters poll. If the holder dies without releasing (SIGKILL), the file
+ * stays: a waiter breaks it when it is stale, by renaming it away (only one breaker's rename can
+ * succeed) and checking it renamed the same stale file. A lock is stale when:
+ * - its owner is on this host and no process has its pid, or the process with that pid started at
+ *   another time (the pid was reused: after a restart, or PID 1 of a restarted container), or the host
+ *   has booted since (its boot id differs);
+ * - it names this process but none of this process's holders (no token, or one this process does not hold);
+ * - its content is not an owner at all (empty, `{}`, `null`, torn or foreign text) and it is older than
+ *   {@link UNREADABLE_LEASE_MS}: locks are linked into place with their owner, so no live holder has one.
+ * A lock held by another host is never broken: it times out as "busy". Where the start time cannot be
+ * read (no `/proc`, or a lock of an older writer, which records none), liveness falls back to the pid alone. Unlike `flock`, the OS does not release it
  * for us, which is why stale detection exists.
  */
+import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { StoreUnavailableError } from './errors.js';
 
+/** What a lock file says about its holder. `boot_id`, `start_time` and `token` are absent in locks of older writers. */
 interface LockOwner {
   pid: number;
   host: string;
   acquired_at: string;
+  boot_id?: string;
+  start_time?: string;
+  token?: string;
 }
 
-function readOwner(path: string): LockOwner | undefined {
+/** Tokens of the locks this process holds now (several stores of one process may lock several ledgers). */
+const heldTokens = new Set<string>();
+
+function readProcText(path: string): string | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockOwner;
+    return readFileSync(path, 'utf8').trim();
   } catch {
     return undefined;
   }
 }
 
-function isAlive(pid: number): boolean {
+/** This boot of the host (Linux), so a lock from before a reboot is never taken for a live one. */
+const BOOT_ID = readProcText('/proc/sys/kernel/random/boot_id');
+
+/**
+ * When the process `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`), or
+ * undefined where it cannot be read. The command name (field 2) may hold spaces and parentheses, so
+ * fields are counted after its last `)`.
+ */
+export function processStartTime(pid: number): string | undefined {
+  const stat = readProcText(`/proc/${pid}/stat`);
+  if (stat === undefined) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state), so field 22 is fields[19].
+  const start = fields[19];
+  return start !== undefined && /^\d+$/.test(start) ? start : undefined;
+}
+
+const OWN_START_TIME = processStartTime(process.pid);
+
+function isOptionalString(x: unknown): boolean {
+  return x === undefined || typeof x === 'string';
+}
+
+/** The owner a lock file names, or undefined when its content is not one (empty, torn, `null`, `{}`, foreign). */
+function readOwner(path: string): LockOwner | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const o = value as Record<string, unknown>;
+  if (typeof o.pid !== 'number' || !Number.isSafeInteger(o.pid) || o.pid <= 0 || typeof o.host !== 'string') return undefined;
+  if (!isOptionalString(o.boot_id) || !isOptionalString(o.start_time) || !isOptionalString(o.token)) return undefined;
+  return {
+    pid: o.pid,
+    host: o.host,
+    acquired_at: typeof o.acquired_at === 'string' ? o.acquired_at : '?',
+    ...(o.boot_id === undefined ? {} : { boot_id: o.boot_id as string }),
+    ...(o.start_time === undefined ? {} : { start_time: o.start_time as string }),
+    ...(o.token === undefined ? {} : { token: o.token as string }),
+  };
+}
+
+function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -37,33 +97,58 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Whether the owner a lock names may still hold it: false only when it provably does not. */
+function ownerMayBeAlive(owner: LockOwner): boolean {
+  if (owner.host !== hostname()) return true;
+  if (owner.boot_id !== undefined && BOOT_ID !== undefined && owner.boot_id !== BOOT_ID) return false;
+  // This process: alive only if one of its holders took it (every holder writes a token); a lock
+  // naming this pid from an earlier process (a reboot, PID 1 of a restarted container) is not ours.
+  if (owner.pid === process.pid) return owner.token !== undefined && heldTokens.has(owner.token);
+  if (!pidExists(owner.pid)) return false;
+  if (owner.start_time === undefined) return true;
+  const now = processStartTime(owner.pid);
+  return now === undefined || now === owner.start_time;
+}
+
 /**
- * Try once; true when this process now holds the lock. The owner is written to a private temp file
- * first and then hard-linked into place (`link` fails if the lock exists), so a lock file never
+ * Try once; the lock's token when this process now holds it. The owner is written to a private temp
+ * file first and then hard-linked into place (`link` fails if the lock exists), so a lock file never
  * exists without its owner: a writer killed at any step leaves either no lock, or a lock naming a
- * dead pid that the next writer breaks. A killed writer's temp file is not a lock and is ignored.
+ * dead process that the next writer breaks. A killed writer's temp file is not a lock and is ignored.
  */
-function tryAcquire(path: string): boolean {
-  const tmp = `${path}.owner-${process.pid}-${Math.random().toString(36).slice(2)}`;
+function tryAcquire(path: string): string | undefined {
+  const token = randomBytes(16).toString('hex');
+  const tmp = `${path}.owner-${process.pid}-${token.slice(0, 8)}`;
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    acquired_at: new Date().toISOString(),
+    ...(BOOT_ID === undefined ? {} : { boot_id: BOOT_ID }),
+    ...(OWN_START_TIME === undefined ? {} : { start_time: OWN_START_TIME }),
+    token,
+  };
   const fd = openSync(tmp, 'wx');
   try {
-    writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), acquired_at: new Date().toISOString() }));
+    writeSync(fd, JSON.stringify(owner));
   } finally {
     closeSync(fd);
   }
   try {
+    // Held before it is visible, so this process never judges its own fresh lock stale.
+    heldTokens.add(token);
     linkSync(tmp, path);
-    return true;
+    return token;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    heldTokens.delete(token);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw error;
   } finally {
     unlinkSync(tmp);
   }
 }
 
-/** How old an ownerless lock must be before it is broken (only an older writer could leave one). */
-const OWNERLESS_GRACE_MS = 2_000;
+/** How old a lock whose content names no owner must be before it is broken (only damage or an older writer leaves one). */
+const UNREADABLE_LEASE_MS = 2_000;
 
 /** The lock file's inode and modification time, or undefined when it is gone. */
 function lockStat(path: string): { ino: number; mtimeMs: number } | undefined {
@@ -75,21 +160,17 @@ function lockStat(path: string): { ino: number; mtimeMs: number } | undefined {
   }
 }
 
-/**
- * Break the lock if its holder is a dead process on this host, or if it names no owner and is older
- * than a grace period (locks are linked into place with their owner, so an ownerless one is left
- * over by an older writer killed between create and write, or is damage: no live holder has one).
- */
+/** Break the lock if it is stale (see the module comment). */
 function breakIfStale(path: string): void {
   const before = lockStat(path);
   if (before === undefined) return;
   const owner = readOwner(path);
   if (owner === undefined) {
-    if (Date.now() - before.mtimeMs < OWNERLESS_GRACE_MS) return;
-  } else if (owner.host !== hostname() || owner.pid === process.pid || isAlive(owner.pid)) {
+    if (Date.now() - before.mtimeMs < UNREADABLE_LEASE_MS) return;
+  } else if (ownerMayBeAlive(owner)) {
     return;
   }
-  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     renameSync(path, aside);
   } catch {
@@ -126,7 +207,7 @@ function removeDeadOwnerFiles(path: string): void {
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number.parseInt(name.slice(prefix.length), 10);
-    if (!Number.isSafeInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    if (!Number.isSafeInteger(pid) || pid === process.pid || pidExists(pid)) continue;
     try {
       unlinkSync(join(dirname(path), name));
     } catch {
@@ -135,18 +216,31 @@ function removeDeadOwnerFiles(path: string): void {
   }
 }
 
+/** Release the lock this process holds under `token`, unless it was broken and taken by another holder meanwhile. */
+function release(path: string, token: string): void {
+  heldTokens.delete(token);
+  if (readOwner(path)?.token !== token) return;
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone: nothing to release
+  }
+}
+
 /** Hold the lock at `path` while `fn` runs. Waits up to `timeoutMs`, then `StoreUnavailableError('busy')`. */
 export async function withFileLock<T>(path: string, timeoutMs: number, fn: () => Promise<T> | T): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let delay = 1;
+  let token: string | undefined;
   for (;;) {
-    if (tryAcquire(path)) break;
+    token = tryAcquire(path);
+    if (token !== undefined) break;
     breakIfStale(path);
     if (Date.now() >= deadline) {
       const owner = readOwner(path);
       throw new StoreUnavailableError(
         'busy',
-        `store busy: lock ${path} held${owner ? ` by pid ${owner.pid} on ${owner.host} since ${owner.acquired_at}` : ''} for more than ${timeoutMs} ms`,
+        `store busy: lock ${path} held${owner ? ` by pid ${owner.pid} on ${owner.host} since ${owner.acquired_at}` : ' (its content names no owner)'} for more than ${timeoutMs} ms`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, delay));
@@ -156,10 +250,6 @@ export async function withFileLock<T>(path: string, timeoutMs: number, fn: () =>
     removeDeadOwnerFiles(path);
     return await fn();
   } finally {
-    try {
-      unlinkSync(path);
-    } catch {
-      // already gone: nothing to release
-    }
+    release(path, token);
   }
 }

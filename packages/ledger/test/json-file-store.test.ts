@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../src/errors.js';
+import { processStartTime } from '../src/file-lock.js';
 import { fileKey, JsonFileEvidenceStore } from '../src/json-file-store.js';
 import { bundleWorker } from '../test-support/bundle-from-sources.mjs';
 import { evidenceRecord, seedView } from '../test-support/fault-views.js';
@@ -278,6 +279,7 @@ describe('lock under SIGKILL', () => {
   it('the states a kill leaves at each step of taking the lock never block the next writer', async () => {
     const host = (await import('node:os')).hostname();
     const owner = (pid: number) => JSON.stringify({ pid, host, acquired_at: new Date().toISOString() });
+    const ownerOf = (pid: number, extra: Record<string, string>) => JSON.stringify({ pid, host, acquired_at: new Date().toISOString(), ...extra });
     const old = new Date(Date.now() - 60_000);
     const states: [string, (root: string) => void][] = [
       // Killed after writing its owner file, before linking it into place: no lock at all.
@@ -301,6 +303,22 @@ describe('lock under SIGKILL', () => {
           utimesSync(join(root, '.lock'), old, old);
         },
       ],
+      // Content that names no owner (damage, a foreign program): stale once older than the lease.
+      ...['{}', 'null', '[]', '"x"', '{"pid":"1","host":7}', '{"pid":-1}', 'garbage \u0000\xff', '{"pid":1,'].map((text): [string, (root: string) => void] => [
+        `content ${JSON.stringify(text)}`,
+        (root) => {
+          writeFileSync(join(root, '.lock'), text);
+          utimesSync(join(root, '.lock'), old, old);
+        },
+      ]),
+      // The pid was reused: a live process that started at another time than the holder did.
+      ['pid reused by a live process', (root) => writeFileSync(join(root, '.lock'), ownerOf(process.ppid, { start_time: '1', token: 'a'.repeat(32) }))],
+      ['PID 1, started at another time', (root) => writeFileSync(join(root, '.lock'), ownerOf(1, { start_time: '999999999999', token: 'd'.repeat(32) }))],
+      // This very process's pid, written by an earlier process (PID 1 of a restarted container).
+      ['this pid, not this holder (token)', (root) => writeFileSync(join(root, '.lock'), ownerOf(process.pid, { token: 'b'.repeat(32) }))],
+      ['this pid, not this holder (older writer)', (root) => writeFileSync(join(root, '.lock'), owner(process.pid))],
+      // Written before the host booted again.
+      ['another boot', (root) => writeFileSync(join(root, '.lock'), ownerOf(process.ppid, { boot_id: 'not-this-boot' }))],
     ];
     for (const [name, leave] of states) {
       const root = join(dir, `killed${++n}`);
@@ -310,6 +328,32 @@ describe('lock under SIGKILL', () => {
       expect((await s.put(seedView('P-1'))).status, name).toBe('stored');
       expect(existsSync(join(root, '.lock')), name).toBe(false);
     }
+  });
+
+  it('a lock whose content names no owner is broken after the lease, never before, and never crashes a writer', async () => {
+    for (const text of ['null', '{}', '']) {
+      const root = join(dir, `fresh${++n}`);
+      new JsonFileEvidenceStore(root);
+      writeFileSync(join(root, '.lock'), text);
+      const busy = new JsonFileEvidenceStore(root, { lockTimeoutMs: 300 });
+      await expect(busy.put(seedView('P-1')), text).rejects.toThrow(/names no owner/);
+      const s = new JsonFileEvidenceStore(root, { lockTimeoutMs: 5_000 });
+      expect((await s.put(seedView('P-1'))).status, text).toBe('stored');
+    }
+  });
+
+  it('a live holder of this host, with its start time, is waited for', async () => {
+    const root = join(dir, `live${++n}`);
+    new JsonFileEvidenceStore(root);
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)']);
+    await new Promise((resolve) => holder.once('spawn', resolve));
+    const startTime = processStartTime(holder.pid as number);
+    expect(startTime).toMatch(/^\d+$/);
+    const host = (await import('node:os')).hostname();
+    writeFileSync(join(root, '.lock'), JSON.stringify({ pid: holder.pid, host, acquired_at: 'T0', start_time: startTime, token: 'c'.repeat(32) }));
+    const s = new JsonFileEvidenceStore(root, { lockTimeoutMs: 200 });
+    await expect(s.put(seedView('P-1'))).rejects.toMatchObject({ reason: 'busy' });
+    holder.kill('SIGKILL');
   });
 
   it('a writer SIGKILLed at random points while taking and releasing the lock never blocks the next one', async () => {
