@@ -15,8 +15,8 @@ const LAYERS: string[][] = [
   ['@ewp/core'],
   ['@ewp/canonical', '@ewp/http-guard'],
   ['@ewp/ledger', '@ewp/receipts', '@ewp/conformance'],
-  ['@ewp/sqlite', '@ewp/postgres', '@ewp/mem0', '@ewp/zep', '@ewp/tools'],
-  ['@ewp/mcp', '@ewp/ai-sdk', '@ewp/langchain', '@ewp/openai-agents', '@ewp/mastra', '@ewp/inspect'],
+  ['@ewp/sqlite', '@ewp/postgres', '@ewp/mem0', '@ewp/zep', '@ewp/tools', '@ewp/memory'],
+  ['@ewp/mcp', '@ewp/ai-sdk', '@ewp/langchain', '@ewp/openai-agents', '@ewp/mastra', '@ewp/claude-code', '@ewp/inspect'],
   ['@ewp/cli'],
 ];
 
