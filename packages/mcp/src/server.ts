@@ -36,6 +36,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
+import { isMemoryToolName, memoryToolList, runMemoryTool } from './memory-tools.js';
 import { completeResourceArgument, listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
 import { stableJson } from './stable-json.js';
 import { ToolResultCache } from './tool-result-cache.js';
@@ -50,6 +51,7 @@ export const SERVER_INSTRUCTIONS = [
   'Report the warrant axes as they are: when conflict is OPEN, say "conflict=OPEN" out loud and do not invent a reconciliation;',
   'DEGRADED means the view is incomplete, so missing evidence proves nothing; STALE and SUPERSEDED mean the claim may no longer hold.',
   'Writes (ewp_evidence_view_put, ewp_check_record, ewp_evidence_record) need the server-side ingest role.',
+  'The memory_* tools keep memories with an epistemic class: recall makes a memory hot, never better founded; only independent observations raise confidence.',
 ].join(' ');
 
 /** Options of {@link createEwpMcpServer}. */
@@ -67,26 +69,28 @@ export interface EwpMcpServerOptions {
 /** The `tools/list` answer, built on first use: converting the schemas costs startup time a server may never need. */
 let toolList: Tool[] | undefined;
 const listTools = (): Tool[] =>
-  (toolList ??= EWP_TOOLS.map((tool) => ({
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: inputJsonSchema(tool.name),
-    outputSchema: outputJsonSchema(tool.name),
-    annotations: {
+  (toolList ??= EWP_TOOLS.map(
+    (tool): Tool => ({
+      name: tool.name,
       title: tool.title,
-      readOnlyHint: !tool.writes,
-      destructiveHint: false,
-      idempotentHint: !tool.writes || tool.name === 'ewp_evidence_view_put',
-      openWorldHint: false,
-    },
-  })));
+      description: tool.description,
+      inputSchema: inputJsonSchema(tool.name),
+      outputSchema: outputJsonSchema(tool.name),
+      annotations: {
+        title: tool.title,
+        readOnlyHint: !tool.writes,
+        destructiveHint: false,
+        idempotentHint: !tool.writes || tool.name === 'ewp_evidence_view_put',
+        openWorldHint: false,
+      },
+    }),
+  ).concat(memoryToolList()));
 
 /**
  * A refused call: the code in the text (JSON) and, as in the reference, in a top-level `error`;
  * the JSON path of the refused argument in both when there is one.
  */
-export function refusalResult(refusal: ToolRefusal): CallToolResult {
+export function refusalResult(refusal: { code: ToolRefusal['code'] | string; message: string; path?: string | undefined }): CallToolResult {
   const at = refusal.path === undefined ? {} : { path: refusal.path };
   return {
     content: [{ type: 'text', text: JSON.stringify({ error: refusal.code, message: refusal.message, ...at }) }],
@@ -104,6 +108,10 @@ function successResult(result: Record<string, unknown>): CallToolResult {
  * session goes through {@link createEwpMcpServer}.
  */
 export async function callEwpTool(name: string, rawArguments: unknown, context: ToolContext): Promise<CallToolResult> {
+  if (isMemoryToolName(name)) {
+    const memory = await runMemoryTool(name, rawArguments, context);
+    return memory.ok ? successResult(memory.value) : refusalResult(memory.refusal);
+  }
   let outcome: Awaited<ReturnType<typeof runTool>>;
   try {
     outcome = await runTool(name, rawArguments, context);

@@ -1,6 +1,6 @@
 /** The eight tools over the SDK's in-memory transport: results and refusal codes of docs/spec/store-contract.md §5. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EWP_TOOLS } from '../src/index.js';
+import { EWP_TOOLS, MEMORY_TOOL_NAMES } from '../src/index.js';
 import { type Connected, call, connect, ok, refused } from './harness.js';
 import { extractedView, SERVER_NOW, source, T, verifiedView } from './views.js';
 
@@ -12,7 +12,7 @@ beforeEach(async () => {
 afterEach(async () => c.close());
 
 describe('tools/list', () => {
-  it('lists the eight tools with input and output schemas', async () => {
+  it('lists the eight tools, then the memory tools, with input and output schemas', async () => {
     const { tools } = await c.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'ewp_warrant_now',
@@ -23,6 +23,7 @@ describe('tools/list', () => {
       'ewp_may_act',
       'ewp_memory_context',
       'ewp_list_propositions',
+      ...MEMORY_TOOL_NAMES,
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');

@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EwpError } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
-import { assertIngestToken, isLoopbackHost, MIN_INGEST_TOKEN_BYTES, readIngestTokenFile, serveStdio, startEwpHttpServer } from '@ewp/mcp';
+import { assertIngestToken, isLoopbackHost, MEMORY_REST_ROUTES, MIN_INGEST_TOKEN_BYTES, readIngestTokenFile, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, openStore } from '../open-store.js';
@@ -18,7 +18,8 @@ Serve EWP to MCP clients (Claude, Codex, OpenClaw, ...) over a ledger: eight too
   --db FILE               SQLite ledger (created when the server may write)
   --pg URL                PostgreSQL ledger
   --json-dir DIR          JSON-file ledger
-  --http [HOST:]PORT      Streamable HTTP on http://HOST:PORT/mcp instead of stdio
+  --http [HOST:]PORT      Streamable HTTP on http://HOST:PORT/mcp instead of stdio (with the memory
+                          REST routes POST /v1/store, POST /v1/recall, GET /v1/evidence/:hash)
                           (HOST defaults to 127.0.0.1: loopback only unless told otherwise)
   --allowed-host NAME     HTTP only, repeatable: a host name clients may use besides loopback
                           (required when HOST is not loopback: every request's Host and Origin
@@ -169,6 +170,8 @@ export const serveCommand: Command = async (args, io) => {
         port: options.http.port,
         allowedHosts: options.allowedHosts,
         ...(options.ingestToken === undefined ? {} : { ingestToken: options.ingestToken }),
+        // The memory layer's REST bridge: POST /v1/store (ingest token), POST /v1/recall, GET /v1/evidence/:hash.
+        routes: MEMORY_REST_ROUTES,
       });
       if (!isLoopbackHost(options.http.host) && canWrite) {
         io.stderr.write('ewp serve: warning: this server is reachable beyond loopback over plain HTTP; the ingest token travels in clear (put TLS in front)\n');

@@ -1,0 +1,209 @@
+/**
+ * The memory-layer tools of the MCP server (`memory_store`, `memory_recall`, `memory_auto_context`,
+ * `memory_evidence_show|link|refute|audit|gates`): one zod schema per tool's arguments (its JSON Schema
+ * is derived from it, as for the `ewp_*` tools), and a run function that calls the `@ewp/memory`
+ * library, the same function the CLI and the REST routes call. Reads are open to every caller; writes
+ * need the ingest role, checked before any argument is read. A recall may append a PROMO_GATE event
+ * (an audit record of the promotion gate, never evidence), so it is a read for the role check.
+ */
+import { EwpError } from '@ewp/core';
+import type { EvidenceStore } from '@ewp/ledger';
+import { EPISTEMIC_CLASSES, MemoryLedger } from '@ewp/memory';
+import { jsonSchemaOf } from '@ewp/tools';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+const hash = z.string().min(1).describe('a memory hash, as memory_store or memory_recall answered it');
+const cls = z.enum(EPISTEMIC_CLASSES);
+const project = z.string().min(1).nullable().optional().describe('project scope; omit for global memories. Supports never cross scopes.');
+const at = z.string().optional().describe('ISO-8601 instant T for confidence and warrant; default: the server clock');
+
+/** Arguments of each memory tool. */
+export const MEMORY_TOOL_INPUTS = {
+  memory_store: z.object({
+    text: z.string().min(1),
+    epistemic_class: cls.describe(
+      'observation (raw, perceived), evidence (an observation linked to a claim), inference (a conclusion), hypothesis (to be checked)',
+    ),
+    supports: z.array(hash).optional().describe('memories this one supports: only observations and evidence may support'),
+    project,
+    source: z.string().min(1).optional().describe('where it came from (a tool, a document, the agent); default "agent"'),
+    derived_from: z.array(hash).optional(),
+  }),
+  memory_recall: z.object({
+    query: z.string().optional(),
+    project,
+    class: z.union([cls, z.array(cls)]).optional(),
+    confidence_min: z.number().min(0).max(100).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+    evaluated_at: at,
+  }),
+  memory_auto_context: z.object({ project, limit: z.number().int().min(0).max(1000).optional(), evaluated_at: at }),
+  memory_evidence_show: z.object({ hash, evaluated_at: at }),
+  memory_evidence_link: z.object({ support: hash, target: hash }),
+  memory_evidence_refute: z.object({ refuter: hash, target: hash }),
+  memory_evidence_audit: z.object({ hash: hash.optional() }),
+  memory_evidence_gates: z.object({ from: z.string().optional(), to: z.string().optional() }),
+} as const;
+
+/** A memory tool's name. */
+export type MemoryToolName = keyof typeof MEMORY_TOOL_INPUTS;
+
+interface MemoryTool<N extends MemoryToolName> {
+  title: string;
+  description: string;
+  writes: boolean;
+  run(memory: MemoryLedger, args: z.infer<(typeof MEMORY_TOOL_INPUTS)[N]>): Promise<unknown>;
+}
+
+const opt = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+
+/** The memory tools, in `tools/list` order. */
+export const MEMORY_TOOLS: { [N in MemoryToolName]: MemoryTool<N> } = {
+  memory_store: {
+    title: 'Store a memory with its epistemic class',
+    description:
+      'Store a memory as evidence records with its class (observation, evidence, inference, hypothesis); with supports, link it as support of ' +
+      'those memories (only observations and evidence may support; an inference or hypothesis as support is refused). Answers hash, class and confidence.',
+    writes: true,
+    run: (m, a) =>
+      m.store({
+        text: a.text,
+        class: a.epistemic_class,
+        ...opt('supports', a.supports),
+        ...opt('project', a.project),
+        ...opt('source', a.source),
+        ...opt('derived_from', a.derived_from),
+      }),
+  },
+  memory_recall: {
+    title: 'Recall memories with class and confidence',
+    description:
+      'Recall memories by text (or the most salient). Every row has class and confidence (0-100 from independent observations, never from recall). ' +
+      'Recall makes a memory hot, not better founded: present an inference or hypothesis as such.',
+    writes: false,
+    run: (m, a) =>
+      m
+        .recall({
+          ...opt('query', a.query),
+          ...opt('project', a.project),
+          ...opt('class', a.class),
+          ...opt('confidence_min', a.confidence_min),
+          ...opt('limit', a.limit),
+          ...opt('at', a.evaluated_at),
+        })
+        .then((rows) => ({ rows })),
+  },
+  memory_auto_context: {
+    title: 'Context before a turn: hot and confirmed apart',
+    description:
+      'The memories to keep in mind before a turn, in two labelled parts: "hot" (most salient, each with class and confidence: not evidence) and ' +
+      '"confirmed" (warrant ACCEPTED or confidence at or above the threshold). Never present a hot memory as confirmed.',
+    writes: false,
+    run: (m, a) => m.autoContext({ ...opt('project', a.project), ...opt('limit', a.limit), ...opt('at', a.evaluated_at) }),
+  },
+  memory_evidence_show: {
+    title: "A memory's evidence",
+    description:
+      "A memory's class, confidence and the counts behind it (supports, refutations, distinct sources, first/last seen) beside its warrant, its salience and its events.",
+    writes: false,
+    run: (m, a) => m.show(a.hash, a.evaluated_at),
+  },
+  memory_evidence_link: {
+    title: 'Link an observation as support',
+    description: 'Link an observation (or evidence) as support of a memory. A near copy from the same source is an echo: recorded, but it adds no source.',
+    writes: true,
+    run: (m, a) => m.link(a.support, a.target),
+  },
+  memory_evidence_refute: {
+    title: 'Link an observation as refutation',
+    description: 'Link an observation (or evidence) as refutation of a memory: confidence falls, the warrant shows the conflict.',
+    writes: true,
+    run: (m, a) => m.refute(a.refuter, a.target),
+  },
+  memory_evidence_audit: {
+    title: 'Audit the memory events',
+    description: "Verify the ledger's hash chain (memory events included) and list a memory's events, or every memory event.",
+    writes: false,
+    run: (m, a) => m.audit(a.hash),
+  },
+  memory_evidence_gates: {
+    title: 'Promotion gate statistics',
+    description: 'Promotions allowed and blocked by the promotion gate, by reason, read from the chain (optionally between from and to).',
+    writes: false,
+    run: (m, a) => m.gateStats({ ...opt('from', a.from), ...opt('to', a.to) }),
+  },
+};
+
+/** The memory tool names, in `tools/list` order. */
+export const MEMORY_TOOL_NAMES = Object.keys(MEMORY_TOOLS) as MemoryToolName[];
+
+/** Whether `name` is a memory tool. */
+export function isMemoryToolName(name: unknown): name is MemoryToolName {
+  return typeof name === 'string' && Object.hasOwn(MEMORY_TOOLS, name);
+}
+
+const ledgers = new WeakMap<EvidenceStore, MemoryLedger>();
+
+/**
+ * The memory layer of a store, one per store in this process, so MCP sessions and REST requests on one
+ * server share its index and its salience (kept in memory: salience is advisory and never evidence).
+ */
+export function memoryLedgerFor(store: EvidenceStore, clock: () => Date): MemoryLedger {
+  let memory = ledgers.get(store);
+  if (memory === undefined) {
+    memory = new MemoryLedger(store, { now: () => clock().toISOString() });
+    ledgers.set(store, memory);
+  }
+  return memory;
+}
+
+/** A refused memory tool call, as the binding frames it: code, message, argument path. */
+export class MemoryToolRefusal extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.MemoryToolRefusal');
+}
+
+/** Read a tool's arguments by its schema, refusing the first bad one with its path. */
+export function memoryToolArguments<N extends MemoryToolName>(name: N, raw: unknown): z.infer<(typeof MEMORY_TOOL_INPUTS)[N]> {
+  const parsed = MEMORY_TOOL_INPUTS[name].safeParse(raw ?? {});
+  if (parsed.success) return parsed.data as z.infer<(typeof MEMORY_TOOL_INPUTS)[N]>;
+  const issue = parsed.error.issues[0];
+  const path = `$${(issue?.path ?? []).map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`;
+  throw new MemoryToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', issue?.message ?? 'invalid arguments', { path });
+}
+
+/**
+ * Run one memory tool: the role first, then the arguments, then the library. Refusals (every
+ * `EwpError`) come back as `{ ok: false }`; anything else is a defect and is thrown.
+ */
+export async function runMemoryTool(
+  name: MemoryToolName,
+  raw: unknown,
+  context: { store: EvidenceStore; ingest: boolean; now: () => Date },
+): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; refusal: EwpError }> {
+  const tool = MEMORY_TOOLS[name] as MemoryTool<MemoryToolName>;
+  try {
+    if (tool.writes && !context.ingest) throw new MemoryToolRefusal('EWP_REFUSE_INGEST_ROLE', `${name} writes to the ledger and needs the ingest role`);
+    const args = memoryToolArguments(name, raw);
+    return { ok: true, value: (await tool.run(memoryLedgerFor(context.store, context.now), args as never)) as Record<string, unknown> };
+  } catch (error) {
+    if (EwpError.isInstance(error)) return { ok: false, refusal: error };
+    throw error;
+  }
+}
+
+/** The `tools/list` entries of the memory tools (their input JSON Schema derived from the zod schema, as for the ewp_* tools). */
+export function memoryToolList(): Tool[] {
+  return MEMORY_TOOL_NAMES.map((name) => {
+    const tool = MEMORY_TOOLS[name] as MemoryTool<MemoryToolName>;
+    return {
+      name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchemaOf(MEMORY_TOOL_INPUTS[name], 'input'),
+      // The library's result objects; the fields are documented with the library (@ewp/memory).
+      outputSchema: jsonSchemaOf(z.looseObject({}), 'output'),
+      annotations: { title: tool.title, readOnlyHint: !tool.writes, destructiveHint: false, idempotentHint: !tool.writes, openWorldHint: false },
+    };
+  });
+}
