@@ -79,7 +79,10 @@ export const memoryEvidenceCommand: Command = async (args: string[], io: CliIO) 
       }
       return r.chain.ok ? EXIT_OK : EXIT_SOME_FAILED;
     }
-    const stats = await memory.gateStats({ ...(values.from === undefined ? {} : { from: values.from }), ...(values.to === undefined ? {} : { to: values.to }) });
+    const stats = await memory.gateStats({
+      ...(values.from === undefined ? {} : { from: values.from }),
+      ...(values.to === undefined ? {} : { to: values.to }),
+    });
     if (values.json) printJson(io, stats);
     else {
       io.stdout.write(`promotions allowed ${stats.allowed}, blocked ${stats.blocked}\n`);

@@ -85,5 +85,10 @@ export function printJson(io: CliIO, value: unknown): void {
 
 /** A comma-separated list option (`--supports a,b`), empty items dropped. */
 export function listOption(value: string | undefined): string[] | undefined {
-  return value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 }
