@@ -169,15 +169,21 @@ export class ConnectionGovernor {
    * turn, one request per connection per pass. Started inline, a reply that completes at once would
    * start the next in the same microtask chain, and pipelining connections would hold the loop
    * (timers, new connections, other clients) as long as they have requests. Connections that read
-   * their replies go before those that leave bytes unsent, so a client that reads is not kept
-   * waiting behind clients that do not.
+   * their replies and send one request at a time go before those that leave bytes unsent or
+   * pipeline, so a client that behaves is not kept waiting behind clients that do not.
    */
   private startReady(): void {
     this.readyScheduled = false;
     const until = Date.now() + READY_SLICE_MS;
     for (;;) {
-      const c = this.readyLanes[0].shift() ?? this.readyLanes[1].shift();
+      const [first, second] = this.readyLanes;
+      const c = first.shift() ?? second.shift();
       if (c === undefined) break;
+      if (first.length > 0 && c.queue.length > 1) {
+        // Pipelining shows only once its requests are parsed: it goes behind the clients that send one at a time.
+        second.push(c);
+        continue;
+      }
       c.readied = false;
       if (this.connections.get(c.socket) === c && !c.busy && c.queue.length > 0 && this.mayStart(c)) {
         this.queued -= 1;

@@ -180,13 +180,13 @@ describe('bounded work for clients that pipeline and never read', () => {
     const { server, port, calls } = await start();
     const socket = await open(port);
     socket.pause();
-    const count = 2000;
+    const count = 300;
     let requests = '';
     for (let i = 0; i < count; i++) requests += `GET /big?i=${i} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
     socket.write(requests);
     await new Promise((r) => setTimeout(r, 1500));
-    // 2000 × 64 KiB would be 125 MiB of replies; only the socket's buffers and one budget are used.
-    expect(calls()).toBeLessThan(200);
+    // 300 × 64 KiB would be 19 MiB of replies; only the kernel's socket buffers and one budget are used.
+    expect(calls()).toBeLessThan(count / 2);
     expect(server.pendingReplyBytes()).toBeLessThan(server.limits.connectionReplyBudgetBytes + 2 * 64 * 1024);
     let received = 0;
     const all = new Promise<void>((resolve) => {
