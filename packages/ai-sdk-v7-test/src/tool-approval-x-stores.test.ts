@@ -1,0 +1,115 @@
+/**
+ * `toolApproval` (AI SDK 7) over every store of the framework suite's one list (packages/framework-suite/
+ * src/store-factories.ts), each compared with a `MemoryEvidenceStore` and with outcomes known from the
+ * fixtures. Stores on better-sqlite3 (SQLite, offline Mem0) need its native addon, which the workspace
+ * builds for the machine's Node: where it does not load under this Node they are skipped, saying why.
+ */
+import { toolApproval } from '@ewp/ai-sdk';
+import { loadFixtures } from '@ewp/conformance/pack';
+import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
+import { generateText, stepCountIs, tool } from 'ai';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { closeStoreFactories, STORE_FACTORIES, type StoreFactory } from '../../framework-suite/src/store-factories.js';
+import { scriptedModelV4 } from '../test/scripted-model-v4.js';
+
+const fixtures = loadFixtures();
+const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)?.view);
+const STORED = ['08-verified-now', '02-fork-x', '08-superseded'];
+const T0 = new Date('2026-09-21T21:00:00Z');
+const LATER = new Date('2026-10-05T00:00:00Z');
+type Case = { proposition: string; risk: 'low' | 'medium' | 'high'; reversible: boolean; at: Date };
+const CASES: Case[] = [
+  { proposition: 'P-win', risk: 'high', reversible: true, at: T0 },
+  { proposition: 'P-win', risk: 'medium', reversible: true, at: LATER },
+  { proposition: 'P-win', risk: 'high', reversible: false, at: LATER },
+  { proposition: 'P-x', risk: 'high', reversible: false, at: T0 },
+  { proposition: 'P-old', risk: 'low', reversible: true, at: T0 },
+  { proposition: 'P-unknown', risk: 'low', reversible: true, at: T0 },
+];
+
+async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
+  const store = await factory.create();
+  try {
+    for (const name of STORED) await store.put(fixture(name));
+    return await work(store);
+  } finally {
+    await store.close();
+    await factory.destroy?.(store);
+  }
+}
+
+/** One call through generateText: whether the tool ran, and the approval request or denial it met. */
+async function approvedCall(store: EvidenceStore, c: Case) {
+  const ran: string[] = [];
+  const restart = tool({
+    description: 'Restart a server',
+    inputSchema: z.object({ server: z.string() }),
+    execute: async ({ server }) => {
+      ran.push(server);
+      return { restarted: server };
+    },
+  });
+  const model = scriptedModelV4([{ toolCalls: [{ id: 'c1', name: 'restart', input: { server: 'server01' } }] }, { text: 'done' }]);
+  const result = await generateText({
+    model,
+    tools: { restart },
+    toolApproval: toolApproval({
+      restart: {
+        proposition: c.proposition,
+        action: { action_id: 'restart', kind: 'restart', risk: c.risk, reversible: c.reversible },
+        store,
+        now: () => c.at,
+      },
+    }),
+    prompt: 'restart server01',
+    stopWhen: stepCountIs(3),
+  });
+  const request = result.content.find((p) => p.type === 'tool-approval-request' && p.isAutomatic !== true);
+  const denied = result.content.find((p) => p.type === 'tool-approval-response' && p.approved === false);
+  return {
+    ran,
+    asked: request === undefined ? null : ((request as { reason?: string }).reason ?? '').split(',')[0],
+    denied: denied === undefined ? null : ((denied as { reason?: string }).reason ?? '').split(',')[0],
+  };
+}
+
+/** Why the suite's SQLite store cannot open under this Node, or undefined when it can. */
+async function sqliteUnavailable(): Promise<string | undefined> {
+  const sqlite = STORE_FACTORIES.find((f) => f.name === 'sqlite');
+  try {
+    const store = await sqlite!.create();
+    await store.close();
+    await sqlite!.destroy?.(store);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message.split('\n')[0] : String(error);
+  }
+}
+const NATIVE_STORES = new Set(['sqlite', 'mem0-oss']);
+const unavailable = await sqliteUnavailable();
+const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
+
+afterAll(() => closeStoreFactories());
+for (const factory of STORE_FACTORIES) {
+  describe(`AI SDK 7 toolApproval over ${factory.name}`, () => {
+    if (unavailable !== undefined && NATIVE_STORES.has(factory.name)) {
+      it.skip(`skipped: better-sqlite3 was built for another Node (${process.version}: ${unavailable})`, () => undefined);
+      return;
+    }
+    it('decides every case as over the reference store, and as the fixtures say', async () => {
+      const run = (f: Pick<StoreFactory, 'create' | 'destroy'>) =>
+        withStore(f, async (store) => {
+          const out = [];
+          for (const c of CASES) out.push(await approvedCall(store, c));
+          return out;
+        });
+      const got = await run(factory);
+      expect(got).toEqual(await run(REFERENCE));
+      expect(got[0]).toEqual({ ran: ['server01'], asked: null, denied: null });
+      expect(got[1]).toMatchObject({ ran: [], asked: 'P-win: gate rule medium.stale_tentative_or_irreversible' });
+      expect(got[3]).toMatchObject({ ran: [], denied: 'P-x: gate rule high.requires_accepted' });
+      expect(got[5]).toMatchObject({ ran: [], denied: 'no stored evidence for P-unknown: nothing warrants this action' });
+    });
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The warrant-gate bindings over one store: LangChain `warrantMiddleware` in a real `createAgent`, and
+ * the Claude Code / Agent SDK decision (`toolCallPermission`, which `ewp hook pre-tool-use`,
+ * `warrantCanUseTool` and `warrantPreToolUseHook` all answer with). Each case is compared with the same
+ * binding over a `MemoryEvidenceStore` (the reference) and with outcomes known from the fixtures.
+ */
+import { parseToolMapping, toolCallPermission } from '@ewp/claude-code';
+import { loadFixtures } from '@ewp/conformance/pack';
+import { warrantMiddleware } from '@ewp/langchain/middleware';
+import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
+import { tool } from '@langchain/core/tools';
+import { MemorySaver } from '@langchain/langgraph';
+import { createAgent, FakeToolCallingModel } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { StoreFactory } from './store-factories.js';
+
+const fixtures = loadFixtures();
+const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)?.view);
+/** P-win: ACCEPTED at T0 (verified), TENTATIVE and stale at LATER; P-x: an OPEN conflict; P-old: superseded. */
+const STORED = ['08-verified-now', '02-fork-x', '08-superseded'];
+const T0 = new Date('2026-09-21T21:00:00Z');
+const LATER = new Date('2026-10-05T00:00:00Z');
+
+type Case = { proposition: string; risk: 'low' | 'medium' | 'high'; reversible: boolean; at: Date };
+const CASES: Case[] = [
+  { proposition: 'P-win', risk: 'high', reversible: true, at: T0 },
+  { proposition: 'P-win', risk: 'medium', reversible: true, at: LATER },
+  { proposition: 'P-win', risk: 'high', reversible: false, at: LATER },
+  { proposition: 'P-x', risk: 'high', reversible: false, at: T0 },
+  { proposition: 'P-x', risk: 'low', reversible: true, at: T0 },
+  { proposition: 'P-old', risk: 'low', reversible: true, at: T0 },
+  { proposition: 'P-unknown', risk: 'low', reversible: true, at: T0 },
+];
+
+async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
+  const store = await factory.create();
+  try {
+    for (const name of STORED) await store.put(fixture(name));
+    return await work(store);
+  } finally {
+    await store.close();
+    await factory.destroy?.(store);
+  }
+}
+
+const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
+let thread = 0;
+
+/** One gated call through createAgent: whether the tool ran, and the refusal or the interrupt it met. */
+async function middlewareCall(store: EvidenceStore, c: Case) {
+  const ran: string[] = [];
+  const restart = tool(
+    async ({ server }: { server: string }) => {
+      ran.push(server);
+      return `restarted ${server}`;
+    },
+    { name: 'restart', description: 'Restart a server', schema: z.object({ server: z.string() }) },
+  );
+  const middleware = warrantMiddleware({
+    restart: { proposition: c.proposition, action: { action_id: 'restart', kind: 'restart', risk: c.risk, reversible: c.reversible }, store, now: () => c.at },
+  });
+  const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'restart', args: { server: 'server01' }, id: 'c1' }], []] });
+  const agent = createAgent({ model, tools: [restart], middleware: [middleware], checkpointer: new MemorySaver() });
+  const out = (await agent.invoke({ messages: [{ role: 'user', content: 'restart server01' }] }, { configurable: { thread_id: `fw-${++thread}` } })) as {
+    messages: { getType?: () => string; content?: unknown }[];
+    __interrupt__?: { value: unknown }[];
+  };
+  const answer = out.messages.find((m) => m.getType?.() === 'tool')?.content;
+  const gate = (value: unknown) => {
+    const v = (typeof value === 'string' && value.startsWith('{') ? JSON.parse(value) : value) as Record<string, unknown> | undefined;
+    return v && typeof v === 'object' ? { ewp_gate: v.ewp_gate, acceptance: v.acceptance, conflict: v.conflict, currency: v.currency } : v;
+  };
+  return { ran, answer: gate(answer), interrupt: gate(out.__interrupt__?.[0]?.value) };
+}
+
+const MAPPING = (c: Case) =>
+  parseToolMapping({
+    tools: [{ match: 'mcp__ops__restart', proposition: c.proposition, action: { kind: 'restart', risk: c.risk, reversible: c.reversible } }],
+  });
+
+async function claudePermission(store: EvidenceStore, c: Case) {
+  return toolCallPermission('mcp__ops__restart', { server: 'server01' }, { mapping: MAPPING(c), store, now: () => c.at });
+}
+
+/** Register the gate bindings over ledgers from `factory`. */
+export function runGateBindingConformance(factory: StoreFactory): void {
+  describe(`warrant gate bindings over ${factory.name}`, () => {
+    it('LangChain warrantMiddleware decides every case as over the reference store, and as the fixtures say', async () => {
+      const got = await withStore(factory, async (store) => {
+        const out = [];
+        for (const c of CASES) out.push(await middlewareCall(store, c));
+        return out;
+      });
+      const want = await withStore(REFERENCE, async (store) => {
+        const out = [];
+        for (const c of CASES) out.push(await middlewareCall(store, c));
+        return out;
+      });
+      expect(got).toEqual(want);
+      expect(got[0]).toMatchObject({ ran: ['server01'], answer: 'restarted server01' });
+      expect(got[1]).toMatchObject({ ran: [], interrupt: { ewp_gate: 'REQUIRE_CONFIRMATION', currency: 'STALE' } });
+      expect(got[3]).toMatchObject({ ran: [], answer: { ewp_gate: 'DENY', conflict: 'OPEN' } });
+      expect(got[6]).toMatchObject({ ran: [], answer: { ewp_gate: 'DENY', acceptance: null } });
+    });
+
+    it('Claude Code toolCallPermission (hook, canUseTool) decides every case as over the reference store', async () => {
+      const got = await withStore(factory, (store) => Promise.all(CASES.map((c) => claudePermission(store, c))));
+      const want = await withStore(REFERENCE, (store) => Promise.all(CASES.map((c) => claudePermission(store, c))));
+      expect(got).toEqual(want);
+      expect(got.map((p) => p.decision)).toEqual(['allow', 'ask', 'deny', 'deny', 'ask', 'ask', 'deny']);
+      expect(got[6]?.reason).toContain('no stored evidence for P-unknown');
+    });
+  });
+}
