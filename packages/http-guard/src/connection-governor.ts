@@ -109,11 +109,6 @@ export class ConnectionGovernor {
     return true;
   }
 
-  /** Whether the socket is one this governor admitted and still holds. */
-  holds(socket: Socket): boolean {
-    return this.connections.has(socket);
-  }
-
   /** Whether a request or reply of the socket is in progress (so no error reply may be written on it). */
   inFlight(socket: Socket): boolean {
     const c = this.connections.get(socket);

@@ -70,8 +70,6 @@ export interface GuardedRequest {
    * answered 413 and the handler must stop.
    */
   readBody(): Promise<Buffer | undefined>;
-  /** Answer with the server's error body for `message`. */
-  refuse(status: number, message: string, headers?: Record<string, string>): void;
 }
 
 /** A server's request handler. A throw is answered 500 (`internal error`), never with its message. */
@@ -194,7 +192,6 @@ export async function createGuardedServer(options: GuardedServerOptions, handler
         refuseAndClose(socket, res, 413, `request body larger than ${limits.maxBodyBytes} bytes`);
         return undefined;
       },
-      refuse: (status, message, headers) => refuse(res, status, message, headers),
     };
     try {
       await handler(req, res, request);
