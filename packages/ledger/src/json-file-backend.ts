@@ -119,29 +119,81 @@ function isErrno(error: unknown, code: string): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === code;
 }
 
+/** The infix of temporary files (`anchor.json.tmp-<pid>-<random>`): the pid names the writer. */
+const TMP_INFIX = '.tmp-';
+
+/**
+ * Write `text` to a new temporary file beside `path` and fsync it. On any failure (a full disk: ENOSPC)
+ * the temporary file is removed before the error goes on, so failed writes leave nothing behind.
+ */
+function writeTemporary(path: string, text: string): string {
+  const tmp = `${path}${TMP_INFIX}${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const fd = openSync(tmp, 'wx');
+  try {
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    removeQuietly(tmp);
+    throw error;
+  }
+  return tmp;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
+
 /** Write `text` to `path` atomically: a temporary file beside it, fsync, rename over. */
 function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const fd = openSync(tmp, 'w');
+  const tmp = writeTemporary(path, text);
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    renameSync(tmp, path);
+  } catch (error) {
+    removeQuietly(tmp);
+    throw error;
   }
-  renameSync(tmp, path);
+}
+
+/**
+ * Remove temporary files of the ledger's root (the anchor's) that writers which are gone left behind
+ * (killed between writing and renaming them): their pid, in the name, is not a live process.
+ */
+function sweepTemporaries(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const at = name.indexOf(TMP_INFIX);
+    if (at === -1) continue;
+    const pid = Number.parseInt(name.slice(at + TMP_INFIX.length), 10);
+    if (!Number.isSafeInteger(pid) || pid === process.pid || processExists(pid)) continue;
+    removeQuietly(join(root, name));
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return isErrno(error, 'EPERM');
+  }
 }
 
 /** Create `path` holding `text` unless it exists (written beside it, then linked: never seen half written). */
 function createFileOnce(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const fd = openSync(tmp, 'wx');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  const tmp = writeTemporary(path, text);
   try {
     linkSync(tmp, path);
   } catch (error) {
@@ -822,6 +874,7 @@ export class JsonFileLedgerBackend implements LedgerBackend {
     private readonly options: { readOnly: boolean; lockTimeoutMs: number },
   ) {
     this.paths = new LedgerPaths(root);
+    if (!options.readOnly) sweepTemporaries(root);
   }
 
   /** Lay out a new, empty ledger (idempotent; several processes may race here). */
