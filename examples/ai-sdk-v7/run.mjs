@@ -1,0 +1,55 @@
+// Offline AI SDK 7 walkthrough: one tool, the warrant gate as the call-level `toolApproval`. The model
+// is MockLanguageModelV4 from `ai/test`, scripted to call the tool; no network. Needs Node 22.
+// Run: pnpm --filter @ewp/example-ai-sdk-v7 start
+import { readFileSync } from 'node:fs';
+import { toolApproval } from '@ewp/ai-sdk';
+import { MemoryEvidenceStore } from '@ewp/ledger';
+import { generateText, stepCountIs, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { z } from 'zod';
+
+const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
+/** A model that calls `restart` once, then answers with text. */
+const scripted = () => {
+  let turn = 0;
+  return new MockLanguageModelV4({
+    doGenerate: async () =>
+      turn++ === 0
+        ? {
+            content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'restart', input: '{"server":"server01"}' }],
+            finishReason: { unified: 'tool-calls' },
+            usage,
+            warnings: [],
+          }
+        : { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop' }, usage, warnings: [] },
+  });
+};
+
+// P-win: "server01 runs Windows Server 2022", tool-verified on 2026-09-21 with a 7-day freshness window.
+const store = new MemoryEvidenceStore();
+await store.put(JSON.parse(readFileSync(new URL('../../conformance/pack/fixtures/08-verified-now.json', import.meta.url), 'utf8')));
+const ran = [];
+const restart = tool({
+  description: 'Restart a server',
+  inputSchema: z.object({ server: z.string() }),
+  execute: async ({ server }) => {
+    ran.push(server);
+    return { restarted: server };
+  },
+});
+
+for (const [label, at, risk] of [
+  ['fresh check, high risk', '2026-09-21T21:00:00Z', 'high'],
+  ['stale check, medium risk', '2026-10-05T00:00:00Z', 'medium'],
+  ['stale check, high risk', '2026-10-05T00:00:00Z', 'high'],
+]) {
+  ran.length = 0;
+  const approval = toolApproval({
+    restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk, reversible: true }, store, now: () => new Date(at) },
+  });
+  const result = await generateText({ model: scripted(), tools: { restart }, toolApproval: approval, prompt: 'restart server01', stopWhen: stepCountIs(3) });
+  const request = result.content.find((p) => p.type === 'tool-approval-request' && !p.isAutomatic);
+  const denied = result.content.find((p) => p.type === 'tool-approval-response' && !p.approved);
+  const outcome = ran.length > 0 ? 'approved: the tool ran' : request ? `user-approval asked: ${request.reason}` : `denied: ${denied?.reason}`;
+  console.log(`${label}: ${outcome}`);
+}

@@ -1,0 +1,40 @@
+// Offline: the warrant gate as LangChain v1 agent middleware. A real createAgent with langchain's
+// FakeToolCallingModel calls `restart` and `status`; warrantMiddleware decides every `restart` call on
+// the stored evidence (status passes). Run: pnpm --filter @ewp/example-langchain middleware
+import { readFileSync } from 'node:fs';
+import { warrantMiddleware } from '@ewp/langchain/middleware';
+import { MemoryEvidenceStore } from '@ewp/ledger';
+import { tool } from '@langchain/core/tools';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import { createAgent, FakeToolCallingModel } from 'langchain';
+import { z } from 'zod';
+
+const store = new MemoryEvidenceStore();
+// P-win: "server01 runs Windows Server 2022", tool-verified on 2026-09-21, fresh for 7 days.
+await store.put(JSON.parse(readFileSync(new URL('../../conformance/pack/fixtures/08-verified-now.json', import.meta.url), 'utf8')));
+const restart = tool(async ({ server }) => `restarted ${server}`, {
+  name: 'restart',
+  description: 'Restart a server',
+  schema: z.object({ server: z.string() }),
+});
+const status = tool(async ({ server }) => `${server} is up`, { name: 'status', description: 'Server status', schema: z.object({ server: z.string() }) });
+
+async function run(label, at, risk, answer) {
+  const gate = warrantMiddleware({
+    restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk, reversible: true }, store, now: () => new Date(at) },
+  });
+  const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'restart', args: { server: 'server01' }, id: 'c1' }], []] });
+  const agent = createAgent({ model, tools: [restart, status], middleware: [gate], checkpointer: new MemorySaver() });
+  const config = { configurable: { thread_id: label } };
+  let out = await agent.invoke({ messages: [{ role: 'user', content: 'restart server01' }] }, config);
+  if (out.__interrupt__) {
+    console.log(`${label}: paused for a human (${out.__interrupt__[0].value.reason}); answered ${answer}`);
+    out = await agent.invoke(new Command({ resume: { approved: answer } }), config);
+  }
+  const reply = out.messages.find((m) => m.getType() === 'tool')?.content;
+  console.log(`${label}: ${String(reply).slice(0, 120)}`);
+}
+
+await run('fresh check, high risk', '2026-09-21T21:00:00Z', 'high');
+await run('stale check, medium risk', '2026-10-05T00:00:00Z', 'medium', true);
+await run('stale check, high risk', '2026-10-05T00:00:00Z', 'high');
