@@ -1,7 +1,8 @@
 // Package quality, gated: for every public workspace package (discovered at run time), the published
 // tarball passes publint and attw (ESM-only profile), its API report matches the committed one, its
 // package.json metadata is complete, and its first release is 0.1.0; a change of published files comes
-// with a changeset; @ewp/core's browser bundle stays within its size budget.
+// with a changeset; `engines` admits no Node older than the dependencies need; @ewp/core's browser
+// bundle stays within its size budget.
 //
 //   node scripts/package-quality.mjs                 check (packages must be built: `pnpm build`)
 //   node scripts/package-quality.mjs --update        rewrite the API reports and fill in the metadata
@@ -73,6 +74,50 @@ function writeManifest(pkg, next) {
   }
   for (const k of added) ordered[k] = next[k];
   writeFileSync(join(pkg.path, 'package.json'), `${JSON.stringify(ordered, null, 2)}\n`);
+}
+
+// ---- engines ------------------------------------------------------------------------------------
+
+/** The lowest Node version a range admits, as [major, minor, patch] (lower bounds: >=, ^, ~, =, bare). */
+function lowestVersion(range) {
+  let lowest;
+  for (const part of range.split('||')) {
+    const m = /(?:^|\s|>=|\^|~|=|v)(\d+)(?:\.(\d+|x|\*))?(?:\.(\d+|x|\*))?/.exec(part.trim().replace(/^>(?!=)\s*/, '>='));
+    if (!m) continue;
+    const v = [m[1], m[2], m[3]].map((n) => (n === undefined || Number.isNaN(Number(n)) ? 0 : Number(n)));
+    if (!lowest || compareVersions(v, lowest) < 0) lowest = v;
+  }
+  return lowest;
+}
+
+function compareVersions(a, b) {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/**
+ * A package's `engines.node` must not admit a Node older than its dependencies and required peers
+ * need (as installed in its node_modules), so users read the truth in one place.
+ */
+function checkEngines(pkg) {
+  const own = lowestVersion(pkg.manifest.engines?.node ?? '');
+  if (!own) throw new Error(`${pkg.dir}/package.json: \`engines.node\` is missing or unreadable`);
+  const m = pkg.manifest;
+  const required = Object.keys(m.peerDependencies ?? {}).filter((d) => !m.peerDependenciesMeta?.[d]?.optional);
+  const stricter = [];
+  for (const dep of [...Object.keys(m.dependencies ?? {}), ...required]) {
+    const manifestPath = join(pkg.path, 'node_modules', dep, 'package.json');
+    if (!existsSync(manifestPath)) continue;
+    const range = JSON.parse(readFileSync(manifestPath, 'utf8')).engines?.node;
+    const needed = range && lowestVersion(range);
+    if (needed && compareVersions(needed, own) > 0) stricter.push(`${dep} needs node ${range}`);
+  }
+  if (stricter.length) {
+    throw new Error(
+      `${pkg.dir}/package.json: \`engines.node\` is "${m.engines.node}" but ${stricter.join('; ')}: raise \`engines.node\` to what the package really needs`,
+    );
+  }
+  return m.engines.node;
 }
 
 // ---- publint and attw -----------------------------------------------------------------------------
@@ -344,6 +389,7 @@ async function main() {
     results.fail('changeset status', error.message);
   }
   for (const pkg of packages) await results.check(`metadata: ${pkg.name}`, () => checkMetadata(pkg));
+  for (const pkg of packages) await results.check(`engines: ${pkg.name}`, () => checkEngines(pkg));
   for (const p of packed) {
     await results.check(`publint: ${p.pkg.name}`, () => checkPublint(p));
     await results.check(`attw: ${p.pkg.name}`, () => checkAttw(p));
