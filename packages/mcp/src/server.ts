@@ -36,6 +36,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
+import { decisionToolList, isDecisionToolName, runDecisionTool } from './decision-tools.js';
 import { isMemoryToolName, memoryToolList, runMemoryTool } from './memory-tools.js';
 import { completeResourceArgument, listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
 import { stableJson } from './stable-json.js';
@@ -84,7 +85,7 @@ const listTools = (): Tool[] =>
         openWorldHint: false,
       },
     }),
-  ).concat(memoryToolList()));
+  ).concat(memoryToolList(), decisionToolList()));
 
 /**
  * A refused call: the code in the text (JSON) and, as in the reference, in a top-level `error`;
@@ -111,6 +112,10 @@ export async function callEwpTool(name: string, rawArguments: unknown, context: 
   if (isMemoryToolName(name)) {
     const memory = await runMemoryTool(name, rawArguments, context);
     return memory.ok ? successResult(memory.value) : refusalResult(memory.refusal);
+  }
+  if (isDecisionToolName(name)) {
+    const decided = await runDecisionTool(name, rawArguments, context);
+    return decided.ok ? successResult(decided.value) : refusalResult(decided.refusal);
   }
   let outcome: Awaited<ReturnType<typeof runTool>>;
   try {

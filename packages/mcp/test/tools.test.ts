@@ -1,5 +1,6 @@
 /** The eight tools over the SDK's in-memory transport: results and refusal codes of docs/spec/store-contract.md §5. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DECISION_TOOL_NAMES } from '../src/decision-tools.js';
 import { EWP_TOOLS, MEMORY_TOOL_NAMES } from '../src/index.js';
 import { type Connected, call, connect, ok, refused } from './harness.js';
 import { extractedView, SERVER_NOW, source, T, verifiedView } from './views.js';
@@ -12,7 +13,7 @@ beforeEach(async () => {
 afterEach(async () => c.close());
 
 describe('tools/list', () => {
-  it('lists the eight tools, then the memory tools, with input and output schemas', async () => {
+  it('lists the eight tools, then the memory and decision tools, with input and output schemas', async () => {
     const { tools } = await c.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'ewp_warrant_now',
@@ -24,6 +25,7 @@ describe('tools/list', () => {
       'ewp_memory_context',
       'ewp_list_propositions',
       ...MEMORY_TOOL_NAMES,
+      ...DECISION_TOOL_NAMES,
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');

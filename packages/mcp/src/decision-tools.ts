@@ -1,0 +1,125 @@
+/**
+ * The decision tools of the MCP server (docs/spec/receipts.md §12): `ewp_decisions` lists the gate decisions
+ * recorded in the ledger, or shows one with its confirmation, execution and outcome and its offline
+ * verification; `ewp_recovery_plan` says which recorded actions are held because their evidence
+ * changed, and what to re-evaluate. Both only read (every caller has them); the library functions
+ * are `@ewp/tools`' own, the same the CLI calls.
+ */
+import { EwpError } from '@ewp/core';
+import type { EvidenceStore } from '@ewp/ledger';
+import { decisionHistory, jsonSchemaOf, listDecisions, planLedgerRecovery, verifyDecision } from '@ewp/tools';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+/** Arguments of each decision tool. */
+export const DECISION_TOOL_INPUTS = {
+  ewp_decisions: z.object({
+    decision_id: z.string().min(1).optional().describe('show this decision (with its outcome and verification) instead of a list'),
+    proposition_id: z.string().min(1).optional().describe('only decisions that consulted this proposition'),
+    after_index: z.number().int().min(0).optional().describe('only decisions after this chain index'),
+    limit: z.number().int().min(1).max(1000).optional().describe('default 100, oldest first'),
+  }),
+  ewp_recovery_plan: z.object({
+    since: z
+      .union([z.number().int().min(0), z.string().min(1)])
+      .optional()
+      .describe('only decisions after this chain index, or committed at or after this ISO 8601 time'),
+  }),
+} as const;
+
+/** A decision tool's name. */
+export type DecisionToolName = keyof typeof DECISION_TOOL_INPUTS;
+
+const DESCRIPTIONS: Record<DecisionToolName, { title: string; description: string }> = {
+  ewp_decisions: {
+    title: 'Recorded gate decisions',
+    description:
+      'List the gate decisions recorded in the ledger (action, decision, rule, consulted propositions, T), or with decision_id show one ' +
+      'decision with its confirmation, execution and outcome, and verify it offline (its warrant receipts, rule and decision re-derived ' +
+      'from the stored snapshots).',
+  },
+  ewp_recovery_plan: {
+    title: 'Which recorded actions are held',
+    description:
+      'Re-check the recorded decisions against the newest evidence and the recorded retractions: which propositions changed ' +
+      '(evidence_changed, evidence_missing, evidence_refuted), which derive from them, and which recorded actions are held until ' +
+      'their own dependency path is re-evaluated. Read only.',
+  },
+};
+
+/** The decision tools' names, in `tools/list` order. */
+export const DECISION_TOOL_NAMES = Object.keys(DECISION_TOOL_INPUTS) as DecisionToolName[];
+
+/** Whether `name` is a decision tool. */
+export function isDecisionToolName(name: unknown): name is DecisionToolName {
+  return typeof name === 'string' && Object.hasOwn(DECISION_TOOL_INPUTS, name);
+}
+
+/** A refused decision tool call: code, message, argument path. */
+export class DecisionToolRefusal extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.DecisionToolRefusal');
+}
+
+function argumentsOf<N extends DecisionToolName>(name: N, raw: unknown): z.infer<(typeof DECISION_TOOL_INPUTS)[N]> {
+  const parsed = DECISION_TOOL_INPUTS[name].safeParse(raw ?? {});
+  if (parsed.success) return parsed.data as z.infer<(typeof DECISION_TOOL_INPUTS)[N]>;
+  const issue = parsed.error.issues[0];
+  const path = `$${(issue?.path ?? []).map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`;
+  throw new DecisionToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', issue?.message ?? 'invalid arguments', { path });
+}
+
+async function run(name: DecisionToolName, raw: unknown, store: EvidenceStore): Promise<Record<string, unknown>> {
+  if (name === 'ewp_recovery_plan') {
+    const a = argumentsOf('ewp_recovery_plan', raw);
+    return { ...(await planLedgerRecovery(store, a.since === undefined ? {} : { since: a.since })) };
+  }
+  const a = argumentsOf('ewp_decisions', raw);
+  if (a.decision_id !== undefined) {
+    const history = await decisionHistory(store, a.decision_id);
+    return { ...history, verification: await verifyDecision(store, a.decision_id) };
+  }
+  const list = await listDecisions(store, {
+    ...(a.proposition_id === undefined ? {} : { proposition: a.proposition_id }),
+    ...(a.after_index === undefined ? {} : { afterIndex: a.after_index }),
+    limit: a.limit ?? 100,
+  });
+  return {
+    decisions: list.map((d) => ({
+      decision_id: d.decision_id,
+      chain_index: d.chain_index,
+      action_id: d.record.action.action_id,
+      decision: d.record.decision,
+      may_act: d.record.may_act,
+      rule: d.record.rule,
+      propositions: [...d.record.consulted.map((c) => c.proposition_id), ...d.record.unsupported],
+      evaluated_at: d.record.evaluated_at,
+      held: d.record.recovery !== null && d.record.recovery.decision !== 'MAY_ACT',
+    })),
+  };
+}
+
+/** Run one decision tool. Refusals (every `EwpError`) come back as `{ ok: false }`; anything else is a defect and is thrown. */
+export async function runDecisionTool(
+  name: DecisionToolName,
+  raw: unknown,
+  context: { store: EvidenceStore },
+): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; refusal: EwpError }> {
+  try {
+    return { ok: true, value: await run(name, raw, context.store) };
+  } catch (error) {
+    if (EwpError.isInstance(error)) return { ok: false, refusal: error };
+    throw error;
+  }
+}
+
+/** The `tools/list` entries of the decision tools. */
+export function decisionToolList(): Tool[] {
+  return DECISION_TOOL_NAMES.map((name) => ({
+    name,
+    ...DESCRIPTIONS[name],
+    inputSchema: jsonSchemaOf(DECISION_TOOL_INPUTS[name], 'input'),
+    // The library's result objects; the fields are documented with @ewp/tools.
+    outputSchema: jsonSchemaOf(z.looseObject({}), 'output'),
+    annotations: { title: DESCRIPTIONS[name].title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  }));
+}
