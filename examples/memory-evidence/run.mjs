@@ -16,8 +16,15 @@ const say = (...line) => console.log(...line);
 const guess = await memory.store({ text: 'The scheduler is misconfigured on every host', class: 'hypothesis' });
 for (let i = 0; i < 100; i += 1) await memory.recall({ query: 'scheduler' });
 let state = await memory.show(guess.hash);
-say(`hypothesis after 100 recalls: confidence ${state.confidence}, supports ${state.support_count}, recalled ${state.salience.recall_count}, importance ${state.salience.importance}`);
-say(`  gate: ${state.events.filter((e) => e.kind === 'memory.promo_gate').map((e) => e.body.reason).join(', ')}`);
+say(
+  `hypothesis after 100 recalls: confidence ${state.confidence}, supports ${state.support_count}, recalled ${state.salience.recall_count}, importance ${state.salience.importance}`,
+);
+say(
+  `  gate: ${state.events
+    .filter((e) => e.kind === 'memory.promo_gate')
+    .map((e) => e.body.reason)
+    .join(', ')}`,
+);
 
 // 2. An inference cannot support anything.
 const inference = await memory.store({ text: 'So every host will miss its backup tonight', class: 'inference' });
@@ -41,14 +48,21 @@ say(`refutation: confidence now ${refuted.target_confidence}`);
 // 5. Recalled again: with evidence the gate lets it through, once.
 await memory.recall({ query: 'scheduler' });
 state = await memory.show(guess.hash);
-say(`after evidence: importance ${state.salience.importance}, warrant ${state.warrant.acceptance}/${state.warrant.conflict} (shown beside confidence ${state.confidence}, never fed by it)`);
+say(
+  `after evidence: importance ${state.salience.importance}, warrant ${state.warrant.acceptance}/${state.warrant.conflict} (shown beside confidence ${state.confidence}, never fed by it)`,
+);
 say(`gate statistics: ${JSON.stringify(await memory.gateStats())}`);
 
 // 6. The context and the persona file keep hot and confirmed, disputed and plain apart.
 const context = await memory.autoContext();
 say(`context: hot ${context.hot.rows.map((r) => `${r.class}:${r.confidence}`).join(' ')} | confirmed ${context.confirmed.rows.length}`);
 const md = await memory.checkout();
-say(md.split('\n').filter((l) => l.startsWith('- ')).join('\n'));
+say(
+  md
+    .split('\n')
+    .filter((l) => l.startsWith('- '))
+    .join('\n'),
+);
 const back = await memory.readBack(md.replace('on every host', 'on every host, confirmed by me'));
 say(`edited MEMORY.md read back: ${back.asserted.length} new inference(s) at confidence ${back.asserted.map((a) => a.confidence).join(', ')}`);
 
