@@ -2,4 +2,4 @@
 // (scripts/test-node22.mjs) runs exactly these under the npm registry's `node@22`, and the root
 // vitest.config.ts leaves them out of the main run on the machine's Node. To add one, append its
 // folder (a workspace package with its own vitest.config.ts).
-export const NODE22_PROJECTS = ['packages/ai-sdk-v7-test', 'packages/mastra'];
+export const NODE22_PROJECTS = ['packages/ai-sdk-v7-test', 'packages/mastra', 'packages/framework-suite/vitest.node22.config.ts'];

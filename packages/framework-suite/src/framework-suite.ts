@@ -1,17 +1,21 @@
 /**
  * Every framework entry point over one store: the tool contract of `@ewp/tools/testing` through AI SDK
- * `generateText` (`ewpTools`, a `MockLanguageModelV3`), a LangGraph `ToolNode` and the MCP server (the
- * official SDK client over the in-memory transport); AI SDK `gateTool`; LangChain `WarrantRetriever`.
+ * `generateText` (`ewpTools`, a `MockLanguageModelV3`), a LangGraph `ToolNode`, the MCP server (the
+ * official SDK client over the in-memory transport) and the OpenAI Agents SDK runner (`ewpAgentTools`,
+ * its `ScriptedModel`); AI SDK `gateTool` and OpenAI Agents `gateAgentTool`; LangChain `WarrantRetriever`.
+ * Mastra, which needs Node 22, joins from `mastra-x-stores.node22.test.ts`.
  * Each is compared with the same entry point over a `MemoryEvidenceStore` (the reference) and checked
  * against outcomes known from the fixtures, so a store that changes what a framework decides fails.
  */
 import { loadFixtures } from '@ewp/conformance/pack';
 import { gateTool } from '@ewp/ai-sdk';
+import { gateAgentTool } from '@ewp/openai-agents';
 import { WarrantRetriever } from '@ewp/langchain';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { runToolContract } from '@ewp/tools/testing';
 import { Document } from '@langchain/core/documents';
 import { FakeEmbeddings, FakeVectorStore } from '@langchain/core/utils/testing';
+import { run } from '@openai/agents-core';
 import { generateText, stepCountIs, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -19,6 +23,8 @@ import { aiSdkContractBinding } from '../../ai-sdk/test/contract-binding.js';
 import { scriptedModel } from '../../ai-sdk/test/scripted-model.js';
 import { langGraphContractBinding } from '../../langchain/test/contract-binding.js';
 import { mcpInMemoryContractBinding } from '../../mcp/test/contract-caller.js';
+import { openAiAgentsContractBinding } from '../../openai-agents/test/contract-binding.js';
+import { agentWith, restartModel, restartTool, toolOutputs } from '../../openai-agents/test/scripted-agent.js';
 import type { StoreFactory } from './store-factories.js';
 
 const fixtures = loadFixtures();
@@ -29,7 +35,7 @@ const T0 = new Date('2026-09-21T21:00:00Z');
 const LATER = new Date('2026-10-05T00:00:00Z');
 
 /** Open a store from `factory`, fill it with the fixtures, run `work`, close and remove it. */
-async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
+export async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
   const store = await factory.create();
   try {
     for (const name of STORED) await store.put(fixture(name));
@@ -40,7 +46,7 @@ async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, w
   }
 }
 
-const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
+export const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
 
 /** One gated call through `generateText`: whether the tool ran, what the model got, whether approval was asked. */
 async function gatedCall(store: EvidenceStore, proposition: string, risk: 'low' | 'high', reversible: boolean, at: Date) {
@@ -64,7 +70,30 @@ async function gatedCall(store: EvidenceStore, proposition: string, risk: 'low' 
   };
 }
 
-const GATE_CASES: { proposition: string; risk: 'low' | 'high'; reversible: boolean; at: Date }[] = [
+/** The same gated call through the OpenAI Agents SDK runner (`gateAgentTool`, a `ScriptedModel`). */
+async function agentsGatedCall(store: EvidenceStore, proposition: string, risk: 'low' | 'high', reversible: boolean, at: Date) {
+  const calls: string[] = [];
+  const gated = gateAgentTool(restartTool(calls), { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at });
+  const result = await run(agentWith(gated, restartModel(['server01'])), 'restart server01');
+  const raw = toolOutputs(result)[0];
+  return {
+    calls,
+    output: typeof raw === 'string' && raw.startsWith('{') ? (JSON.parse(raw) as unknown) : (raw ?? null),
+    approvalRequested: result.interruptions.length > 0,
+  };
+}
+
+/**
+ * A gate outcome without its `decision_id`: the id names one recorded decision in one ledger, so the
+ * same decision over two stores has two ids.
+ */
+export function withoutDecisionId<T extends { output: unknown }>(outcome: T): T {
+  if (outcome.output === null || typeof outcome.output !== 'object' || !('decision_id' in outcome.output)) return outcome;
+  const { decision_id: _id, ...output } = outcome.output as Record<string, unknown>;
+  return { ...outcome, output };
+}
+
+export const GATE_CASES: { proposition: string; risk: 'low' | 'high'; reversible: boolean; at: Date }[] = [
   { proposition: 'P-win', risk: 'high', reversible: true, at: T0 },
   { proposition: 'P-win', risk: 'high', reversible: false, at: LATER },
   { proposition: 'P-win', risk: 'low', reversible: true, at: LATER },
@@ -100,21 +129,25 @@ async function retrieved(store: EvidenceStore, options: { k?: number; minAccepta
 /** Register every framework entry point over ledgers from `factory`. */
 export function runFrameworkConformance(factory: StoreFactory): void {
   describe(`frameworks over ${factory.name}`, () => {
-    for (const binding of [aiSdkContractBinding, langGraphContractBinding, mcpInMemoryContractBinding]) runToolContract(binding, factory);
+    for (const binding of [aiSdkContractBinding, langGraphContractBinding, mcpInMemoryContractBinding, openAiAgentsContractBinding])
+      runToolContract(binding, factory);
 
-    describe('AI SDK gateTool', () => {
-      it('decides every case as over the reference store, and as the fixtures say', async () => {
-        const got = await withStore(factory, async (store) => Promise.all(GATE_CASES.map((c) => gatedCall(store, c.proposition, c.risk, c.reversible, c.at))));
-        const want = await withStore(REFERENCE, async (store) =>
-          Promise.all(GATE_CASES.map((c) => gatedCall(store, c.proposition, c.risk, c.reversible, c.at))),
-        );
-        expect(got).toEqual(want);
-        // Known outcomes: a verified claim runs; an open conflict and an unknown claim are denied.
-        expect(got[0]).toMatchObject({ calls: ['server01'], output: { restarted: 'server01' }, approvalRequested: false });
-        expect(got[3]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', proposition_id: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' } });
-        expect(got[6]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', view_id: null } });
+    for (const [name, call, ran] of [
+      ['AI SDK gateTool', gatedCall, { restarted: 'server01' }],
+      ['OpenAI Agents gateAgentTool', agentsGatedCall, 'restarted server01'],
+    ] as const) {
+      describe(name, () => {
+        it('decides every case as over the reference store, and as the fixtures say', async () => {
+          const got = await withStore(factory, async (store) => Promise.all(GATE_CASES.map((c) => call(store, c.proposition, c.risk, c.reversible, c.at))));
+          const want = await withStore(REFERENCE, async (store) => Promise.all(GATE_CASES.map((c) => call(store, c.proposition, c.risk, c.reversible, c.at))));
+          expect(got.map(withoutDecisionId)).toEqual(want.map(withoutDecisionId));
+          // Known outcomes: a verified claim runs; an open conflict and an unknown claim are denied.
+          expect(got[0]).toMatchObject({ calls: ['server01'], output: ran, approvalRequested: false });
+          expect(got[3]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', proposition_id: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' } });
+          expect(got[6]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', view_id: null } });
+        });
       });
-    });
+    }
 
     describe('LangChain WarrantRetriever', () => {
       it('puts the same warrant on every document as over the reference store', async () => {

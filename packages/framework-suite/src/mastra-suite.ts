@@ -1,0 +1,49 @@
+/**
+ * The Mastra entry points over one store (Node 22, as @mastra/core): the tool contract through
+ * `Agent.generate` (`ewpMastraTools`, an AI SDK mock model) and the warrant gate (`gateMastraTool` +
+ * `warrantToolHooks`) on the gate cases of `framework-suite.ts`, compared with the reference store and
+ * with the outcomes the fixtures give.
+ */
+import { gateMastraTool, warrantToolHooks } from '@ewp/mastra';
+import type { EvidenceStore } from '@ewp/ledger';
+import { runToolContract } from '@ewp/tools/testing';
+import { describe, expect, it } from 'vitest';
+import { mastraContractBinding } from '../../mastra/test/contract-binding.js';
+import { opsAgent, restartModel, restartTool } from '../../mastra/test/scripted-agent.js';
+import { GATE_CASES, REFERENCE, withoutDecisionId, withStore } from './framework-suite.js';
+import type { StoreFactory } from './store-factories.js';
+
+/** One gated call through a Mastra agent's stream: whether the tool ran, what the model got, whether approval was asked. */
+async function mastraGatedCall(store: EvidenceStore, proposition: string, risk: 'low' | 'high', reversible: boolean, at: Date) {
+  const calls: string[] = [];
+  const gate = { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at };
+  const agent = opsAgent({ restart: gateMastraTool(restartTool(calls), gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate }));
+  const stream = await agent.stream('restart server01');
+  let approvalRequested = false;
+  for await (const chunk of stream.fullStream) if (chunk.type === 'tool-call-approval') approvalRequested = true;
+  const results = await stream.toolResults;
+  return { calls, output: JSON.parse(JSON.stringify(results[0]?.payload.result ?? null)) as unknown, approvalRequested };
+}
+
+/** Register the Mastra entry points over ledgers from `factory`. */
+export function runMastraConformance(factory: StoreFactory): void {
+  describe(`mastra over ${factory.name}`, () => {
+    runToolContract(mastraContractBinding, factory);
+
+    describe('Mastra gateMastraTool + warrantToolHooks', () => {
+      it('decides every case as over the reference store, and as the fixtures say', async () => {
+        const got = await withStore(factory, async (store) =>
+          Promise.all(GATE_CASES.map((c) => mastraGatedCall(store, c.proposition, c.risk, c.reversible, c.at))),
+        );
+        const want = await withStore(REFERENCE, async (store) =>
+          Promise.all(GATE_CASES.map((c) => mastraGatedCall(store, c.proposition, c.risk, c.reversible, c.at))),
+        );
+        expect(got.map(withoutDecisionId)).toEqual(want.map(withoutDecisionId));
+        expect(got[0]).toMatchObject({ calls: ['server01'], output: { restarted: 'server01' }, approvalRequested: false });
+        expect(got[1]).toMatchObject({ calls: [], approvalRequested: false, output: { ewp_gate: 'DENY' } });
+        expect(got[3]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', proposition_id: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' } });
+        expect(got[6]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', view_id: null } });
+      });
+    });
+  });
+}
