@@ -15,5 +15,5 @@ export { LineDelimitedServerTransport, MAX_STDIO_MESSAGE_BYTES } from './stdio-t
 // The toolset's names, re-exported so existing imports from `@ewp/mcp` keep working.
 export { EWP_TOOL_CODES, type EwpTool, type EwpToolCode, type EwpToolName, MAX_CLOCK_SKEW_SECONDS, type ToolContext, ToolRefusal } from '@ewp/tools';
 export { type RestContext, type RestErrorBody, type RestRole, type RestRoute, RestRouteError, restErrorReply } from './rest-routes.js';
-export { isMemoryToolName, MEMORY_TOOL_INPUTS, MEMORY_TOOL_NAMES, MEMORY_TOOLS, type MemoryToolName, memoryLedgerFor, runMemoryTool } from './memory-tools.js';
+export { isMemoryToolName, MEMORY_TOOL_INPUTS, MEMORY_TOOL_NAMES, MEMORY_TOOLS, type MemoryToolName, runMemoryTool } from './memory-tools.js';
 export { MEMORY_REST_ROUTES } from './rest-memory.js';

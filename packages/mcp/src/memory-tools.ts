@@ -8,7 +8,7 @@
  */
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { EPISTEMIC_CLASSES, MemoryLedger } from '@ewp/memory';
+import { EPISTEMIC_CLASSES, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
 import { jsonSchemaOf } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -141,21 +141,6 @@ export const MEMORY_TOOL_NAMES = Object.keys(MEMORY_TOOLS) as MemoryToolName[];
 /** Whether `name` is a memory tool. */
 export function isMemoryToolName(name: unknown): name is MemoryToolName {
   return typeof name === 'string' && Object.hasOwn(MEMORY_TOOLS, name);
-}
-
-const ledgers = new WeakMap<EvidenceStore, MemoryLedger>();
-
-/**
- * The memory layer of a store, one per store in this process, so MCP sessions and REST requests on one
- * server share its index and its salience (kept in memory: salience is advisory and never evidence).
- */
-export function memoryLedgerFor(store: EvidenceStore, clock: () => Date): MemoryLedger {
-  let memory = ledgers.get(store);
-  if (memory === undefined) {
-    memory = new MemoryLedger(store, { now: () => clock().toISOString() });
-    ledgers.set(store, memory);
-  }
-  return memory;
 }
 
 /** A refused memory tool call, as the binding frames it: code, message, argument path. */

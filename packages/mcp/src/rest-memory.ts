@@ -4,8 +4,9 @@
  * `GET /v1/evidence/:hash` (any caller). Each body is read by the memory tool's schema and handled by
  * the same library function the MCP tools and the CLI call.
  */
+import { memoryLedgerFor } from '@ewp/memory';
+import { memoryToolArguments } from './memory-tools.js';
 import type { RestRoute } from './rest-routes.js';
-import { memoryLedgerFor, memoryToolArguments } from './memory-tools.js';
 
 /** The memory routes. */
 export const MEMORY_REST_ROUTES: readonly RestRoute[] = [

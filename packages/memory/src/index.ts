@@ -45,3 +45,4 @@ export {
   trigramSimilarity,
   vectorCosine,
 } from './similarity.js';
+export { memoryLedgerFor } from './shared-ledger.js';

@@ -240,7 +240,19 @@ export const outputs = {
     ),
     independent_lineage_count: z.number().int(),
     warnings: idList,
-    persona: z.null(),
+    persona: z
+      .object({
+        memory: text,
+        class: z.enum(['observation', 'evidence', 'inference', 'hypothesis']),
+        confidence: z.number().int().min(0).max(100),
+        support_count: z.number().int(),
+        refute_count: z.number().int(),
+        distinct_sources: z.number().int(),
+        salience: z.object({ recall_count: z.number(), energy: z.number(), importance: z.number(), promoted: z.boolean() }),
+        note: text,
+      })
+      .nullable()
+      .describe('for a memory of the evidence layer (mem:<hash>): its class and confidence beside the warrant, and its salience; null otherwise'),
     note: text,
   }),
   ewp_list_propositions: z.object({

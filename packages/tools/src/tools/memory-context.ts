@@ -1,4 +1,6 @@
 import { classifyCheck, compareInstants, type EvidenceView, lowerSubjects, parseInstant, type Verification, type WarrantView } from '@ewp/core';
+import { hashOfProposition, MemoryError, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
+import type { EvidenceStore } from '@ewp/ledger';
 import { ToolRefusal } from '../refusal.js';
 import { evaluate, loadStoredView, serverTime } from '../stored-view.js';
 import { isAbsent, readId, readText } from '../tool-arguments.js';
@@ -37,6 +39,35 @@ function warningsFor(w: WarrantView, opposingHigh: string[]): string[] {
   }
   if (axes.acceptance !== 'ACCEPTED') warnings.push(`acceptance=${axes.acceptance}: do not present this as an established fact.`);
   return warnings;
+}
+
+const PERSONA_NOTE =
+  'Confidence is evidence weight from independent observations, never from recall; salience says how often it comes to mind. ' +
+  'Neither changes the warrant, and an inference or hypothesis stays one however often it is recalled.';
+
+/** For a memory of the evidence layer: its class, confidence and salience at T; `null` for any other proposition. */
+async function personaOf(store: EvidenceStore, propositionId: string, evaluatedAt: string, now: () => Date) {
+  const hash = hashOfProposition(propositionId);
+  if (hash === undefined) return null;
+  let known: Awaited<ReturnType<MemoryLedger['show']>>;
+  try {
+    known = await memoryLedgerFor(store, now).show(hash, evaluatedAt);
+  } catch (error) {
+    // A proposition named like a memory that the layer never stored.
+    if (MemoryError.isInstance(error) && error.code === 'EWP_REFUSE_MEMORY_UNKNOWN') return null;
+    throw error;
+  }
+  const { recall_count, energy, importance, promoted } = known.salience;
+  return {
+    memory: hash,
+    class: known.class,
+    confidence: known.confidence,
+    support_count: known.support_count,
+    refute_count: known.refute_count,
+    distinct_sources: known.distinct_sources,
+    salience: { recall_count, energy, importance, promoted },
+    note: PERSONA_NOTE,
+  };
 }
 
 /** `ewp_memory_context`: what an agent should say about a remembered proposition, with warnings. */
@@ -83,7 +114,7 @@ export const memoryContextTool: EwpTool<'ewp_memory_context'> = {
       checks,
       independent_lineage_count: w.independent_lineage_count,
       warnings: warningsFor(w, opposingHigh),
-      persona: null,
+      persona: await personaOf(context.store, w.proposition_id, evaluatedAt, context.now),
       note: NOTE,
     };
   },
