@@ -1,7 +1,7 @@
 import { InvalidAction, InvalidWarrant } from './errors.js';
-import type { Action, Decision, Risk, RiskPolicy, Warrant, WarrantView } from './types.js';
+import { type Action, AXIS_VALUES, type Decision, RISKS, type Risk, type RiskPolicy, type Warrant, type WarrantView } from './types.js';
 
-const RISKS: ReadonlySet<string> = new Set(['low', 'medium', 'high']);
+const RISK_SET: ReadonlySet<string> = new Set(RISKS);
 
 /** What one {@link MAY_ACT_RULES} rule reads: the axes, the action's risk and reversibility, and the two policy flags. */
 export interface GateSituation {
@@ -101,7 +101,8 @@ export function gateRuleFor(warrant: WarrantView | Warrant, action: Action, risk
   const w = axesOf(warrant);
   if (typeof action !== 'object' || action === null) throw new InvalidAction('action must be an object', '$.action');
   const risk = action.risk ?? 'low';
-  if (typeof risk !== 'string' || !RISKS.has(risk)) throw new InvalidAction(`risk must be low, medium or high, got ${JSON.stringify(risk)}`, '$.action.risk');
+  if (typeof risk !== 'string' || !RISK_SET.has(risk))
+    throw new InvalidAction(`risk must be low, medium or high, got ${JSON.stringify(risk)}`, '$.action.risk');
   const reversible = action.reversible ?? true;
   if (typeof reversible !== 'boolean') throw new InvalidAction('reversible must be a boolean', '$.action.reversible');
   const situation: GateSituation = {
@@ -123,11 +124,12 @@ function flag(policy: RiskPolicy, key: 'high_requires_accepted' | 'high_requires
   return v;
 }
 
-const AXES: Record<'acceptance' | 'conflict' | 'currency' | 'sufficiency', ReadonlySet<string>> = {
-  acceptance: new Set(['UNACCEPTED', 'TENTATIVE', 'ACCEPTED']),
-  conflict: new Set(['NONE', 'OPEN', 'RESOLVED']),
-  currency: new Set(['CURRENT', 'STALE', 'SUPERSEDED']),
-  sufficiency: new Set(['SUFFICIENT', 'INSUFFICIENT', 'DEGRADED']),
+/** The axes the gate reads (verification and strength never decide), with their values. */
+const GATE_AXES: Record<'acceptance' | 'conflict' | 'currency' | 'sufficiency', ReadonlySet<string>> = {
+  acceptance: new Set(AXIS_VALUES.acceptance),
+  conflict: new Set(AXIS_VALUES.conflict),
+  currency: new Set(AXIS_VALUES.currency),
+  sufficiency: new Set(AXIS_VALUES.sufficiency),
 };
 
 // A gate must fail closed: an axis it cannot read is an error, never a default.
@@ -137,7 +139,7 @@ function axesOf(warrant: WarrantView | Warrant): Warrant {
   const w = (nested ? warrant.warrant : warrant) as Warrant;
   const base = nested ? '$.warrant.warrant' : '$.warrant';
   if (typeof w !== 'object' || w === null) throw new InvalidWarrant('warrant axes must be an object', base);
-  for (const [axis, values] of Object.entries(AXES)) {
+  for (const [axis, values] of Object.entries(GATE_AXES)) {
     const v = (w as unknown as Record<string, unknown>)[axis];
     if (typeof v !== 'string' || !values.has(v))
       throw new InvalidWarrant(`${axis} must be one of ${[...values].join(', ')}, got ${JSON.stringify(v)}`, `${base}.${axis}`);

@@ -14,6 +14,60 @@ export const DEFAULT_FRESHNESS_SECONDS = 2_592_000;
 /** Largest accepted `freshness_policy_seconds` (2^53 − 1). */
 export const MAX_FRESHNESS_SECONDS = Number.MAX_SAFE_INTEGER;
 
+/**
+ * The protocol's vocabulary as values, in the order of the protocol's tables: the one place every
+ * schema, gate table, rank, badge and projection derives its lists from (the types below are derived
+ * from these too). Frozen.
+ */
+export const AXIS_VALUES = Object.freeze({
+  acceptance: Object.freeze(['UNACCEPTED', 'TENTATIVE', 'ACCEPTED'] as const),
+  conflict: Object.freeze(['NONE', 'OPEN', 'RESOLVED'] as const),
+  verification: Object.freeze(['NONE', 'INDIRECT', 'EXTERNAL', 'HUMAN'] as const),
+  currency: Object.freeze(['CURRENT', 'STALE', 'SUPERSEDED'] as const),
+  sufficiency: Object.freeze(['SUFFICIENT', 'INSUFFICIENT', 'DEGRADED'] as const),
+});
+
+/** The five axes, in the order the protocol lists them. */
+export const AXES = Object.freeze(Object.keys(AXIS_VALUES) as (keyof typeof AXIS_VALUES)[]);
+
+/** An action's risk levels, lowest first. */
+export const RISKS = Object.freeze(['low', 'medium', 'high'] as const);
+
+/** `mayAct`'s decisions, least permissive first (a minimum of two decisions is the earlier one). */
+export const DECISIONS = Object.freeze(['DENY', 'REQUIRE_CONFIRMATION', 'MAY_ACT'] as const);
+
+/** The fields of a {@link SourceRef}, in wire order. */
+export const SOURCE_REF_FIELDS = Object.freeze([
+  'source_id',
+  'lineage_id',
+  'origin_type',
+  'origin_locator',
+  'snapshot_id',
+  'content_hash',
+  'observed_at',
+  'extractor_id',
+  'parent_source_id',
+] as const);
+
+/** Exactly the protocol fields of a SourceRef, in wire order: any other property of `s` is left out. */
+export function sourceRefOf(s: SourceRef): SourceRef {
+  // A literal, not a loop over SOURCE_REF_FIELDS: stores call it per record on every read (a test holds the two equal).
+  return {
+    source_id: s.source_id,
+    lineage_id: s.lineage_id,
+    origin_type: s.origin_type,
+    origin_locator: s.origin_locator,
+    snapshot_id: s.snapshot_id,
+    content_hash: s.content_hash,
+    observed_at: s.observed_at,
+    extractor_id: s.extractor_id,
+    parent_source_id: s.parent_source_id,
+  };
+}
+
+/** The record kinds of a view that carry a source (and their id fields). */
+export const RECORD_ID_FIELDS = Object.freeze({ assertion: 'assertion_id', evidence: 'evidence_id', check: 'check_id' } as const);
+
 /** Where a record came from. `observed_at` here is stored only, never parsed. */
 export interface SourceRef {
   source_id: string;
@@ -110,11 +164,11 @@ export const REFERENCE_V2: Readonly<Policy> = Object.freeze({
   version: POLICY_VERSION,
 });
 
-export type Acceptance = 'UNACCEPTED' | 'TENTATIVE' | 'ACCEPTED';
-export type ConflictAxis = 'NONE' | 'OPEN' | 'RESOLVED';
-export type Verification = 'NONE' | 'INDIRECT' | 'EXTERNAL' | 'HUMAN';
-export type Currency = 'CURRENT' | 'STALE' | 'SUPERSEDED';
-export type Sufficiency = 'SUFFICIENT' | 'INSUFFICIENT' | 'DEGRADED';
+export type Acceptance = (typeof AXIS_VALUES.acceptance)[number];
+export type ConflictAxis = (typeof AXIS_VALUES.conflict)[number];
+export type Verification = (typeof AXIS_VALUES.verification)[number];
+export type Currency = (typeof AXIS_VALUES.currency)[number];
+export type Sufficiency = (typeof AXIS_VALUES.sufficiency)[number];
 
 /** The five axes plus the non-normative strength and rationale codes. */
 export interface Warrant {
@@ -154,7 +208,7 @@ export interface WarrantView {
   falsification_conditions: string[];
 }
 
-export type Risk = 'low' | 'medium' | 'high';
+export type Risk = (typeof RISKS)[number];
 
 /** Something an agent wants to do on the strength of a proposition (docs/spec/protocol.md §9). */
 export interface Action {
@@ -176,4 +230,4 @@ export interface RiskPolicy {
   high_requires_no_open_conflict?: boolean;
 }
 
-export type Decision = 'MAY_ACT' | 'REQUIRE_CONFIRMATION' | 'DENY';
+export type Decision = (typeof DECISIONS)[number];

@@ -5,7 +5,16 @@
  * proposition. Texts are deterministic JSON built in a fixed field order, so equal content is equal text.
  */
 import { createHash } from 'node:crypto';
-import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, SourceRef, VerificationCheck } from '@ewp/core';
+import {
+  type Assertion,
+  type Conflict,
+  type EvidenceItem,
+  type EvidenceView,
+  type LineageEdge,
+  type SourceRef,
+  sourceRefOf,
+  type VerificationCheck,
+} from '@ewp/core';
 import { jsonString, sortedByCodePoint } from '@ewp/core';
 import { sha256Hex } from '@ewp/canonical';
 import { StoreUnavailableError } from './errors.js';
@@ -66,26 +75,12 @@ export function bindingKey(kind: BindingKind, id: string): string {
   return `${kind}\u0000${id}`;
 }
 
-function sourceObject(s: SourceRef): SourceRef {
-  return {
-    source_id: s.source_id,
-    lineage_id: s.lineage_id,
-    origin_type: s.origin_type,
-    origin_locator: s.origin_locator,
-    snapshot_id: s.snapshot_id,
-    content_hash: s.content_hash,
-    observed_at: s.observed_at,
-    extractor_id: s.extractor_id,
-    parent_source_id: s.parent_source_id,
-  };
-}
-
 // Written as templates rather than JSON.stringify of a fresh object: the same text, without building
 // an object per record (a visible share of ingest time).
 const q = jsonString;
 const qOrNull = (s: string | null): string => (s === null ? 'null' : jsonString(s));
 
-/** Stored text of a source: bound once per proposition, referenced by id from the records that cite it. */
+/** Stored text of a source: bound once per proposition, referenced by id from the records that cite it. Its members are core's SOURCE_REF_FIELDS in order (tested). */
 export function sourceText(s: SourceRef): string {
   // JSON.stringify(sourceObject(s)) without the object: one source per record made it a visible cost.
   return (
@@ -293,7 +288,7 @@ export function assembleView(
       }
       parsedSources.set(id, s);
     }
-    return sourceObject(s);
+    return sourceRefOf(s);
   };
   const assertions: Assertion[] = [];
   const evidence: EvidenceItem[] = [];

@@ -4,6 +4,7 @@
  * Inputs describe the arguments to models and clients; the tool's own decoder reads them
  * (tool-arguments.ts) so every malformed value gets its own `EWP_*` code and JSON path.
  */
+import { AXIS_VALUES, DECISIONS, RISKS, type SourceRef } from '@ewp/core';
 import { z } from 'zod';
 import { EWP_TOOL_CODES } from './refusal.js';
 
@@ -12,11 +13,11 @@ const text = z.string();
 const attestation = z.boolean().describe('Ingest pipeline only: true declares that trusted origins (tool, document, human, api, vendor, sensor) are genuine.');
 
 export const axes = z.object({
-  acceptance: z.enum(['UNACCEPTED', 'TENTATIVE', 'ACCEPTED']),
-  conflict: z.enum(['NONE', 'OPEN', 'RESOLVED']),
-  verification: z.enum(['NONE', 'INDIRECT', 'EXTERNAL', 'HUMAN']),
-  currency: z.enum(['CURRENT', 'STALE', 'SUPERSEDED']),
-  sufficiency: z.enum(['SUFFICIENT', 'INSUFFICIENT', 'DEGRADED']),
+  acceptance: z.enum(AXIS_VALUES.acceptance),
+  conflict: z.enum(AXIS_VALUES.conflict),
+  verification: z.enum(AXIS_VALUES.verification),
+  currency: z.enum(AXIS_VALUES.currency),
+  sufficiency: z.enum(AXIS_VALUES.sufficiency),
 });
 
 const sourceRef = z.object({
@@ -29,7 +30,7 @@ const sourceRef = z.object({
   observed_at: text,
   extractor_id: z.string().nullable(),
   parent_source_id: z.string().nullable(),
-});
+}) satisfies z.ZodType<SourceRef>;
 
 /** A decoded EvidenceView (docs/spec/protocol.md §3.3). */
 export const evidenceView = z.object({
@@ -143,7 +144,7 @@ export const inputs = {
   ewp_may_act: z.object({
     proposition_id: idArg,
     action: z.looseObject({
-      risk: z.enum(['low', 'medium', 'high']),
+      risk: z.enum(RISKS),
       reversible: z.boolean(),
       action_id: idArg.optional(),
       kind: text.optional(),
@@ -205,7 +206,7 @@ export const outputs = {
     count: z.number().int(),
   }),
   ewp_may_act: z.object({
-    decision: z.enum(['MAY_ACT', 'REQUIRE_CONFIRMATION', 'DENY']),
+    decision: z.enum(DECISIONS),
     proposition_id: text,
     view_id: text,
     evaluated_at: text,

@@ -1,9 +1,11 @@
 /** Small shared pieces: axis badges and error notes. Colour is a hint; the value is always written. */
+import { AXES, type AXIS_VALUES } from '@ewp/core';
 import type { Axes } from './api.js';
 
-export const AXES = ['acceptance', 'conflict', 'verification', 'currency', 'sufficiency'] as const;
+export { AXES };
 
-const TONE: Record<string, Record<string, 'good' | 'warn' | 'bad'>> = {
+/** A tone for every value of every axis (the type makes a new protocol value fail to compile here). */
+const TONE: { [A in keyof typeof AXIS_VALUES]: Record<(typeof AXIS_VALUES)[A][number], 'good' | 'warn' | 'bad'> } = {
   acceptance: { ACCEPTED: 'good', TENTATIVE: 'warn', UNACCEPTED: 'bad' },
   conflict: { NONE: 'good', RESOLVED: 'warn', OPEN: 'bad' },
   verification: { HUMAN: 'good', EXTERNAL: 'good', INDIRECT: 'warn', NONE: 'bad' },
@@ -13,7 +15,7 @@ const TONE: Record<string, Record<string, 'good' | 'warn' | 'bad'>> = {
 
 export function AxisBadge({ axis, value }: { axis: string; value: string }) {
   return (
-    <span class={`badge ${TONE[axis]?.[value] ?? ''}`} data-axis={axis} data-value={value} title={axis}>
+    <span class={`badge ${(TONE as Record<string, Record<string, string>>)[axis]?.[value] ?? ''}`} data-axis={axis} data-value={value} title={axis}>
       <span class="axis-name">{axis} </span>
       {value}
     </span>

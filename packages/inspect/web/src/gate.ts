@@ -5,13 +5,16 @@
  * and gateRuleFor (@ewp/core), and the smallest sets of changes that lift a decision are kept.
  */
 import {
+  AXIS_VALUES,
   type Decision,
+  DECISIONS,
   type EvidenceView,
   type GateRule,
   gateRuleFor,
   HUMAN_METHODS,
   EXTERNAL_METHODS,
   REFERENCE_V2,
+  RISKS,
   type Risk,
   type RiskPolicy,
   type SourceRef,
@@ -22,9 +25,10 @@ import {
 import { axisOfCode, explainCode } from './explain.js';
 import { durationWords } from './time.js';
 
-export const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
+export { RISKS };
 export const REVERSIBILITY: readonly boolean[] = [true, false];
-const RANK: Record<Decision, number> = { DENY: 0, REQUIRE_CONFIRMATION: 1, MAY_ACT: 2 };
+/** Decisions ranked by the kernel's own order (DENY least permissive). */
+const RANK = Object.fromEntries(DECISIONS.map((d, rank) => [d, rank])) as Record<Decision, number>;
 
 /** A change to the evidence an operator could make, applied to a copy of the view. */
 export interface Intervention {
@@ -232,13 +236,6 @@ export function searchRoutes(view: EvidenceView, w: WarrantView, at: string, ris
   });
 }
 
-const AXIS_VALUES = {
-  acceptance: ['UNACCEPTED', 'TENTATIVE', 'ACCEPTED'],
-  conflict: ['NONE', 'OPEN', 'RESOLVED'],
-  currency: ['CURRENT', 'STALE', 'SUPERSEDED'],
-  sufficiency: ['SUFFICIENT', 'INSUFFICIENT', 'DEGRADED'],
-} as const;
-
 /**
  * The axes a gate rule reads, found by asking the rule itself: an axis counts when some other value
  * of it changes whether the rule applies. No second copy of the rule table.
@@ -253,7 +250,7 @@ export function axesReadBy(rule: GateRule, w: WarrantView, cell: Pick<GateCell, 
   });
   const applies = rule.applies(situation(w.warrant));
   return Object.entries(AXIS_VALUES)
-    .filter(([axis, values]) => values.some((value) => rule.applies(situation({ ...w.warrant, [axis]: value })) !== applies))
+    .filter(([axis, values]) => values.some((value: string) => rule.applies(situation({ ...w.warrant, [axis]: value })) !== applies))
     .map(([axis]) => axis);
 }
 

@@ -5,6 +5,7 @@
  */
 import {
   type Acceptance,
+  AXIS_VALUES,
   DEFAULT_FRESHNESS_SECONDS,
   type EvidenceView,
   InvalidArgumentError,
@@ -56,7 +57,8 @@ export interface WarrantRetrieverOptions extends BaseRetrieverInput {
   now?: () => Date;
 }
 
-const RANK: Record<Acceptance, number> = { UNACCEPTED: 0, TENTATIVE: 1, ACCEPTED: 2 };
+/** Acceptance values ranked by the protocol's own order (UNACCEPTED lowest). */
+const RANK = Object.fromEntries(AXIS_VALUES.acceptance.map((value, rank) => [value, rank])) as Record<Acceptance, number>;
 
 /** A retriever whose documents carry their warrant. */
 export class WarrantRetriever extends BaseRetriever {
@@ -74,7 +76,7 @@ export class WarrantRetriever extends BaseRetriever {
       throw new InvalidArgumentError('k', `must be a positive integer, got ${String(options.k)}`);
     }
     if (options.minAcceptance !== undefined && !(options.minAcceptance in RANK)) {
-      throw new InvalidArgumentError('minAcceptance', `must be UNACCEPTED, TENTATIVE or ACCEPTED, got ${String(options.minAcceptance)}`);
+      throw new InvalidArgumentError('minAcceptance', `must be ${AXIS_VALUES.acceptance.join(', ')}, got ${String(options.minAcceptance)}`);
     }
     this.retriever = options.retriever;
     this.ledger = options.ledger;

@@ -1,5 +1,5 @@
 import { domainDigest } from '@ewp/canonical';
-import { compareCodePoints, type EvidenceView, normativeWarrant, type SourceRef, type WarrantView } from '@ewp/core';
+import { compareCodePoints, type EvidenceView, normativeWarrant, type SourceRef, sourceRefOf, type WarrantView } from '@ewp/core';
 
 /*
  * The order-independent projection of an EvidenceView that warrant receipts hash (docs/spec/receipts.md §12.3).
@@ -26,20 +26,6 @@ const byKey =
   (a: T, b: T) =>
     compareCodePoints(key(a), key(b));
 const sorted = (xs: readonly string[]) => [...xs].sort(compareCodePoints);
-
-function projectSource(s: SourceRef): Json {
-  return {
-    source_id: s.source_id,
-    lineage_id: s.lineage_id,
-    origin_type: s.origin_type,
-    origin_locator: s.origin_locator,
-    snapshot_id: s.snapshot_id,
-    content_hash: s.content_hash,
-    observed_at: s.observed_at,
-    extractor_id: s.extractor_id,
-    parent_source_id: s.parent_source_id,
-  };
-}
 
 function compareTriples(a: [string, string, string], b: [string, string, string]): number {
   return compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]) || compareCodePoints(a[2], b[2]);
@@ -127,7 +113,7 @@ export function ewpViewProjection(view: EvidenceView): { [k: string]: Json } {
   const withSource = (kind: string) =>
     projectRecords(view)
       .filter((r) => r.id.startsWith(`${kind}:`))
-      .map((r) => (r.source === null ? r.record : { ...r.record, source: projectSource(r.source) }));
+      .map((r) => (r.source === null ? r.record : { ...r.record, source: sourceRefOf(r.source) as unknown as Json }));
   return {
     proposition_id: view.proposition_id,
     view_id: view.view_id,

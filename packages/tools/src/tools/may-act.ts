@@ -1,4 +1,4 @@
-import { type Action, parseInstant, type RiskPolicy } from '@ewp/core';
+import { type Action, parseInstant, type RiskPolicy, RISKS } from '@ewp/core';
 import { DecisionError } from '../decisions/decision-error.js';
 import { decide } from '../decisions/recording-gate.js';
 import { ToolRefusal, toRefusal } from '../refusal.js';
@@ -14,7 +14,7 @@ const ACTION_POLICY = { policy_id: 'action-v0.1', version: '0.1.0' } as const;
 export const DEFAULT_ACTION_ID = 'unnamed-action';
 /** `action.kind` when the caller gives none. */
 export const DEFAULT_ACTION_KIND = 'unspecified';
-const RISKS = new Set(['low', 'medium', 'high']);
+const RISK_SET: ReadonlySet<string> = new Set(RISKS);
 const RISK_FLAGS = ['high_requires_accepted', 'high_requires_no_open_conflict'] as const;
 
 function readAction(args: ToolArguments): Action {
@@ -31,7 +31,7 @@ function readAction(args: ToolArguments): Action {
     });
   }
   if (!isObject(action)) throw new ToolRefusal('EWP_REFUSE_INVALID_ACTION', 'must be an object', { path: '$.action' });
-  if (typeof action.risk !== 'string' || !RISKS.has(action.risk)) {
+  if (typeof action.risk !== 'string' || !RISK_SET.has(action.risk)) {
     throw new ToolRefusal('EWP_REFUSE_INVALID_ACTION', 'must be "low", "medium" or "high"', { path: '$.action.risk' });
   }
   if (typeof action.reversible !== 'boolean') throw new ToolRefusal('EWP_REFUSE_INVALID_ACTION', 'must be true or false', { path: '$.action.reversible' });
