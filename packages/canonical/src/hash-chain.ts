@@ -39,7 +39,35 @@ export interface ChainEntry {
 }
 
 /** Why verification of the chain itself stopped (stores add their own reasons, such as `row_mismatch`). */
-export type ChainFailureReason = 'malformed_entry' | 'seq_mismatch' | 'prev_hash_mismatch' | 'hash_mismatch' | 'truncated' | 'head_mismatch';
+export type ChainFailureReason =
+  | 'malformed_entry'
+  | 'seq_mismatch'
+  | 'prev_hash_mismatch'
+  | 'hash_mismatch'
+  | 'truncated'
+  | 'head_mismatch'
+  | 'shorter_than_expected_head'
+  | 'expected_head_mismatch';
+
+/** The options of {@link verifyChain} and of every store's `verifyChain`. */
+export interface VerifyChainOptions {
+  /**
+   * A head the user kept elsewhere (`{length, head_hash}`, as `ewp audit verify` printed it): the log
+   * fails unless it has at least that many entries and its entry at `length - 1` has that hash. The
+   * stored anchor can be rewritten together with the log; a head kept out of reach cannot.
+   */
+  expectHead?: ChainAnchor;
+}
+
+/**
+ * A head as written on the command line or kept in a file: `LENGTH:HASH` (64 lowercase hex), or
+ * undefined when `text` is not one.
+ */
+export function parseChainHead(text: string): ChainAnchor | undefined {
+  const m = /^(\d{1,15}):([0-9a-f]{64})$/.exec(text.trim());
+  if (m === null) return undefined;
+  return { length: Number(m[1]), head_hash: m[2] as string };
+}
 
 /**
  * Result of verifying a log: the one result shape of every chain check (stores, the CLI's
@@ -152,10 +180,25 @@ export class ChainVerifier {
     this.checkLinks(i, typeof seq === 'bigint' ? Number(seq) : seq, prevHash, entry.hash, () => (HEX64.test(prevHash) ? chainHash(prevHash, text) : ''));
   }
 
-  /** Apply the anchor checks and return the verdict. */
+  /** Apply the anchor checks (and the kept head's, see {@link expectHead}) and return the verdict. */
   finish(anchor?: ChainAnchor | null): ChainVerification {
     if (this.failure) return this.failure;
     const length = this.index;
+    const kept = this.keptHead;
+    if (kept !== undefined && kept.length > 0) {
+      if (length < kept.length) {
+        return {
+          ok: false,
+          length,
+          firstBadIndex: length,
+          reason: 'shorter_than_expected_head',
+          detail: `the kept head has ${kept.length} entries, the log ${length}`,
+        };
+      }
+      if (kept.hash !== kept.head_hash) {
+        return { ok: false, length, firstBadIndex: kept.length - 1, reason: 'expected_head_mismatch', detail: 'entry hash differs from the kept head' };
+      }
+    }
     if (anchor && anchor.length > 0) {
       if (length < anchor.length) {
         return { ok: false, length, firstBadIndex: length, reason: 'truncated', detail: `anchor says ${anchor.length} entries, log has ${length}` };
@@ -170,6 +213,14 @@ export class ChainVerifier {
 
   // Only the last hash and the anchor position are needed, so remember the hash at the anchor's index.
   private anchorWatch: { index: number; hash: string | undefined } | undefined;
+
+  private keptHead: (ChainAnchor & { hash: string | undefined }) | undefined;
+
+  /** Check the log against a head the user kept ({@link VerifyChainOptions.expectHead}); the verdict of {@link finish} includes it. */
+  expectHead(head: ChainAnchor | undefined): this {
+    this.keptHead = head === undefined ? undefined : { ...head, hash: head.length === 0 ? head.head_hash : undefined };
+    return this;
+  }
 
   /** Tell the verifier which index the anchor points at, so it can remember that hash while streaming. */
   watchAnchor(anchor: ChainAnchor | null | undefined): this {
@@ -202,6 +253,7 @@ export class ChainVerifier {
     }
     this.prev = hash;
     if (this.anchorWatch && this.anchorWatch.index === i) this.anchorWatch.hash = hash;
+    if (this.keptHead && this.keptHead.length - 1 === i) this.keptHead.hash = hash;
     this.index = i + 1;
   }
 
@@ -215,8 +267,12 @@ export class ChainVerifier {
  * dropped tail or a consistently rewritten suffix cannot be detected.
  * `length` in the result is the number of entries that verified before the first failure.
  */
-export function verifyChain(entries: Iterable<ChainEntry | StoredChainEntry>, anchor?: ChainAnchor | null): ChainVerification {
-  const verifier = new ChainVerifier().watchAnchor(anchor);
+export function verifyChain(
+  entries: Iterable<ChainEntry | StoredChainEntry>,
+  anchor?: ChainAnchor | null,
+  options: VerifyChainOptions = {},
+): ChainVerification {
+  const verifier = new ChainVerifier().watchAnchor(anchor).expectHead(options.expectHead);
   for (const entry of entries) {
     if (isPlainObject(entry) && typeof entry.event === 'string') verifier.pushStored(entry as StoredChainEntry);
     else verifier.push(entry);

@@ -34,6 +34,8 @@ export {
   chainHash,
   EMPTY_ANCHOR,
   GENESIS_HASH,
+  parseChainHead,
   type StoredChainEntry,
+  type VerifyChainOptions,
   verifyChain,
 } from './hash-chain.js';
