@@ -375,11 +375,18 @@ export class PostgresLedgerBackend implements LedgerBackend {
 }
 
 /**
- * PostgreSQL `text` cannot hold U+0000 (SQLSTATE 22021, or 22P05 when converting): an id with a NUL
- * that other stores keep is refused here with a typed code instead of the driver's raw error.
+ * The server's refusals a caller can act on, as typed errors instead of the driver's raw ones:
+ * - PostgreSQL `text` cannot hold U+0000 (SQLSTATE 22021, or 22P05 when converting): an id with a NUL
+ *   that other stores keep is refused with `EWP_REFUSE_UNSTORABLE_TEXT`;
+ * - a role without write privileges (42501) or a hot-standby replica (25006, a read-only
+ *   transaction) refuses the write lock: `StoreUnavailableError('read_only')`, nothing written.
  */
-function typedStoreError(error: unknown): unknown {
+export function typedStoreError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
+  if (code === '42501' || code === '25006') {
+    const why = code === '42501' ? 'the role has no write privilege on this ledger' : 'the server is a read-only replica (hot standby)';
+    return new StoreUnavailableError('read_only', `PostgreSQL refused the write: ${why} (${(error as Error).message}); nothing was written`, { cause: error });
+  }
   if (code === '22021' || code === '22P05') {
     return new EwpError('EWP_REFUSE_UNSTORABLE_TEXT', 'PostgreSQL cannot store this id or text: it holds U+0000 (NUL), which PostgreSQL text does not allow', {
       cause: error,

@@ -3,7 +3,7 @@
  */
 import { LedgerEngineStore, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
 import pg from 'pg';
-import { PostgresLedgerBackend } from './postgres-backend.js';
+import { PostgresLedgerBackend, typedStoreError } from './postgres-backend.js';
 import { ensureSchema, ident } from './postgres-schema.js';
 
 export interface PostgresStoreOptions {
@@ -78,8 +78,9 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
   } catch (error) {
     client.release();
     if (ownsPool) await pool.end().catch(() => undefined);
-    throw StoreUnavailableError.isInstance(error)
-      ? error
+    const typed = typedStoreError(error);
+    throw StoreUnavailableError.isInstance(typed)
+      ? typed
       : new StoreUnavailableError('connection', `cannot use PostgreSQL schema ${ident(schema)}: ${(error as Error).message}`, { cause: error });
   }
   client.release();
