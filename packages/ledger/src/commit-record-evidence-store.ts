@@ -8,7 +8,7 @@ import { COMMIT_RECORD_LIMITS, CommitRecordBackend, type CommitRecordBackendOpti
 import type { CommitRecordStore } from './commit-record-store.js';
 import { MissingViewError, StoreUnavailableError } from './errors.js';
 import type { StoreCapabilities } from './evidence-store.js';
-import type { ChainVerification } from '@ewp/canonical';
+import type { ChainVerification, VerifyChainOptions } from '@ewp/canonical';
 import { LedgerEngineStore } from './ledger-engine.js';
 
 /** Hits a search returns when the caller gives no limit. */
@@ -125,10 +125,10 @@ export class CommitRecordEvidenceStore extends LedgerEngineStore {
    * protocol cannot read (two commits at one position, a missing position or row) is reported as
    * `row_mismatch`, not thrown.
    */
-  override async verifyChain(): Promise<CommitRecordChainVerification> {
+  override async verifyChain(options?: VerifyChainOptions): Promise<CommitRecordChainVerification> {
     let result: ChainVerification;
     try {
-      result = await super.verifyChain();
+      result = await super.verifyChain(options);
     } catch (error) {
       if (!StoreUnavailableError.isInstance(error) || error.reason !== 'damaged') throw error;
       result = { ok: false, length: 0, firstBadIndex: 0, reason: 'row_mismatch', detail: error.message };

@@ -3,7 +3,7 @@
  * computed. Every implementation (memory, JSON files, SQLite, PostgreSQL) passes one shared suite.
  */
 import type { Assertion, Conflict, EvidenceItem, EvidenceView, LineageEdge, VerificationCheck } from '@ewp/core';
-import type { ChainVerification } from '@ewp/canonical';
+import type { ChainVerification, VerifyChainOptions } from '@ewp/canonical';
 
 /** What a store can do; the shared suite switches checks on these flags. */
 export interface StoreCapabilities {
@@ -179,7 +179,7 @@ export interface EvidenceStore {
    * Verify the event log from its genesis entry against the stored anchor and, for stores that
    * keep rows, every row against the event that committed it. Reports the first bad index; never repairs.
    */
-  verifyChain(): Promise<ChainVerification>;
+  verifyChain(options?: VerifyChainOptions): Promise<ChainVerification>;
   /**
    * The ledger's revision: a text that changes whenever a snapshot is committed, by this or any other
    * process on the same ledger. Two equal revisions read in turn from this store mean nothing was

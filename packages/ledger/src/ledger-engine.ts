@@ -21,7 +21,7 @@ import type {
   SnapshotSummary,
   StoreCapabilities,
 } from './evidence-store.js';
-import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, ebcj1String, isWellFormed } from '@ewp/canonical';
+import { buildChainEntries, type ChainAnchor, type ChainVerification, ChainVerifier, ebcj1String, isWellFormed, type VerifyChainOptions } from '@ewp/canonical';
 import type { BindingRequest, LedgerBackend, LedgerReader, LedgerWriter, SnapshotRow, StoredBinding, StoredBindingRow } from './ledger-backend.js';
 import {
   type EntryEvent,
@@ -247,13 +247,13 @@ export class LedgerEngineStore implements EvidenceStore {
   /**
    * Verify the event log from its genesis entry against the stored anchor, then every stored row
    * against the event that committed it (snapshot digests, record digests). A row that does not
-   * match fails at the index of its event.
+   * match fails at the index of its event. With `expectHead`, the log must also reach a head the user kept.
    */
-  async verifyChain(): Promise<ChainVerification> {
+  async verifyChain(options: VerifyChainOptions = {}): Promise<ChainVerification> {
     this.ensureOpen();
     return this.backend.read(async (r) => {
       const anchor = await r.chainAnchor();
-      const verifier = new ChainVerifier().watchAnchor(anchor);
+      const verifier = new ChainVerifier().watchAnchor(anchor).expectHead(options.expectHead);
       const snapshotEvents = new Map<string, SnapshotEvent>();
       const recordEvents: { index: number; keys: string[]; digest: string }[] = [];
       const entryEvents = new Map<string, EntryEvent>();

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { ChainVerification } from '@ewp/canonical';
+import type { ChainVerification, VerifyChainOptions } from '@ewp/canonical';
 import { LedgerEngineStore, makeDirectories, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
 import Database from 'better-sqlite3';
 import { openReadOnlyDatabase } from './read-only-open.js';
@@ -60,7 +60,7 @@ export class SqliteEvidenceStore extends LedgerEngineStore {
    * table: a row missing from an index makes a read miss a snapshot while every row still matches
    * its event), then the engine's check of the event log and of every row against its event.
    */
-  override async verifyChain(): Promise<ChainVerification> {
+  override async verifyChain(options?: VerifyChainOptions): Promise<ChainVerification> {
     this.ensureOpen();
     let problems: string[];
     try {
@@ -85,7 +85,7 @@ export class SqliteEvidenceStore extends LedgerEngineStore {
       };
     }
     try {
-      return await super.verifyChain();
+      return await super.verifyChain(options);
     } catch (error) {
       // A page SQLite cannot read fails the audit instead of escaping it.
       if (StoreUnavailableError.isInstance(error)) throw error;
