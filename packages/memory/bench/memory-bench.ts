@@ -6,7 +6,7 @@
  *   same queries, interleaved;
  * - the promotion pass over 100,000 memories, against the floor of reading each memory's view once.
  *
- * Sizes: EWP_BENCH_MEMORIES (default 100,000). Writes <repo>/bench/results/memory-layer.json (or EWP_BENCH_OUT).
+ * Sizes: EWP_BENCH_MEMORIES (default 100,000); EWP_BENCH_SKIP_PASS=1 leaves out the promotion pass. Writes <repo>/bench/results/memory-layer.json (or EWP_BENCH_OUT).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,11 +127,12 @@ async function main() {
   }
 
   // Promotion pass over every memory of the large ledger, all at the promotion threshold.
+  const skipPass = process.env.EWP_BENCH_SKIP_PASS === '1';
   const pass = new MemoryLedger(large, { now: () => T });
   await pass.refresh();
-  for (let i = 0; i < LARGE; i += 1) pass.salience.set(filler(i).hash, { ...emptySalience(), recall_count: 5, energy: 5 });
+  for (let i = 0; i < (skipPass ? 0 : LARGE); i += 1) pass.salience.set(filler(i).hash, { ...emptySalience(), recall_count: 5, energy: 5 });
   t0 = performance.now();
-  for (let i = 0; i < LARGE; i += 1) await large.get(`mem:${filler(i).hash}`);
+  for (let i = 0; i < (skipPass ? 0 : LARGE); i += 1) await large.get(`mem:${filler(i).hash}`);
   const readAllMs = performance.now() - t0;
   t0 = performance.now();
   const passResult = await pass.promotionPass();
