@@ -128,11 +128,20 @@ async function main() {
     if (problem) results.fail(`readme example: ${pkg.name}`, problem);
     else results.pass(`readme example: ${pkg.name}`);
   }
-  // npm compiles native addons (better-sqlite3) in every fresh project, so those installs start first.
+  // npm compiles native addons (better-sqlite3) in every fresh project, so those installs start first,
+  // then the other npm installs (npm has no shared store), then pnpm's.
   const byName = new Map(packages.map((p) => [p.name, p]));
+  const installedDeps = (p, dep) => {
+    const manifestPath = join(p.path, 'node_modules', dep, 'package.json');
+    if (!existsSync(manifestPath)) return [];
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    // npm installs required peers too.
+    const peers = Object.keys(m.peerDependencies ?? {}).filter((d) => !m.peerDependenciesMeta?.[d]?.optional);
+    return [...Object.keys(m.dependencies ?? {}), ...peers];
+  };
   const native = (p, seen = new Set()) => {
     for (const d of Object.keys({ ...p.manifest.dependencies, ...requiredPeers(p) })) {
-      if (d === 'better-sqlite3') return true;
+      if (d === 'better-sqlite3' || (!byName.has(d) && installedDeps(p, d).includes('better-sqlite3'))) return true;
       if (byName.has(d) && !seen.has(d)) {
         seen.add(d);
         if (native(byName.get(d), seen)) return true;
@@ -142,8 +151,8 @@ async function main() {
   };
   const runs = targets
     .filter((p) => existsSync(join(p.path, 'example.mjs')))
-    .flatMap((pkg) => ['npm', 'pnpm'].map((manager) => ({ pkg, manager, first: manager === 'npm' && native(pkg) })))
-    .sort((a, b) => Number(b.first) - Number(a.first));
+    .flatMap((pkg) => ['npm', 'pnpm'].map((manager) => ({ pkg, manager, order: manager === 'pnpm' ? 2 : native(pkg) ? 0 : 1 })))
+    .sort((a, b) => a.order - b.order);
   // pnpm installs link from the machine's store and npm's from its cache; three at a time keeps the
   // two cores busy without starving the native builds (better-sqlite3) npm runs.
   const outcomes = await mapLimit(runs, 3, async ({ pkg, manager }) => {

@@ -1,9 +1,11 @@
 // The README's test command: build every package, run every test of the workspace in one
 // vitest run on the machine's Node, then the Node 22 lane (scripts/test-node22.mjs: the projects
 // that need Node 22, under the npm registry's node@22), and print the plain closing line
-// `N passed, N failed` that CI reads, summed over both.
+// `N passed, N failed` that CI reads, summed over both and the package checks (scripts/package-checks.mjs:
+// package quality, installs as a user, runtime lanes).
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { runPackageChecks } from './package-checks.mjs';
 import { pnpm } from './pnpm.mjs';
 import { runNode22Lane } from './test-node22.mjs';
 import { vitestCounts } from './vitest-counts.mjs';
@@ -22,8 +24,14 @@ const run = spawnSync(
 const main = vitestCounts(results, run.status);
 // Arguments narrow the main run (a project, a file); the lane runs on a full run only.
 const lane = args.length === 0 ? runNode22Lane() : { passed: 0, failed: 0 };
-if (args.length === 0) console.log(`main run: ${main.passed} passed, ${main.failed} failed; Node 22 lane: ${lane.passed} passed, ${lane.failed} failed`);
-const passed = main.passed + lane.passed;
-const failed = main.failed + lane.failed;
+// The published packages' checks (scripts/package-checks.mjs), also on a full run only.
+const checks = args.length === 0 ? runPackageChecks() : { passed: 0, failed: 0 };
+if (args.length === 0) {
+  console.log(
+    `main run: ${main.passed} passed, ${main.failed} failed; Node 22 lane: ${lane.passed} passed, ${lane.failed} failed; package checks: ${checks.passed} passed, ${checks.failed} failed`,
+  );
+}
+const passed = main.passed + lane.passed + checks.passed;
+const failed = main.failed + lane.failed + checks.failed;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
