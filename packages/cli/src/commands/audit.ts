@@ -4,14 +4,20 @@
  * bad index and why. Never repairs anything.
  */
 import { parseArgs } from 'node:util';
+import { type ChainAnchor, parseChainHead } from '@ewp/canonical';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
 
 const HELP = `usage: ewp audit verify (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>) [--json]
+                        [--expect-head LENGTH:HASH]
 
 Verify the ledger's event log (docs/spec/receipts.md §11) and every stored row against it. The ledger is
 opened read-only.
+
+  --expect-head LENGTH:HASH   a head printed by an earlier audit and kept elsewhere: the log must reach
+                              it (at least LENGTH entries, entry LENGTH-1 with that hash). Catches a cut
+                              tail or a rewritten history whose stored anchor was rewritten too.
 
 Exit: 0 the log and rows verify, 1 the first bad index is reported, 2 unusable ledger or arguments.
 `;
@@ -22,6 +28,13 @@ export const auditCommand: Command = async (args: string[], io: CliIO) => {
   const { values, positionals } = parsed;
   if (positionals[0] !== 'verify' || positionals.length !== 1) {
     return usageError('audit', 'expected the subcommand "verify"', io);
+  }
+  let expectHead: ChainAnchor | undefined;
+  if (values['expect-head'] !== undefined) {
+    expectHead = parseChainHead(values['expect-head']);
+    if (expectHead === undefined) {
+      return usageError('audit', `--expect-head: expected LENGTH:HASH (64 lowercase hex), got ${JSON.stringify(values['expect-head'])}`, io);
+    }
   }
   let store: Awaited<ReturnType<typeof openStore>>;
   try {
@@ -35,7 +48,7 @@ export const auditCommand: Command = async (args: string[], io: CliIO) => {
   }
   let result: Awaited<ReturnType<typeof store.verifyChain>>;
   try {
-    result = await store.verifyChain();
+    result = await store.verifyChain(expectHead === undefined ? {} : { expectHead });
   } catch (error) {
     io.stderr.write(`ewp audit: unusable ledger: ${(error as Error).message}\n`);
     await store.close().catch(() => undefined);
@@ -63,6 +76,7 @@ function parse(args: string[]) {
     options: {
       ...LEDGER_OPTIONS,
       json: { type: 'boolean' },
+      'expect-head': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
