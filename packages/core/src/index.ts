@@ -9,7 +9,7 @@ export * from './errors.js';
 export { EWP_ERROR_CODES } from './error-codes.js';
 export { JsonFloat, parseJson, parseJsonExact } from './json/parse-json.js';
 export { type JsonFail, type JsonProblem, type JsonReadPolicy, jsonIndexPath, jsonMemberPath, readJsonWith } from './json/json-reader.js';
-export { decodeUtf8, firstInvalidUtf8, InvalidUtf8Error, Utf8StreamDecoder } from './json/utf8.js';
+export { decodeUtf8, firstInvalidUtf8, InvalidUtf8Error, isWellFormed, Utf8StreamDecoder } from './json/utf8.js';
 export { isPlainJsonString, jsonString } from './json/json-string.js';
 export { decodeView, decodeViewJson, namesProposition } from './decode/decode-view.js';
 export { canonicalViewText, deriveViewId } from './decode/view-id.js';

@@ -6,6 +6,7 @@
  * trust-bearing reader are two policies of it.
  */
 import { JsonFloat } from './json-float.js';
+import { isWellFormed } from './utf8.js';
 
 /** What a {@link readJsonWith} reader refused, for the caller's error type. */
 export type JsonProblem = 'syntax' | 'float' | 'duplicate_key' | 'lone_surrogate' | 'too_deep';
@@ -58,8 +59,6 @@ export function jsonMemberPath(parent: string, key: string): string {
 export function jsonIndexPath(parent: string, index: number): string {
   return `${parent}[${index}]`;
 }
-
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
 class JsonReader {
   pos = 0;
@@ -275,7 +274,7 @@ class JsonReader {
 
   /** A string value under the lone-surrogate policy (from a `\u` escape, or in a JS string given as text). */
   checked(value: string, path: string): string {
-    if (this.refuseLoneSurrogates && LONE_SURROGATE.test(value)) this.fail('lone_surrogate', path, 'string contains a lone surrogate');
+    if (this.refuseLoneSurrogates && !isWellFormed(value)) this.fail('lone_surrogate', path, 'string contains a lone surrogate');
     return value;
   }
 

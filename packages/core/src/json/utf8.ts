@@ -144,3 +144,8 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(b, a.length);
   return out;
 }
+
+/** No lone surrogate in the string, so it has a UTF-8 form (`String.prototype.isWellFormed`, ES2024: Node 20, current browsers and edge runtimes). */
+export function isWellFormed(s: string): boolean {
+  return (s as string & { isWellFormed(): boolean }).isWellFormed();
+}
