@@ -2,9 +2,11 @@
  * `gateTool()`: wrap any AI SDK tool so that the warrant of a proposition decides whether it
  * runs. MAY_ACT runs it; REQUIRE_CONFIRMATION becomes the SDK's tool approval (`needsApproval`);
  * DENY returns a typed refusal the model can read. Every decision is made on the latest stored
- * evidence at the moment of the call, and made again when the approved call finally executes.
+ * evidence at the moment of the call, and made again when the approved call finally executes;
+ * each is recorded in the ledger, and the execution runs through `runGuarded` (once per decision,
+ * outcome recorded).
  */
-import { decideGate, denyReason, type GateOptions, type GateRefusal, gateRefusal, gateRefusalSchema } from '@ewp/tools';
+import { decideGate, type GateOptions, type GateRefusal, gateRefusalSchema, runGuarded } from '@ewp/tools';
 import { type ModelMessage, type Tool, type ToolExecutionOptions, tool } from 'ai';
 import { z } from 'zod';
 import { approvalGranted, approvalRequested } from './approval-state.js';
@@ -46,12 +48,17 @@ export function gateTool<INPUT, OUTPUT>(inner: Tool<INPUT, OUTPUT>, options: Gat
       return innerApproval === true;
     },
     execute: async (input: INPUT, opts: ToolExecutionOptions) => {
-      const d = await decideGate(options, input);
-      if (d.decision === 'DENY') return gateRefusal(d, 'DENY', denyReason(d));
-      if (d.decision === 'REQUIRE_CONFIRMATION' && !approvalGranted(opts.messages, opts.toolCallId)) {
-        return gateRefusal(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action; it was not given`);
-      }
-      return execute(input, opts);
+      // The one guarded run: decide and record, run only on MAY_ACT or a recorded approval, record the outcome.
+      const run = await runGuarded(
+        {
+          ...options,
+          callId: options.callId ?? (() => opts.toolCallId),
+          confirm: () => (approvalGranted(opts.messages, opts.toolCallId) ? { confirmed_by: `ai-sdk tool approval ${opts.toolCallId}` } : false),
+        },
+        input,
+        async (i) => execute(i, opts),
+      );
+      return run.status === 'executed' ? run.result : (run.refusal as GateRefusal);
     },
   };
   return tool(gated as unknown as Tool<INPUT, OUTPUT | GateRefusal>);

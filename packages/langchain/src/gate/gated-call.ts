@@ -3,9 +3,10 @@
  * on the latest stored evidence; MAY_ACT runs the call; REQUIRE_CONFIRMATION pauses the graph with
  * `interrupt` for a human and runs it only on an approval; DENY (or no approval) returns the typed
  * refusal instead. On resume LangGraph runs the node again from the start, so the decision is made
- * again on the evidence of that moment.
+ * again on the evidence of that moment. Decisions, the approval and the outcome are recorded in the
+ * ledger by `runGuarded`.
  */
-import { decideGate, denyReason, type GateOptions, type GateRefusal, gateRefusal } from '@ewp/tools';
+import { type GateOptions, type GateRefusal, gateRefusal, runGuarded } from '@ewp/tools';
 import { interrupt } from '@langchain/langgraph';
 
 /** What the graph pauses with: the pending decision and the call a human is asked to confirm. */
@@ -31,18 +32,22 @@ export async function gatedCall<INPUT, RESULT>(
   run: () => Promise<RESULT>,
   refuse: (refusal: GateRefusal) => RESULT,
 ): Promise<RESULT> {
-  const d = await decideGate(options, input);
-  if (d.decision === 'DENY') return refuse(gateRefusal(d, 'DENY', denyReason(d)));
-  if (d.decision === 'REQUIRE_CONFIRMATION') {
-    const pending: GateInterrupt = {
-      ...gateRefusal(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action`),
-      ewp_gate: 'REQUIRE_CONFIRMATION',
-      tool: toolName,
-      args: input,
-    };
-    if (!approved(interrupt(pending))) {
-      return refuse(gateRefusal(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action; it was not given`));
-    }
-  }
-  return run();
+  // The one guarded run: decide and record, run only on MAY_ACT or a recorded approval, record the outcome.
+  const guarded = await runGuarded(
+    {
+      ...options,
+      confirm: (d) => {
+        const pending: GateInterrupt = {
+          ...gateRefusal(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action`),
+          ewp_gate: 'REQUIRE_CONFIRMATION',
+          tool: toolName,
+          args: input,
+        };
+        return approved(interrupt(pending)) ? { confirmed_by: `langgraph resume of ${toolName}` } : false;
+      },
+    },
+    input,
+    () => run(),
+  );
+  return guarded.status === 'executed' ? guarded.result : refuse(guarded.refusal as GateRefusal);
 }

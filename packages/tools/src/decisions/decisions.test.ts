@@ -237,6 +237,14 @@ describe('fail closed', () => {
     await store.close();
   });
 
+  it('record: false is an unrecorded gate: it decides and runs, and writes nothing', async () => {
+    const store = new MemoryEvidenceStore();
+    await store.put(verified);
+    const r = await runGuarded({ store, proposition: 'P-win', action: restart, now: later(0), record: false }, {}, () => 'ran');
+    expect(r).toMatchObject({ status: 'executed', decision_id: null, result: 'ran' });
+    expect(await store.readEntries()).toEqual([]);
+  });
+
   it('the replay guard survives a restart: a decision executed before it is never executed again', async () => {
     const path = sqlitePath();
     const first = new SqliteEvidenceStore(path);

@@ -28,21 +28,21 @@ export interface GuardedRunOptions<INPUT> extends GateOptions<INPUT> {
 
 /** What a guarded run did. */
 export type GuardedRun<R> =
-  | { status: 'executed'; decision_id: string; decision: GateDecision | null; result: R }
+  | { status: 'executed'; decision_id: string | null; decision: GateDecision | null; result: R }
   | { status: 'refused'; decision_id: string | null; decision: GateDecision | null; reason: string; refusal: GateRefusal | null };
 
 /**
  * Decide (recording the decision), then execute `execute(input)` only when the effective decision
  * is MAY_ACT or a recorded confirmation lifts REQUIRE_CONFIRMATION; record the outcome.
+ * With `record: false` (an operator's unrecorded gate) it decides and runs without any entry.
  * @throws {DecisionError} `EWP_REFUSE_DECISION_NOT_RECORDED` when the ledger cannot record the
  * decision, the claim or the outcome (nothing runs unless the claim is recorded).
  * @throws whatever `execute` throws, after its failure is recorded.
  */
 export async function runGuarded<INPUT, R>(options: GuardedRunOptions<INPUT>, input: INPUT, execute: (input: INPUT) => Promise<R> | R): Promise<GuardedRun<R>> {
-  if (options.record === false) {
-    throw new DecisionError('EWP_REFUSE_DECISION_NOT_RECORDED', 'a guarded run records its decision: record: false is refused', { path: '$.record' });
-  }
   const d = await decideGate(options, input);
+  // record: false is the operator's choice of an unrecorded gate: it decides, and nothing is claimed or recorded.
+  const recorded = options.record !== false;
   const id = d.decisionId as string;
   const refuse = (gate: GateRefusal['ewp_gate'], reason: string): GuardedRun<R> => ({
     status: 'refused',
@@ -55,13 +55,16 @@ export async function runGuarded<INPUT, R>(options: GuardedRunOptions<INPUT>, in
   if (d.decision === 'REQUIRE_CONFIRMATION') {
     const confirmation = options.confirm === undefined ? false : await options.confirm(d, input);
     if (confirmation === false) {
-      await recordOutcome(options.store, id, [d.propositionId], 'not_confirmed', null);
+      if (recorded) await recordOutcome(options.store, id, [d.propositionId], 'not_confirmed', null);
       return refuse('REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action; it was not given`);
     }
-    const stored = await readDecision(options.store, id);
-    const bound = await confirmAndRecheck(options.store, stored, confirmation);
-    if (bound.decision !== 'MAY_ACT') return refuse('DENY', bound.reason);
+    if (recorded) {
+      const stored = await readDecision(options.store, id);
+      const bound = await confirmAndRecheck(options.store, stored, confirmation);
+      if (bound.decision !== 'MAY_ACT') return refuse('DENY', bound.reason);
+    }
   }
+  if (!recorded) return { status: 'executed', decision_id: null, decision: d, result: await execute(input) };
   return { status: 'executed', decision_id: id, decision: d, result: await executeOnce(options.store, id, [d.propositionId], input, execute) };
 }
 
