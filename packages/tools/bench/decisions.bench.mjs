@@ -63,7 +63,10 @@ async function gateCost() {
 /** A random lineage forest: each proposition derived from 0-2 earlier ones. Deterministic. */
 function lineage(n) {
   let seed = 42;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
   const out = [];
   for (let i = 0; i < n; i++) {
     const k = i === 0 ? 0 : Math.floor(rnd() * 3);
