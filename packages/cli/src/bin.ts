@@ -19,14 +19,10 @@ const YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
  * Let V8 grow its young generation to {@link YOUNG_GENERATION_BYTES} (it starts at 2 MB and by
  * default doubles up to 32 MB under load), then stop it: after each garbage collection, until that
  * size is reached, check it and set the growth factor to 1 (the only sizing flag V8 honours after
- * it starts; `--max-semi-space-size` set here has no effect). Measured on `ewp serve` (stdio, SQLite
- * ledger, 50,000 pipelined calls): peak RSS 114-123 -> 86-88 MB; idle unchanged (72 MB); the
- * server's CPU per call 0.43-0.52x the bare echo's against 0.42-0.68x uncapped (load 4-9: no cost
- * we could resolve). A 4 MB cap saved 3 MB more idle but cost about 20% CPU per call, and a 2 MB
- * one about 15%: a loop turn's in-flight requests and replies outgrow the semi-spaces and get
- * promoted to the old generation. `ewp ingest` (100,000 records): peak RSS 205-225 -> 170-176 MB, time
- * unchanged; `ewp eval --jsonl` (20,000 lines): 71 -> 64 MB, time unchanged. Not `ewp eval <file>`:
- * on one 1,000,000-record view the cap promotes the decoded records early and cost 25% of its speed.
+ * it starts; `--max-semi-space-size` set here has no effect). A smaller cap costs CPU per call (a
+ * loop turn's in-flight requests and replies outgrow the semi-spaces and get promoted), and `ewp eval
+ * <file>` is left uncapped (one huge view's records would be promoted early). The measurements behind
+ * the size are in docs/performance.md, "Memory".
  */
 function capYoungGeneration(): void {
   const youngBytes = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;

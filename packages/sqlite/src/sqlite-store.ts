@@ -129,8 +129,8 @@ function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number): D
     db.pragma('foreign_keys = ON');
     // 64 MiB of page cache (SQLite's default is 2 MiB): a batched ingest transaction dirties several
     // MiB, and a smaller cache spills pages to the WAL before COMMIT; beyond that, the indexes of a
-    // growing ledger stay cached (a 3,000,000-record ingest: 53.7 s with 32 MiB, 46.4 s with 64 MiB,
-    // peak RSS 202 -> 237 MB). It fills only as pages are read: readers of a ledger pay what they touch.
+    // growing ledger stay cached (docs/performance.md, "Ingest"). It fills only as pages are read:
+    // readers of a ledger pay what they touch.
     db.pragma('cache_size = -65536');
     ensureSchema(db, file, readOnly);
     // From here on BEGIN IMMEDIATE polls on its own (see SqliteLedgerBackend); other statements rarely wait.
