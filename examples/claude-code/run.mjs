@@ -49,7 +49,10 @@ try {
   const canUseTool = warrantCanUseTool({
     mapping: parseToolMapping(mappingJson),
     store,
-    confirm: ({ reason }) => (console.log('  asked a human:', reason), false),
+    confirm: ({ reason }) => {
+      console.log('  asked a human, who declines:', reason.slice(0, 90));
+      return false;
+    },
   });
   console.log('canUseTool status       ->', (await canUseTool('mcp__ops__status', { server: 'server01' })).behavior);
   console.log('canUseTool drop         ->', (await canUseTool('mcp__ops__drop_table', { table: 'users' })).behavior);
