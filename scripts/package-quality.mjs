@@ -8,6 +8,7 @@
 //   node scripts/package-quality.mjs --update        rewrite the API reports and fill in the metadata
 //                                                    that follows from the root package.json
 //   node scripts/package-quality.mjs --results F     also write the counted results to F (test-all)
+//   node scripts/package-quality.mjs --only @ewp/a,@ewp/b   only these packages
 //
 // docs/releasing.md says what each check wants and how to fix it.
 import { execFileSync } from 'node:child_process';
@@ -15,14 +16,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { CheckResults, flag } from './check-results.mjs';
+import { CheckResults, flag, option } from './check-results.mjs';
 import { packPackages } from './pack-packages.mjs';
 import { ROOT, publicPackages, typedEntryPoints, workspacePackages } from './workspace.mjs';
 
 const UPDATE = flag('update');
 const results = new CheckResults('package quality');
 const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-const packages = publicPackages();
+const only = option('only')?.split(',');
+const packages = publicPackages().filter((p) => !only || only.includes(p.name));
 const scratch = mkdtempSync(join(tmpdir(), 'ewp-quality-'));
 
 /** Size budgets, in gzipped bytes of the minified browser bundle (scripts/size-budgets.json). */
