@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guardMessage, parseJsonBytes } from './jsonrpc-guard.js';
+import { guardMessage, MAX_MESSAGE_DEPTH, nestsDeeperThan, parseJsonBytes } from './jsonrpc-guard.js';
 
 describe('JSON-RPC framing checks', () => {
   it('passes requests, notifications and responses', () => {
@@ -36,6 +36,21 @@ describe('JSON-RPC framing checks', () => {
     expect(parseJsonBytes(new TextEncoder().encode('{"a":"é"}'))).toEqual({ ok: true, value: { a: 'é' } });
     expect(parseJsonBytes(new Uint8Array([0x22, 0xc3, 0x22]))).toEqual({ ok: false, reason: 'parse error: not UTF-8' });
     expect(parseJsonBytes(new TextEncoder().encode('{'))).toEqual({ ok: false, reason: 'parse error: not JSON' });
+  });
+
+  it('refuses nesting past the limit before parsing, counting no bracket inside a string', () => {
+    const nested = (levels: number, inner = '1') => new TextEncoder().encode(`{"a":${'['.repeat(levels - 1)}${inner}${']'.repeat(levels - 1)}}`);
+    expect(parseJsonBytes(nested(MAX_MESSAGE_DEPTH)).ok).toBe(true);
+    expect(parseJsonBytes(nested(MAX_MESSAGE_DEPTH + 1))).toEqual({ ok: false, reason: `parse error: nested deeper than ${MAX_MESSAGE_DEPTH} levels` });
+    expect(parseJsonBytes(nested(100_000))).toMatchObject({ ok: false });
+    // Brackets in strings (an escaped quote does not end one) do not nest.
+    const inStrings = new TextEncoder().encode(JSON.stringify({ a: ['[{'.repeat(1000), '\\"[['.repeat(500)] }));
+    expect(nestsDeeperThan(inStrings, 3)).toBe(false);
+    expect(parseJsonBytes(inStrings).ok).toBe(true);
+    expect(nestsDeeperThan(new TextEncoder().encode('[[["é", [[]]]]]'), 5)).toBe(false);
+    expect(nestsDeeperThan(new TextEncoder().encode('[[["é", [[[]]]]]]'), 5)).toBe(true);
+    // Siblings do not add up: a wide array is one level.
+    expect(nestsDeeperThan(new TextEncoder().encode(JSON.stringify([Array.from({ length: 1000 }, () => [])])), 3)).toBe(false);
   });
 
   it('decides UTF-8 as a fatal TextDecoder does, a leading byte order mark included', () => {

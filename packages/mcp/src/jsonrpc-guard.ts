@@ -90,11 +90,54 @@ function isPlainCall(message: Record<string, unknown>): boolean {
   return params === undefined || !Object.hasOwn(params, '_meta');
 }
 
-/** Decode bytes as strict UTF-8 JSON (a leading byte order mark is dropped, as `TextDecoder` does). */
+/**
+ * Deepest nesting of arrays and objects a message may have (the message object itself is level 1).
+ * Tool arguments nest a handful of levels; what goes deeper is refused before it is parsed, so no
+ * recursive step (serialising a cache key, schema checks, `JSON.stringify` of a reply) meets it.
+ */
+export const MAX_MESSAGE_DEPTH = 128;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
+/**
+ * Whether the JSON text `bytes` nests arrays and objects deeper than `limit` (brackets inside
+ * strings do not count). Bytes, not characters: every byte of a multi-byte UTF-8 sequence is
+ * above 0x7f, so it is never taken for a bracket, quote or backslash.
+ */
+export function nestsDeeperThan(bytes: Uint8Array, limit: number): boolean {
+  // Fewer opening brackets than the limit (strings included) cannot nest past it: counted natively.
+  if (bytes.length <= limit) return false;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let opening = 0;
+  for (const bracket of [OPEN_BRACE, OPEN_BRACKET]) {
+    for (let at = buffer.indexOf(bracket); at !== -1 && opening <= limit; at = buffer.indexOf(bracket, at + 1)) opening++;
+  }
+  if (opening <= limit) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    if (inString) {
+      if (byte === 0x5c) i++;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++depth > limit) return true;
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Decode bytes as strict UTF-8 JSON (a leading byte order mark is dropped, as `TextDecoder` does),
+ * refusing text nested deeper than {@link MAX_MESSAGE_DEPTH}.
+ */
 export function parseJsonBytes(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; reason: string } {
   // `isUtf8` validates in native code without building a string; `TextDecoder` with `fatal` costs
   // several times more per message.
   if (!isUtf8(bytes)) return { ok: false, reason: 'parse error: not UTF-8' };
+  if (nestsDeeperThan(bytes, MAX_MESSAGE_DEPTH)) return { ok: false, reason: `parse error: nested deeper than ${MAX_MESSAGE_DEPTH} levels` };
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.byteLength - bom).toString('utf8');
   try {

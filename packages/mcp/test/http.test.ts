@@ -146,6 +146,13 @@ describe('malformed HTTP requests', () => {
     ['no method', JSON.stringify({ jsonrpc: '2.0', id: 3 }), 400, -32600, 3],
     ['id null', JSON.stringify({ jsonrpc: '2.0', id: null, method: 'ping' }), 400, -32600, null],
     ['id array', JSON.stringify({ jsonrpc: '2.0', id: [1], method: 'ping' }), 400, -32600, null],
+    [
+      'tool arguments nested 100,000 levels',
+      `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"ewp_warrant_now","arguments":{"proposition_id":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`,
+      400,
+      -32700,
+      null,
+    ],
     ['params a string', JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: 'x' }), 400, -32602, 4],
     ['unknown method', JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'nope' }), 200, -32601, 5],
   ];

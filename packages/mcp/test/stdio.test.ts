@@ -110,6 +110,12 @@ describe('stdio framing with malformed input', () => {
     ['tool name not a string', '{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":5}}\n', -32602, 11],
     ['uri not a string', '{"jsonrpc":"2.0","id":12,"method":"resources/read","params":{"uri":[]}}\n', -32602, 12],
     ['unknown method', '{"jsonrpc":"2.0","id":13,"method":"tools/explode"}\n', -32601, 13],
+    [
+      'tool arguments nested 100,000 levels',
+      `{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"ewp_warrant_now","arguments":{"proposition_id":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}\n`,
+      -32700,
+      null,
+    ],
     ['a line over 1 MiB', `{"jsonrpc":"2.0","id":14,"method":"ping","pad":"${'x'.repeat(1_100_000)}"}\n`, -32600, null],
   ];
 
