@@ -5,8 +5,8 @@
  * The SDK calls it again when an approved call comes back, so evidence that turned to DENY while a
  * human was deciding refuses the approved call.
  */
-import type { Decision } from '@ewp/core';
-import { decideGate, type GateOptions, invalidArgument, ruleReason } from '@ewp/tools';
+import { type Decision, InvalidArgumentError } from '@ewp/core';
+import { decideGate, type GateOptions, ruleReason } from '@ewp/tools';
 
 /** An AI SDK 7 `ToolApprovalStatus` with its reason (the reason reaches the approver or the model). */
 export interface WarrantApprovalStatus {
@@ -38,15 +38,15 @@ export type WarrantToolApproval<INPUTS extends Record<string, unknown>> = {
  * ```
  *
  * @param gates tool name → the shared gate's options (proposition, action, risk policy, store, clock).
- * @throws ToolRefusal `EWP_REFUSE_INVALID_ARGUMENTS` when `gates` is not an object or an entry has no store.
+ * @throws InvalidArgumentError when `gates` is not an object or an entry has no store.
  */
 export function toolApproval<INPUTS extends Record<string, unknown>>(gates: { [K in keyof INPUTS]: GateOptions<INPUTS[K]> }): WarrantToolApproval<INPUTS> {
-  if (typeof gates !== 'object' || gates === null) throw invalidArgument('$.gates', 'gates must be an object of tool name to gate options');
+  if (typeof gates !== 'object' || gates === null) throw new InvalidArgumentError('gates', 'an object of tool name to gate options is required');
   const approval = {} as WarrantToolApproval<INPUTS>;
   for (const name of Object.keys(gates) as (keyof INPUTS & string)[]) {
     const options = gates[name];
     if (typeof options !== 'object' || options === null || options.store === undefined) {
-      throw invalidArgument(`$.gates.${name}.store`, 'an EvidenceStore is required');
+      throw new InvalidArgumentError(`gates.${name}.store`, 'an EvidenceStore is required');
     }
     approval[name] = async (input) => {
       const d = await decideGate(options, input);
