@@ -4,7 +4,7 @@
  * exit 0 and no stack trace.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadFixtures } from '@ewp/conformance/pack';
@@ -110,6 +110,7 @@ describe('ewp hook pre-tool-use (a process, stdin to stdout)', () => {
     const answer = hook(event('mcp__ops__restart'), args());
     expect(decisionOf(answer)).toBe('deny');
     expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain(reason);
+    expect(existsSync(join(dir, 'none.sqlite'))).toBe(false); // a missing ledger is never created
   });
 
   it('a bad mapping file: deny naming the field', () => {
