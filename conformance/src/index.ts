@@ -9,3 +9,4 @@ export * from './evaluator-suite.js';
 export { coreEvaluator } from './core-evaluator.js';
 export { evaluateHarnessLine } from './oracle/index.js';
 export { arbitraryView } from './generators/index.js';
+export { testSource } from './test-source.js';

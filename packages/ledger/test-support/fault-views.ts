@@ -1,17 +1,8 @@
 /** Views and records for the store packages' fault tests (ledger, sqlite, postgres). */
+import { testSource } from '@ewp/conformance';
 
 export function source(id: string, origin = 'tool') {
-  return {
-    source_id: id,
-    lineage_id: `L-${id}`,
-    origin_type: origin,
-    origin_locator: `loc:${id}`,
-    snapshot_id: `snap:${id}`,
-    content_hash: `sha256:${id}`,
-    observed_at: '2026-09-01T00:00:00+00:00',
-    extractor_id: null,
-    parent_source_id: null,
-  };
+  return testSource(id, { origin_type: origin });
 }
 
 export function evidenceRecord(id: string) {

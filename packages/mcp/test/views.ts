@@ -1,21 +1,12 @@
 /** Views used across the MCP tests: a tool-verified claim and variants. */
+import { testSource } from '@ewp/conformance';
 
 export const T = '2026-09-21T21:00:00+00:00';
 /** The fixed server clock of the in-process tests: one hour after the verification check. */
 export const SERVER_NOW = new Date('2026-09-21T19:31:00Z');
 
 export function source(id: string, origin: string, lineage = `L-${id}`) {
-  return {
-    source_id: id,
-    lineage_id: lineage,
-    origin_type: origin,
-    origin_locator: `loc:${id}`,
-    snapshot_id: `snap:${id}`,
-    content_hash: `sha256:${id}`,
-    observed_at: '2026-09-01T00:00:00+00:00',
-    extractor_id: null,
-    parent_source_id: null,
-  };
+  return testSource(id, { origin_type: origin, lineage_id: lineage });
 }
 
 /** `08-verified-now` of the conformance pack: ACCEPTED / EXTERNAL at T. */

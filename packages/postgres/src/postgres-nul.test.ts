@@ -1,3 +1,4 @@
+import { testSource } from '@ewp/conformance';
 import { randomBytes } from 'node:crypto';
 import { EwpError } from '@ewp/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -13,17 +14,7 @@ afterAll(async () => {
   await dropPostgresLedger(schema);
 });
 
-const source = {
-  source_id: 's1',
-  lineage_id: 'L1',
-  origin_type: 'tool',
-  origin_locator: 'loc',
-  snapshot_id: 'snap',
-  content_hash: 'sha256:x',
-  observed_at: '2026-09-01T00:00:00+00:00',
-  extractor_id: null,
-  parent_source_id: null,
-};
+const source = testSource('s1');
 const view = (pid: string) => ({
   proposition_id: pid,
   view_id: 'v1',
