@@ -64,29 +64,57 @@ export function mem0OssSubject(): AdapterSubject {
   };
 }
 
-/** The hosted `MemoryClient` (mem0ai) against the local REST server; one user per fixture. */
-export function mem0HostedSubject(): AdapterSubject {
+/**
+ * A Mem0 deployment to run the suite against (the Mem0 platform or a self-hosted Mem0 server), for
+ * the loss report of that deployment (`ewp conformance --mem0 URL`).
+ */
+export interface Mem0Target {
+  /** The API key; read from a file or the environment by the caller, never a command-line argument. */
+  apiKey: string;
+  /** `MemoryClient`'s `host`, e.g. `https://api.mem0.ai`. */
+  host: string;
+  /** Prefix of the users the run creates (one per fixture); their memories are deleted by `dispose()`. */
+  namespace: string;
+}
+
+type HostedClient = { update(id: string, c: { expirationDate: string }): Promise<unknown>; delete(id: string): Promise<unknown> };
+
+/**
+ * The hosted `MemoryClient` (mem0ai), one user per fixture: against the local REST server, or against
+ * `target` (whose users and memories the run removes again in `dispose()`).
+ */
+export function mem0HostedSubject(target?: Mem0Target): AdapterSubject {
   let server: Promise<Mem0RestServer> | undefined;
   let n = 0;
-  const clients = new WeakMap<Mem0EvidenceStore, { update(id: string, c: { expirationDate: string }): Promise<unknown> }>();
+  const clients = new WeakMap<Mem0EvidenceStore, HostedClient>();
+  const created: Mem0EvidenceStore[] = [];
   return {
-    name: 'mem0-hosted',
+    name: target === undefined ? 'mem0-hosted' : `mem0-hosted@${new URL(target.host).host}`,
     capabilities,
     expectedLoss: expectedLoss('mem0-hosted'),
     plantNative,
     maintain: expireOneMember((adapter, id) => clients.get(adapter)!.update(id, { expirationDate: '2020-01-01' })),
     async create() {
-      server ??= startMem0RestServer({ processingDelayMs: 1 });
-      const s = await server;
+      let connection = target;
+      if (connection === undefined) {
+        server ??= startMem0RestServer({ processingDelayMs: 1 });
+        const s = await server;
+        connection = { apiKey: s.apiKey, host: s.url, namespace: 'conformance' };
+      }
       process.env.MEM0_TELEMETRY ??= 'false';
       const { MemoryClient } = await import('mem0ai');
-      const client = new MemoryClient({ apiKey: s.apiKey, host: s.url });
-      const adapter = mem0HostedAdapter(client, { userId: `conformance-${++n}` });
+      const client = new MemoryClient({ apiKey: connection.apiKey, host: connection.host });
+      const adapter = mem0HostedAdapter(client, { userId: `${connection.namespace}-${++n}` });
       clients.set(adapter, client);
+      created.push(adapter);
       return adapter;
     },
     async dispose() {
       if (server) await (await server).close();
+      // A deployment's users are removed memory by memory (what every Mem0 server can do).
+      if (target !== undefined) {
+        for (const adapter of created) for (const m of await adapter.mem0.list({})) await clients.get(adapter)?.delete(m.id);
+      }
     },
   };
 }

@@ -48,28 +48,52 @@ async function invalidateDerivedFacts(adapter: MemoryAdapter): Promise<void> {
   }
 }
 
-/** The Zep adapter over `@getzep/zep-cloud` and the local graph server; one graph per fixture. */
-export function zepSubject(): AdapterSubject {
+/**
+ * A Zep deployment to run the suite against (Zep cloud or a Zep-compatible Graphiti gateway), for the
+ * loss report of that deployment (`ewp conformance --zep URL`).
+ */
+export interface ZepTarget {
+  /** The API key; read from a file or the environment by the caller, never a command-line argument. */
+  apiKey: string;
+  /** `ZepClient`'s `baseUrl`, e.g. `https://api.getzep.com/api/v2`. */
+  baseUrl: string;
+  /** Prefix of the graphs the run creates (one per fixture); `dispose()` deletes them. */
+  namespace: string;
+}
+
+/**
+ * The Zep adapter over `@getzep/zep-cloud`, one graph per fixture: against the local graph server, or
+ * against `target` (whose graphs the run deletes again in `dispose()`).
+ */
+export function zepSubject(target?: ZepTarget): AdapterSubject {
   let server: Promise<ZepGraphServer> | undefined;
   let n = 0;
+  const created: ZepAdapter[] = [];
   return {
-    name: 'zep',
+    name: target === undefined ? 'zep' : `zep@${new URL(target.baseUrl).host}`,
     capabilities: { search: true, nativeRecords: true, snapshots: true, metaNamespace: '@ewp/zep' },
     expectedLoss: expectedLoss(),
     plantNative: plantZepFacts,
     maintain: invalidateDerivedFacts,
     async create() {
-      // Zep extracts a fact from each assertion episode (identical facts merge, as in Graphiti).
-      server ??= startZepGraphServer({ processingDelayMs: 0, extractor: extractAssertionFacts });
-      const s = await server;
+      let connection = target;
+      if (connection === undefined) {
+        // Zep extracts a fact from each assertion episode (identical facts merge, as in Graphiti).
+        server ??= startZepGraphServer({ processingDelayMs: 0, extractor: extractAssertionFacts });
+        const s = await server;
+        connection = { apiKey: s.apiKey, baseUrl: s.baseUrl, namespace: 'conformance' };
+      }
       const { ZepClient } = await import('@getzep/zep-cloud');
-      const client = new ZepClient({ apiKey: s.apiKey, baseUrl: s.baseUrl });
-      const graphId = `conformance-${++n}`;
+      const client = new ZepClient({ apiKey: connection.apiKey, baseUrl: connection.baseUrl });
+      const graphId = `${connection.namespace}-${++n}`;
       await client.graph.create({ graphId });
-      return new ZepAdapter({ client, graphId });
+      const adapter = new ZepAdapter({ client, graphId });
+      created.push(adapter);
+      return adapter;
     },
     async dispose() {
       if (server) await (await server).close();
+      if (target !== undefined) for (const adapter of created) await adapter.client.graph.delete(adapter.graphId);
     },
   };
 }

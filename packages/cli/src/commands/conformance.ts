@@ -14,8 +14,10 @@ import {
 } from '@ewp/conformance/adapter-suite';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { usageError } from '../verb-arguments.js';
+import { namesTarget, TargetError, type TargetOptions, targetSubject } from './conformance-target.js';
 
 const HELP = `usage: ewp conformance [--adapter NAME]... [--module MODULE]... [--json] [--report PATH]
+       ewp conformance (--pg URL | --mem0 URL | --zep URL) [--secret-file FILE] [--json] [--report PATH]
 
 Run the shared adapter conformance suite (every pack fixture written through the store, read
 back, diffed field by field and re-evaluated; partial searches must say DEGRADED; records the
@@ -26,6 +28,17 @@ store wrote on its own must read as untrusted) for every available adapter, offl
   --json           print the JSON report instead of the Markdown table
   --report PATH    write the Markdown report to PATH and its JSON twin beside it (.json),
                    keeping the rows of adapters not run this time
+
+Your own deployment (one live store per run; the pack is written into a namespace the run
+creates, ewp-conformance-<random>, and removes afterwards: schemas, users or graphs):
+  --pg URL         a PostgreSQL server (postgres://user@host:port/db; password from
+                   --secret-file, PGPASSWORD or ~/.pgpass)
+  --mem0 URL       the Mem0 platform (https://api.mem0.ai) or a self-hosted Mem0 server
+                   (MemoryClient host; API key from --secret-file or MEM0_API_KEY)
+  --zep URL        Zep cloud (https://api.getzep.com/api/v2) or a Zep-compatible Graphiti
+                   gateway (ZepClient baseUrl; API key from --secret-file or ZEP_API_KEY)
+  --secret-file F  the password or API key, in a file (never on the command line: a URL
+                   holding a password is refused)
 
 Adapters are discovered from @ewp/mem0/conformance, @ewp/zep/conformance and
 @ewp/langchain/conformance; one that is not installed is skipped with a note on stderr.
@@ -84,7 +97,7 @@ function commandLine(args: string[]): string {
 
 /** `ewp conformance` with an injectable module loader (the exported command uses `import()`). */
 export async function runConformanceCommand(args: string[], io: CliIO, load: ModuleLoader = (s) => import(s)): Promise<number> {
-  let values: { adapter?: string[]; module?: string[]; json?: boolean; report?: string; help?: boolean };
+  let values: { adapter?: string[]; module?: string[]; json?: boolean; report?: string; help?: boolean } & TargetOptions;
   try {
     ({ values } = parseArgs({
       args,
@@ -93,6 +106,10 @@ export async function runConformanceCommand(args: string[], io: CliIO, load: Mod
         module: { type: 'string', multiple: true },
         json: { type: 'boolean' },
         report: { type: 'string' },
+        pg: { type: 'string' },
+        mem0: { type: 'string' },
+        zep: { type: 'string' },
+        'secret-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -109,23 +126,20 @@ export async function runConformanceCommand(args: string[], io: CliIO, load: Mod
     io.stderr.write(`ewp conformance: --report needs a .md path (its JSON twin goes beside it), got ${JSON.stringify(values.report)}\n`);
     return EXIT_USAGE;
   }
-  const extra = (values.module ?? []).map((m) => (m.startsWith('.') || m.startsWith('/') ? pathToFileURL(resolve(io.cwd, m)).href : m));
-  const discovered = await discover([...ADAPTER_MODULES, ...extra], load, io);
-  if (discovered === undefined) return EXIT_USAGE;
-  const found = discovered.subjects;
-  const wanted = values.adapter ?? [];
-  const subjects = wanted.length === 0 ? found : found.filter((s) => wanted.some((w) => s.name === w || s.name.startsWith(`${w}-`)));
-  const unknown = wanted.filter((w) => !found.some((s) => s.name === w || s.name.startsWith(`${w}-`)));
-  // A module that is not installed matters when every adapter was asked for, or a wanted one is missing.
-  if (wanted.length === 0 || unknown.length > 0) for (const note of discovered.skipped) io.stderr.write(note);
-  if (unknown.length > 0) {
-    io.stderr.write(`ewp conformance: unknown adapter ${unknown.join(', ')}; available: ${found.map((s) => s.name).join(', ') || 'none'}\n`);
-    return EXIT_USAGE;
+  let live: AdapterSubject | undefined;
+  if (namesTarget(values)) {
+    if (values.adapter !== undefined || values.module !== undefined) return usageError('conformance', '--adapter and --module do not go with a live store', io);
+    try {
+      live = await targetSubject(values, io.cwd, io.env, load);
+    } catch (error) {
+      if (!TargetError.isInstance(error)) throw error;
+      return usageError('conformance', error.message, io);
+    }
+  } else if (values['secret-file'] !== undefined) {
+    return usageError('conformance', '--secret-file goes with --pg, --mem0 or --zep', io);
   }
-  if (subjects.length === 0) {
-    io.stderr.write('ewp conformance: no adapter available (install @ewp/mem0 or @ewp/zep, or pass --module)\n');
-    return EXIT_USAGE;
-  }
+  const subjects = live === undefined ? await installedSubjects(values, io, load) : [live];
+  if (subjects === undefined) return EXIT_USAGE;
   const reports: AdapterConformanceReport[] = [];
   const expected: Record<string, ExpectedLossFile> = {};
   for (const subject of subjects) {
@@ -140,6 +154,7 @@ export async function runConformanceCommand(args: string[], io: CliIO, load: Mod
     for (const stale of report.stale) io.stderr.write(`  stale ${stale.class} ${stale.fixture} ${stale.field}: no longer happens; remove it from the list\n`);
     for (const e of report.errors) io.stderr.write(`  error ${e.fixture}: ${e.message}\n`);
   }
+  if (live !== undefined) io.stderr.write(`ewp conformance: removed the run's namespace from ${live.name}\n`);
   const generatedBy = commandLine(args);
   const json = lossReportJson(reports, expected, generatedBy);
   io.stdout.write(values.json ? `${JSON.stringify(json, null, 2)}\n` : renderLossReportMarkdown(json));
@@ -149,6 +164,28 @@ export async function runConformanceCommand(args: string[], io: CliIO, load: Mod
     io.stderr.write(`ewp conformance: wrote ${path} and ${jsonTwinPath(path)}\n`);
   }
   return reports.every((r) => r.ok) ? EXIT_OK : EXIT_SOME_FAILED;
+}
+
+/** The installed adapters (discovered, filtered by `--adapter`); undefined after a usage error was said. */
+async function installedSubjects(values: { adapter?: string[]; module?: string[] }, io: CliIO, load: ModuleLoader): Promise<AdapterSubject[] | undefined> {
+  const extra = (values.module ?? []).map((m) => (m.startsWith('.') || m.startsWith('/') ? pathToFileURL(resolve(io.cwd, m)).href : m));
+  const discovered = await discover([...ADAPTER_MODULES, ...extra], load, io);
+  if (discovered === undefined) return undefined;
+  const found = discovered.subjects;
+  const wanted = values.adapter ?? [];
+  const subjects = wanted.length === 0 ? found : found.filter((s) => wanted.some((w) => s.name === w || s.name.startsWith(`${w}-`)));
+  const unknown = wanted.filter((w) => !found.some((s) => s.name === w || s.name.startsWith(`${w}-`)));
+  // A module that is not installed matters when every adapter was asked for, or a wanted one is missing.
+  if (wanted.length === 0 || unknown.length > 0) for (const note of discovered.skipped) io.stderr.write(note);
+  if (unknown.length > 0) {
+    io.stderr.write(`ewp conformance: unknown adapter ${unknown.join(', ')}; available: ${found.map((s) => s.name).join(', ') || 'none'}\n`);
+    return undefined;
+  }
+  if (subjects.length === 0) {
+    io.stderr.write('ewp conformance: no adapter available (install @ewp/mem0 or @ewp/zep, or pass --module)\n');
+    return undefined;
+  }
+  return subjects;
 }
 
 /** `ewp conformance`: the adapter suite for every installed adapter, with a loss report. */

@@ -17,6 +17,8 @@ export interface CaptureOptions {
   cwd?: string;
   /** Make stderr claim to be a terminal (progress output). */
   stderrIsTTY?: boolean;
+  /** The command's environment (default: empty). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Run a verb of the `ewp` command against in-memory streams and collect its exit code and output. */
@@ -30,7 +32,7 @@ export async function runCaptured(run: (io: CliIO) => Promise<number>, options: 
   out.on('data', (c: Buffer) => outChunks.push(c));
   err.on('data', (c: Buffer) => errChunks.push(c));
   if (options.stdin !== undefined) input.end(options.stdin);
-  const code = await run({ stdin: input, stdout: out, stderr: err, env: {}, cwd: options.cwd ?? process.cwd() });
+  const code = await run({ stdin: input, stdout: out, stderr: err, env: options.env ?? {}, cwd: options.cwd ?? process.cwd() });
   const stdoutBytes = Buffer.concat(outChunks);
   return { code, stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr: Buffer.concat(errChunks).toString('utf8') };
 }

@@ -428,6 +428,14 @@ export async function startZepGraphServer(
       if (!graph) throw new HttpError(404, 'graph not found');
       return [200, graph];
     }
+    if (method === 'DELETE' && oneGraph) {
+      // Zep deletes a graph with everything in it.
+      const graphId = decodeURIComponent(oneGraph[1]!);
+      if (!graphs.delete(graphId)) throw new HttpError(404, 'graph not found');
+      for (const [uuid, e] of episodes) if (e.graph_id === graphId) episodes.delete(uuid);
+      for (const [uuid, e] of edges) if (e.graph_id === graphId) edges.delete(uuid);
+      return [200, { message: 'Graph deleted' }];
+    }
     throw new HttpError(404, `no route ${method} ${path}`);
   };
 
