@@ -5,7 +5,7 @@
  * the same library function the MCP tools and the CLI call.
  */
 import { memoryLedgerFor } from '@ewp/memory';
-import { memoryToolArguments } from './memory-tools.js';
+import { MemoryToolRefusal, memoryToolArguments } from './memory-tools.js';
 import type { RestRoute } from './rest-routes.js';
 
 /** The memory routes. */
@@ -18,7 +18,16 @@ export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
     handler: async (body, _params, ctx) => {
       const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
       const { class: c, ...rest } = b;
-      const a = memoryToolArguments('memory_store', { ...rest, epistemic_class: c });
+      let a: ReturnType<typeof memoryToolArguments<'memory_store'>>;
+      try {
+        a = memoryToolArguments('memory_store', { ...rest, epistemic_class: c });
+      } catch (error) {
+        // The REST body names the field `class`; the tool schema calls it `epistemic_class`.
+        if (MemoryToolRefusal.isInstance(error) && error.path === '$.epistemic_class') {
+          throw new MemoryToolRefusal(error.code, error.message.replace('$.epistemic_class: ', ''), { path: '$.class' });
+        }
+        throw error;
+      }
       return memoryLedgerFor(ctx.store, ctx.clock).store({ ...a, class: a.epistemic_class });
     },
   },

@@ -68,7 +68,7 @@ describe.each(STORES)('evidence layer end to end: %s', (_name, create) => {
       // Writes need the token; a refusal names its code.
       expect((await post('/v1/store', { text: 'x', class: 'observation' }, false)).status).toBe(401);
       const bad = await post('/v1/store', { text: 'x', class: 'belief' });
-      expect(bad).toMatchObject({ status: 400, json: { error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS', path: '$.epistemic_class' } } });
+      expect(bad).toMatchObject({ status: 400, json: { error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS', path: '$.class' } } });
       expect((await fetch(`${base}/v1/evidence/${'0'.repeat(32)}`)).status).toBe(400);
     } finally {
       await server.close();
