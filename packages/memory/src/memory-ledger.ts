@@ -736,6 +736,11 @@ export class MemoryLedger {
     }
   }
 
+  /** Confirmed: the warrant accepts it, or its confidence reaches `confirmed_confidence` (either suffices; neither feeds the other). */
+  #isConfirmed(s: MemoryState): boolean {
+    return s.warrant.acceptance === 'ACCEPTED' || s.confidence >= this.config.confirmed_confidence;
+  }
+
   /** The memories of one scope with their state at T (for the context and the checkout). */
   async #states(project: string | null, at: { text: string; instant: Instant }): Promise<(MemoryState & { salience: SalienceRecord })[]> {
     const out: (MemoryState & { salience: SalienceRecord })[] = [];
@@ -764,7 +769,7 @@ export class MemoryLedger {
       confidence: s.confidence,
       acceptance: s.warrant.acceptance,
       conflict: s.warrant.conflict,
-      disputed: s.refute_count > 0 || s.warrant.conflict === 'OPEN',
+      disputed: isDisputed(s),
       salience: s.salience,
     });
     const hot = hotRanking(
@@ -773,7 +778,7 @@ export class MemoryLedger {
       k,
     ).map((h) => row(states.find((s) => s.hash === h)!));
     const confirmed = states
-      .filter((s) => s.warrant.acceptance === 'ACCEPTED' || s.confidence >= this.config.confirmed_confidence)
+      .filter((s) => this.#isConfirmed(s))
       .sort((a, b) => b.confidence - a.confidence || (a.hash < b.hash ? -1 : 1))
       .slice(0, k)
       .map(row);
@@ -811,7 +816,7 @@ export class MemoryLedger {
     await this.refresh();
     const items: PersonaItem[] = [];
     for (const s of await this.#states(project, at)) {
-      const confirmed = s.warrant.acceptance === 'ACCEPTED' || s.confidence >= this.config.confirmed_confidence;
+      const confirmed = this.#isConfirmed(s);
       if (!confirmed && !s.salience.promoted) continue;
       items.push({
         hash: s.hash,
@@ -822,7 +827,7 @@ export class MemoryLedger {
         support_count: s.support_count,
         refute_count: s.refute_count,
         confirmed,
-        disputed: s.refute_count > 0 || s.warrant.conflict === 'OPEN',
+        disputed: isDisputed(s),
       });
     }
     items.sort((a, b) => b.confidence - a.confidence || (a.hash < b.hash ? -1 : 1));
@@ -869,6 +874,11 @@ export class MemoryLedger {
   close(): void {
     this.salience.close();
   }
+}
+
+/** Disputed: something refutes it, or its warrant shows an open conflict. */
+function isDisputed(s: MemoryState): boolean {
+  return s.refute_count > 0 || s.warrant.conflict === 'OPEN';
 }
 
 /**
