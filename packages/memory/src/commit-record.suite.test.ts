@@ -10,10 +10,13 @@ runMemoryConformance({
     await store.close();
     return new CommitRecordEvidenceStore(store.records);
   },
-  // One changed byte in the record that carries the entry's row (an ingest's commit record carries its entry rows).
+  // One changed byte in the record that carries the entry's row (whichever record family the protocol keeps it in).
   tamperEntry: async (store, _kind, id) => {
     const records = (store.records as MemoryCommitRecordStore).records;
-    const record = records.find((r) => r.family === 'commit' && r.body.includes(id));
-    if (record !== undefined) record.body = record.body.replace('blocked', 'blockee');
+    const record = records.find((r) => r.body.includes(id) && r.body.includes('blocked'));
+    if (record === undefined) throw new Error(`no stored record carries entry ${id}`);
+    record.body = record.body.replace('blocked', 'blockee');
   },
+  // A new client on the same records, as `ewp audit verify` in another process would be.
+  auditor: async (store) => new CommitRecordEvidenceStore(store.records),
 });

@@ -30,6 +30,8 @@ export interface MemorySuiteOptions<S extends EvidenceStore = EvidenceStore> {
   destroy?: (store: S) => Promise<void>;
   /** Change one byte of the stored entry `(kind, id)` behind the store's back (the tamper test). */
   tamperEntry?: (store: S, kind: string, id: string) => Promise<void>;
+  /** A second handle on the ledger behind `store` to audit the tamper with (as `ewp audit verify` opens one); default `store`. */
+  auditor?: (store: S) => Promise<S>;
 }
 
 /** The write clock and the evaluation instant the matrix uses. */
@@ -191,7 +193,9 @@ export function runMemoryConformance<S extends EvidenceStore>(options: MemorySui
       expect(gate?.body.memory).toBe(h.hash);
       expect((await memory.audit()).chain.ok).toBe(true);
       await options.tamperEntry!(store, gate!.kind, gate!.id);
-      const chain = (await memory.audit()).chain;
+      const auditor = (await options.auditor?.(store)) ?? store;
+      if (auditor !== store) open.push(auditor);
+      const chain = (auditor === store ? await memory.audit() : await new MemoryLedger(auditor).audit()).chain;
       expect(chain.ok).toBe(false);
     });
 
