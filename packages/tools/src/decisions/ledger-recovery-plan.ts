@@ -10,7 +10,7 @@ import { type InvalidationReason, planReevaluationFromStore } from '@ewp/receipt
 import { DecisionError } from './decision-error.js';
 import { DecisionLedger, type StoredDecision, isClean, storedDecision } from './decision-ledger.js';
 import { DECISION_ENTRY_KINDS } from './entry-kinds.js';
-import { recoveryGateOf } from './recovery-check.js';
+import { recoveryCache, recoveryGateOf } from './recovery-check.js';
 
 /** A recorded action held by the recovery gate. */
 export interface HeldAction {
@@ -92,8 +92,9 @@ export async function planLedgerRecovery(store: EvidenceStore, options: LedgerRe
   const newest = new Map<string, EvidenceView | undefined>();
   const changed = new Map<string, string>();
   const held: HeldAction[] = [];
+  const cache = recoveryCache();
   for (const d of decisions) {
-    const gate = await recoveryGateOf(store, ledger, d, newest, false);
+    const gate = await recoveryGateOf(store, ledger, d, newest, false, cache);
     if (gate.decision === 'MAY_ACT') continue;
     for (const [pid, why] of Object.entries(gate.invalidated)) {
       if (why.startsWith('depends_on_invalidated:')) continue;

@@ -36,14 +36,30 @@ export function reevaluationResult(view: EvidenceView, refuted: ReadonlySet<stri
 /**
  * The recovery gate for a later use of `baseline` (re-executing it, confirming it, or deciding its
  * action again). `redecided`: the action is being decided again now, on the newest warrants.
- * Nothing changed and nothing retracted: MAY_ACT without reading anything more.
+ * Nothing changed and nothing retracted: MAY_ACT without reading anything more. `cache` may be
+ * shared by calls made while the ledger does not change.
  */
+/**
+ * What a caller re-checking many decisions may share between them: recorded snapshots and their
+ * re-verifications, by `(proposition, recorded view id)` (valid while the ledger does not change).
+ */
+export interface RecoveryCache {
+  evaluated: Map<string, EvidenceView | undefined>;
+  checks: Map<string, WarrantReverification>;
+}
+
+/** An empty {@link RecoveryCache}. */
+export function recoveryCache(): RecoveryCache {
+  return { evaluated: new Map(), checks: new Map() };
+}
+
 export async function recoveryGateOf(
   store: EvidenceStore,
   ledger: DecisionLedger,
   baseline: StoredDecision,
   newest: NewestViews,
   redecided: boolean,
+  cache: RecoveryCache = recoveryCache(),
 ): Promise<RecoveryGateRecord> {
   const basis = baseline.record.basis;
   const current = new Map<string, EvidenceView | undefined>();
@@ -55,18 +71,23 @@ export async function recoveryGateOf(
   }
   if (unchanged) return { decision: 'MAY_ACT', baseline_decision_id: baseline.decision_id, invalidated: {}, requirements: [] };
   const evaluated = new Map<string, EvidenceView>();
+  const checks = new Map<string, WarrantReverification>();
   for (const b of basis) {
-    const view = await store.get(b.proposition_id, b.view_id);
+    const key = `${b.proposition_id}\u0000${b.view_id}`;
+    let view = cache.evaluated.get(key);
+    if (!cache.evaluated.has(key)) {
+      view = await store.get(b.proposition_id, b.view_id);
+      cache.evaluated.set(key, view);
+    }
     // Snapshots are immutable: one the decision rested on and the ledger no longer returns fails closed.
     if (view === undefined) return missingBaseline(baseline, b);
     evaluated.set(b.proposition_id, view);
-  }
-  const checks = new Map<string, WarrantReverification>();
-  for (const b of basis) {
-    checks.set(
-      b.proposition_id,
-      reverifyWarrant(evaluated.get(b.proposition_id) as EvidenceView, current.get(b.proposition_id), { refuted: ledger.refuted(b.proposition_id) }),
-    );
+    let check = cache.checks.get(key);
+    if (check === undefined) {
+      check = reverifyWarrant(view, current.get(b.proposition_id), { refuted: ledger.refuted(b.proposition_id) });
+      cache.checks.set(key, check);
+    }
+    checks.set(b.proposition_id, check);
   }
   return decisionRecoveryGate({
     decision_id: baseline.decision_id,
