@@ -5,42 +5,16 @@
  * builds for the machine's Node: where it does not load under this Node they are skipped, saying why.
  */
 import { toolApproval } from '@ewp/ai-sdk';
-import { loadFixtures } from '@ewp/conformance/pack';
-import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
+import type { EvidenceStore } from '@ewp/ledger';
 import { generateText, stepCountIs, tool } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { GATE_CASES, type GateCase, REFERENCE, withStore } from '../../framework-suite/src/gate-bindings.js';
 import { closeStoreFactories, STORE_FACTORIES, type StoreFactory } from '../../framework-suite/src/store-factories.js';
 import { scriptedModelV4 } from '../test/scripted-model-v4.js';
 
-const fixtures = loadFixtures();
-const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)?.view);
-const STORED = ['08-verified-now', '02-fork-x', '08-superseded'];
-const T0 = new Date('2026-09-21T21:00:00Z');
-const LATER = new Date('2026-10-05T00:00:00Z');
-type Case = { proposition: string; risk: 'low' | 'medium' | 'high'; reversible: boolean; at: Date };
-const CASES: Case[] = [
-  { proposition: 'P-win', risk: 'high', reversible: true, at: T0 },
-  { proposition: 'P-win', risk: 'medium', reversible: true, at: LATER },
-  { proposition: 'P-win', risk: 'high', reversible: false, at: LATER },
-  { proposition: 'P-x', risk: 'high', reversible: false, at: T0 },
-  { proposition: 'P-old', risk: 'low', reversible: true, at: T0 },
-  { proposition: 'P-unknown', risk: 'low', reversible: true, at: T0 },
-];
-
-async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
-  const store = await factory.create();
-  try {
-    for (const name of STORED) await store.put(fixture(name));
-    return await work(store);
-  } finally {
-    await store.close();
-    await factory.destroy?.(store);
-  }
-}
-
 /** One call through generateText: whether the tool ran, and the approval request or denial it met. */
-async function approvedCall(store: EvidenceStore, c: Case) {
+async function approvedCall(store: EvidenceStore, c: GateCase) {
   const ran: string[] = [];
   const restart = tool({
     description: 'Restart a server',
@@ -88,7 +62,6 @@ async function sqliteUnavailable(): Promise<string | undefined> {
 }
 const NATIVE_STORES = new Set(['sqlite', 'mem0-oss']);
 const unavailable = await sqliteUnavailable();
-const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
 
 afterAll(() => closeStoreFactories());
 for (const factory of STORE_FACTORIES) {
@@ -101,7 +74,7 @@ for (const factory of STORE_FACTORIES) {
       const run = (f: Pick<StoreFactory, 'create' | 'destroy'>) =>
         withStore(f, async (store) => {
           const out = [];
-          for (const c of CASES) out.push(await approvedCall(store, c));
+          for (const c of GATE_CASES) out.push(await approvedCall(store, c));
           return out;
         });
       const got = await run(factory);
@@ -109,7 +82,7 @@ for (const factory of STORE_FACTORIES) {
       expect(got[0]).toEqual({ ran: ['server01'], asked: null, denied: null });
       expect(got[1]).toMatchObject({ ran: [], asked: 'P-win: gate rule medium.stale_tentative_or_irreversible' });
       expect(got[3]).toMatchObject({ ran: [], denied: 'P-x: gate rule high.requires_accepted' });
-      expect(got[5]).toMatchObject({ ran: [], denied: 'no stored evidence for P-unknown: nothing warrants this action' });
+      expect(got[6]).toMatchObject({ ran: [], denied: 'no stored evidence for P-unknown: nothing warrants this action' });
     });
   });
 }

@@ -22,8 +22,9 @@ const STORED = ['08-verified-now', '02-fork-x', '08-superseded'];
 const T0 = new Date('2026-09-21T21:00:00Z');
 const LATER = new Date('2026-10-05T00:00:00Z');
 
-type Case = { proposition: string; risk: 'low' | 'medium' | 'high'; reversible: boolean; at: Date };
-const CASES: Case[] = [
+export type GateCase = { proposition: string; risk: 'low' | 'medium' | 'high'; reversible: boolean; at: Date };
+/** The gate cases every binding decides (shared with the AI SDK 7 suite of the Node 22 lane). */
+export const GATE_CASES: GateCase[] = [
   { proposition: 'P-win', risk: 'high', reversible: true, at: T0 },
   { proposition: 'P-win', risk: 'medium', reversible: true, at: LATER },
   { proposition: 'P-win', risk: 'high', reversible: false, at: LATER },
@@ -33,7 +34,8 @@ const CASES: Case[] = [
   { proposition: 'P-unknown', risk: 'low', reversible: true, at: T0 },
 ];
 
-async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
+/** Open a store from `factory`, fill it with the fixtures, run `work`, close and remove it. */
+export async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
   const store = await factory.create();
   try {
     for (const name of STORED) await store.put(fixture(name));
@@ -44,11 +46,12 @@ async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, w
   }
 }
 
-const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
+/** The reference every store is compared with. */
+export const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
 let thread = 0;
 
 /** One gated call through createAgent: whether the tool ran, and the refusal or the interrupt it met. */
-async function middlewareCall(store: EvidenceStore, c: Case) {
+async function middlewareCall(store: EvidenceStore, c: GateCase) {
   const ran: string[] = [];
   const restart = tool(
     async ({ server }: { server: string }) => {
@@ -74,12 +77,12 @@ async function middlewareCall(store: EvidenceStore, c: Case) {
   return { ran, answer: gate(answer), interrupt: gate(out.__interrupt__?.[0]?.value) };
 }
 
-const MAPPING = (c: Case) =>
+const MAPPING = (c: GateCase) =>
   parseToolMapping({
     tools: [{ match: 'mcp__ops__restart', proposition: c.proposition, action: { kind: 'restart', risk: c.risk, reversible: c.reversible } }],
   });
 
-async function claudePermission(store: EvidenceStore, c: Case) {
+async function claudePermission(store: EvidenceStore, c: GateCase) {
   return toolCallPermission('mcp__ops__restart', { server: 'server01' }, { mapping: MAPPING(c), store, now: () => c.at });
 }
 
@@ -89,12 +92,12 @@ export function runGateBindingConformance(factory: StoreFactory): void {
     it('LangChain warrantMiddleware decides every case as over the reference store, and as the fixtures say', async () => {
       const got = await withStore(factory, async (store) => {
         const out = [];
-        for (const c of CASES) out.push(await middlewareCall(store, c));
+        for (const c of GATE_CASES) out.push(await middlewareCall(store, c));
         return out;
       });
       const want = await withStore(REFERENCE, async (store) => {
         const out = [];
-        for (const c of CASES) out.push(await middlewareCall(store, c));
+        for (const c of GATE_CASES) out.push(await middlewareCall(store, c));
         return out;
       });
       expect(got).toEqual(want);
@@ -105,8 +108,8 @@ export function runGateBindingConformance(factory: StoreFactory): void {
     });
 
     it('Claude Code toolCallPermission (hook, canUseTool) decides every case as over the reference store', async () => {
-      const got = await withStore(factory, (store) => Promise.all(CASES.map((c) => claudePermission(store, c))));
-      const want = await withStore(REFERENCE, (store) => Promise.all(CASES.map((c) => claudePermission(store, c))));
+      const got = await withStore(factory, (store) => Promise.all(GATE_CASES.map((c) => claudePermission(store, c))));
+      const want = await withStore(REFERENCE, (store) => Promise.all(GATE_CASES.map((c) => claudePermission(store, c))));
       expect(got).toEqual(want);
       expect(got.map((p) => p.decision)).toEqual(['allow', 'ask', 'deny', 'deny', 'ask', 'ask', 'deny']);
       expect(got[6]?.reason).toContain('no stored evidence for P-unknown');
