@@ -7,7 +7,7 @@
  */
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { decisionHistory, jsonSchemaOf, listDecisions, planLedgerRecovery, verifyDecision } from '@ewp/tools';
+import { decisionHistory, decisionSummary, jsonSchemaOf, listDecisions, planLedgerRecovery, verifyDecision } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
@@ -83,19 +83,7 @@ async function run(name: DecisionToolName, raw: unknown, store: EvidenceStore): 
     ...(a.after_index === undefined ? {} : { afterIndex: a.after_index }),
     limit: a.limit ?? 100,
   });
-  return {
-    decisions: list.map((d) => ({
-      decision_id: d.decision_id,
-      chain_index: d.chain_index,
-      action_id: d.record.action.action_id,
-      decision: d.record.decision,
-      may_act: d.record.may_act,
-      rule: d.record.rule,
-      propositions: [...d.record.consulted.map((c) => c.proposition_id), ...d.record.unsupported],
-      evaluated_at: d.record.evaluated_at,
-      held: d.record.recovery !== null && d.record.recovery.decision !== 'MAY_ACT',
-    })),
-  };
+  return { decisions: list.map(decisionSummary) };
 }
 
 /** Run one decision tool. Refusals (every `EwpError`) come back as `{ ok: false }`; anything else is a defect and is thrown. */

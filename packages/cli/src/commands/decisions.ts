@@ -82,13 +82,13 @@ export const decisionsCommand: Command = async (args: string[], io: CliIO) => {
         ...(limit === undefined ? {} : { limit }),
       });
       if (values.json) {
-        for (const d of list) io.stdout.write(`${JSON.stringify({ decision_id: d.decision_id, chain_index: d.chain_index, ...summary(d.record) })}\n`);
+        for (const d of list) io.stdout.write(`${JSON.stringify(tools.decisionSummary(d))}\n`);
       } else {
         io.stdout.write('index\tdecision_id\taction\tdecision\tmay_act\trule\tpropositions\tevaluated_at\n');
         for (const d of list) {
-          const s = summary(d.record);
+          const s = tools.decisionSummary(d);
           io.stdout.write(
-            `${d.chain_index}\t${d.decision_id}\t${s.action_id}\t${s.decision}\t${s.may_act}\t${s.rule}\t${s.propositions.join(',')}\t${s.evaluated_at}\n`,
+            `${s.chain_index}\t${s.decision_id}\t${s.action_id}\t${s.decision}\t${s.may_act}\t${s.rule}\t${s.propositions.join(',')}\t${s.evaluated_at}\n`,
           );
         }
       }
@@ -120,24 +120,3 @@ export const decisionsCommand: Command = async (args: string[], io: CliIO) => {
     await store.close().catch(() => undefined);
   }
 };
-
-function summary(r: {
-  action: { action_id: string };
-  decision: string;
-  may_act: string;
-  rule: string;
-  consulted: { proposition_id: string }[];
-  unsupported: string[];
-  evaluated_at: string;
-  recovery: { decision: string } | null;
-}) {
-  return {
-    action_id: r.action.action_id,
-    decision: r.decision,
-    may_act: r.may_act,
-    rule: r.rule,
-    propositions: [...r.consulted.map((c) => c.proposition_id), ...r.unsupported],
-    evaluated_at: r.evaluated_at,
-    held: r.recovery !== null && r.recovery.decision !== 'MAY_ACT',
-  };
-}

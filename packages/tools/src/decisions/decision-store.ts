@@ -79,3 +79,32 @@ export async function verifyDecision(store: EvidenceStore, decisionId: string, o
     ...(verifier === undefined ? {} : { verifier }),
   });
 }
+
+/** One line of a decision listing: what was decided on which propositions, and whether a recovery gate held it. */
+export interface DecisionSummary {
+  decision_id: string;
+  chain_index: number;
+  action_id: string;
+  decision: string;
+  may_act: string;
+  rule: string;
+  propositions: string[];
+  evaluated_at: string;
+  held: boolean;
+}
+
+/** The listing line of a stored decision (the CLI and the MCP tool print the same). */
+export function decisionSummary(d: StoredDecision): DecisionSummary {
+  const r = d.record;
+  return {
+    decision_id: d.decision_id,
+    chain_index: d.chain_index,
+    action_id: r.action.action_id,
+    decision: r.decision,
+    may_act: r.may_act,
+    rule: r.rule,
+    propositions: [...r.consulted.map((c) => c.proposition_id), ...r.unsupported],
+    evaluated_at: r.evaluated_at,
+    held: r.recovery !== null && r.recovery.decision !== 'MAY_ACT',
+  };
+}

@@ -4,7 +4,16 @@ export { DECISION_ENTRY_KINDS } from './entry-kinds.js';
 export { DecisionLedger, isClean, type StoredDecision, type StoredReevaluation, storedDecision } from './decision-ledger.js';
 export { type DecisionRecording, type DecisionRequest, decide, type RecordedDecision } from './recording-gate.js';
 export { type NewestViews, type RecoveryCache, recoveryCache, recoveryGateOf, reevaluationResult, retractionGate } from './recovery-check.js';
-export { type DecisionHistory, type DecisionQuery, decisionHistory, listDecisions, readDecision, verifyDecision } from './decision-store.js';
+export {
+  type DecisionHistory,
+  type DecisionQuery,
+  type DecisionSummary,
+  decisionHistory,
+  decisionSummary,
+  listDecisions,
+  readDecision,
+  verifyDecision,
+} from './decision-store.js';
 export { type KeyStateChange, ledgerKeyVerifier, recordKeyState } from './key-states.js';
 export { type Reevaluation, type Retraction, recordRetraction, reevaluate } from './reevaluation.js';
 export { type HeldAction, type LedgerRecoveryOptions, type LedgerRecoveryPlan, planLedgerRecovery } from './ledger-recovery-plan.js';
