@@ -6,7 +6,19 @@ import type { Command } from './cli-io.js';
  * lines or views), so the bin caps V8's young generation for a smaller footprint (see `bin.ts`); not for
  * one large document, whose objects the cap would promote early.
  */
-export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command>; streams?: (args: readonly string[]) => boolean }> = {
+export const COMMANDS: Record<
+  string,
+  {
+    summary: string;
+    load: () => Promise<Command>;
+    streams?: (args: readonly string[]) => boolean;
+    /**
+     * The verb's stdout is a report, not its job: when the reader goes away the verb finishes and
+     * says so on stderr (its own `OutputSink`), instead of ending there as a reader's `head` ends `eval --jsonl`.
+     */
+    finishesWhenOutputCloses?: true;
+  }
+> = {
   eval: {
     summary: 'evaluate views: a table, or --jsonl batch from stdin',
     load: async () => (await import('./commands/eval.js')).evalCommand,
@@ -16,6 +28,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: 'store views in a ledger (--db, --pg, --json-dir) and print their warrant',
     load: async () => (await import('./commands/ingest.js')).ingestCommand,
     streams: () => true,
+    finishesWhenOutputCloses: true,
   },
   audit: { summary: "verify a ledger's hash-chained event log", load: async () => (await import('./commands/audit.js')).auditCommand },
   serve: {
