@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@ewp/core';
 import { baseView } from '@ewp/conformance/store-suite';
 import type { EvidenceView } from '@ewp/core';
 import { describe, expect, it } from 'vitest';
@@ -205,6 +206,6 @@ describe('CommitRecordBackend', () => {
     expect(found.omitted_sources).toContain('demo:assertion:a1');
     expect(found.adapter_meta['@ewp/demo']).toEqual({ query: 'observation', retrieval_scores: { 'evidence:e-1': 1 } });
     await expect(store.search('P-none', 'x')).rejects.toMatchObject({ code: 'EWP_REFUSE_MISSING_VIEW' });
-    await expect(new CommitRecordEvidenceStore(new MemoryCommitRecordStore()).search('P-win', 'x')).rejects.toThrow(TypeError);
+    await expect(new CommitRecordEvidenceStore(new MemoryCommitRecordStore()).search('P-win', 'x')).rejects.toThrow(InvalidArgumentError);
   });
 });

@@ -3,7 +3,7 @@
  * protocol, plus a search that uses the store's own search narrowed to committed records. Mem0, Zep
  * and LangGraph BaseStore adapters are this class over their store.
  */
-import { decodeView, type EvidenceView } from '@ewp/core';
+import { decodeView, type EvidenceView, InvalidArgumentError } from '@ewp/core';
 import { COMMIT_RECORD_LIMITS, CommitRecordBackend, type CommitRecordBackendOptions } from './commit-record-backend.js';
 import type { CommitRecordStore } from './commit-record-store.js';
 import { MissingViewError, StoreUnavailableError } from './errors.js';
@@ -74,10 +74,10 @@ export class CommitRecordEvidenceStore extends LedgerEngineStore {
   async search(propositionId: string, query: string, options: StoreSearchOptions = {}): Promise<EvidenceView> {
     this.ensureOpen();
     const search = this.records.search?.bind(this.records);
-    if (search === undefined) throw new TypeError(`search: the ${this.label} store cannot search`);
-    if (typeof query !== 'string') throw new TypeError('search: query must be a string');
+    if (search === undefined) throw new InvalidArgumentError('search', `the ${this.label} store cannot search`);
+    if (typeof query !== 'string') throw new InvalidArgumentError('query', 'must be a string');
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1) throw new TypeError('search: limit must be a positive integer');
+    if (!Number.isInteger(limit) || limit < 1) throw new InvalidArgumentError('limit', 'must be a positive integer');
     const full = await this.get(propositionId, options.viewId);
     if (full === undefined) throw new MissingViewError(propositionId, options.viewId);
     const committed = await this.commitBackend.committedIngests();

@@ -2,7 +2,16 @@
  * What `extend` appends: the records decoded through the kernel, then merged into the latest
  * snapshot under the identity rules of docs/spec/store-contract.md §1.5. Shared by every store.
  */
-import { type Assertion, type Conflict, decodeView, type EvidenceItem, type EvidenceView, type LineageEdge, type VerificationCheck } from '@ewp/core';
+import {
+  type Assertion,
+  type Conflict,
+  decodeView,
+  type EvidenceItem,
+  type EvidenceView,
+  InvalidArgumentError,
+  type LineageEdge,
+  type VerificationCheck,
+} from '@ewp/core';
 import { ImmutableRecordError } from './errors.js';
 import type { LedgerRecord } from './evidence-store.js';
 import { assertionText, checkText, evidenceText, sourceText } from './snapshot-layout.js';
@@ -26,11 +35,11 @@ const RECORD_FIELD: Record<LedgerRecord['kind'], keyof Delta> = {
 
 /** Decode the appended records through the kernel (as a view of their own), so bad input is refused up front. */
 export function decodeDelta(propositionId: string, records: readonly LedgerRecord[]): Delta {
-  if (!Array.isArray(records)) throw new TypeError('extend: records must be an array of {kind, record}');
+  if (!Array.isArray(records)) throw new InvalidArgumentError('records', 'extend needs an array of {kind, record}');
   const raw: Record<keyof Delta, unknown[]> = { assertions: [], evidence: [], checks: [], conflicts: [], lineage: [] };
   records.forEach((r, i) => {
     const field = typeof r === 'object' && r !== null ? RECORD_FIELD[(r as LedgerRecord).kind] : undefined;
-    if (field === undefined) throw new TypeError(`extend: records[${i}].kind must be assertion, evidence, check, conflict or lineage`);
+    if (field === undefined) throw new InvalidArgumentError(`records[${i}].kind`, 'must be assertion, evidence, check, conflict or lineage');
     raw[field].push((r as LedgerRecord).record);
   });
   const view = decodeView({ proposition_id: propositionId, view_id: 'extend', ...raw });

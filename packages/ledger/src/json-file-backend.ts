@@ -40,7 +40,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { StoreUnavailableError } from './errors.js';
+import { LedgerError, StoreUnavailableError } from './errors.js';
 import { withFileLock } from './file-lock.js';
 import { type ChainAnchor, EMPTY_ANCHOR, sha256Hex, type StoredChainEntry } from '@ewp/canonical';
 import type {
@@ -688,7 +688,8 @@ class FileWriter extends FileReader implements LedgerWriter {
 
   /** Steps (1)–(3) of the module comment. */
   publish(): void {
-    if (this.pendingPages.size > 0) throw new Error('json-file backend: records inserted without their snapshot');
+    if (this.pendingPages.size > 0)
+      throw new LedgerError('EWP_REFUSE_LEDGER_UNAVAILABLE', 'json-file backend: records inserted without their snapshot (nothing was published)');
     if (this.pendingChain.length === 0 && this.pending.length === 0) return;
     const lines = this.pendingChain.map(entryLine).join('');
     const fd = openSync(this.paths.events, 'a');

@@ -4,7 +4,7 @@
  * snapshots out (extends are stored as deltas over their parent), writes the event log in the same
  * transaction, and checks digests on read.
  */
-import { canonicalViewText, decodeView, type EvidenceView, type VerificationCheck } from '@ewp/core';
+import { canonicalViewText, decodeView, type EvidenceView, InvalidArgumentError, type VerificationCheck } from '@ewp/core';
 import { ImmutableRecordError, InvalidEntryError, MissingViewError, StoreUnavailableError } from './errors.js';
 import { appendDelta, decodeDelta } from './extend-records.js';
 import type {
@@ -161,7 +161,7 @@ export class LedgerEngineStore implements EvidenceStore {
    */
   async putMany(views: readonly unknown[], options?: EntryWriteOptions): Promise<PutResult[]> {
     this.ensureOpen();
-    if (!Array.isArray(views)) throw new TypeError('putMany: views must be an array');
+    if (!Array.isArray(views)) throw new InvalidArgumentError('views', 'putMany needs an array of views');
     const entries = optionEntries(options);
     return this.write(async (w) => {
       const out: PutResult[] = [];
@@ -190,7 +190,7 @@ export class LedgerEngineStore implements EvidenceStore {
 
   async extend(propositionId: string, records: LedgerRecord[], options?: { newViewId?: string } & EntryWriteOptions): Promise<PutResult> {
     this.ensureOpen();
-    if (!Array.isArray(records)) throw new TypeError('extend: records must be an array of {kind, record}');
+    if (!Array.isArray(records)) throw new InvalidArgumentError('records', 'extend needs an array of {kind, record}');
     const delta = decodeDelta(propositionId, records);
     const entries = optionEntries(options);
     return this.write(async (w) => {
@@ -224,7 +224,7 @@ export class LedgerEngineStore implements EvidenceStore {
     this.ensureOpen();
     const needle = query?.query?.toLowerCase();
     const limit = query?.limit ?? DEFAULT_LIST_LIMIT;
-    if (!Number.isInteger(limit) || limit < 0) throw new TypeError('listPropositions: limit must be a non-negative integer');
+    if (!Number.isInteger(limit) || limit < 0) throw new InvalidArgumentError('limit', 'must be a non-negative integer');
     return this.backend.read(async (r) => {
       const out: PropositionSummary[] = [];
       if (limit === 0) return out;

@@ -4,6 +4,7 @@
  * from several processes serialize instead of losing each other); an in-process queue keeps the
  * async engine from interleaving two transactions on the one connection.
  */
+import { EwpError } from '@ewp/core';
 import type { ChainAnchor, StoredChainEntry } from '@ewp/canonical';
 import {
   type Binding,
@@ -286,7 +287,7 @@ export class SqliteLedgerBackend implements LedgerBackend {
           for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) newlines += 1;
           if (newlines !== rows.length - 1) {
             const b = rows.find((r) => r.body.includes('\n')) as Binding;
-            throw new TypeError(`${b.kind} ${JSON.stringify(b.id)}: a stored body may not contain a raw newline`);
+            throw new EwpError('EWP_REFUSE_UNSTORABLE_TEXT', 'a stored body may not contain a raw newline', { path: `${b.kind} ${JSON.stringify(b.id)}` });
           }
           s.insertPage.run(pid, JSON.stringify(keys), text);
         },
