@@ -180,8 +180,32 @@ describe('CommitRecordBackend', () => {
     expect(await store.verifyChain()).toMatchObject({ ok: false });
     await expect(store.get('P-win')).rejects.toMatchObject({ reason: 'damaged' });
     records.records.splice(row, 1);
-    await expect(store.get('P-win')).rejects.toMatchObject({ reason: 'damaged', message: expect.stringContaining('committed row records') });
+    // Committed rows are immutable by contract, so a reader keeps what it decoded: a row deleted
+    // after it was read is found by the audit, and by any reader that lists the rows again.
+    await expect(new CommitRecordEvidenceStore(records).get('P-win')).rejects.toMatchObject({
+      reason: 'damaged',
+      message: expect.stringContaining('committed row records'),
+    });
     expect(await store.verifyChain()).toMatchObject({ ok: false });
+  });
+
+  it('reads a proposition again without listing its rows while no commit follows, and lists them after one', async () => {
+    const records = new MemoryCommitRecordStore();
+    const store = new CommitRecordEvidenceStore(records);
+    await store.put(baseView('v1'));
+    await store.get('P-win');
+    const listed: unknown[] = [];
+    const list = records.list.bind(records);
+    records.list = async (query) => {
+      listed.push(query);
+      return list(query);
+    };
+    expect((await store.get('P-win'))?.view_id).toBe('v1');
+    expect(listed).toEqual([{ family: 'commit', position: 2 }]);
+    await store.extend('P-win', [{ kind: 'evidence', record: evidence(1) }], { newViewId: 'v2' });
+    listed.length = 0;
+    expect((await store.get('P-win'))?.view_id).toBe('v2');
+    expect(listed).toContainEqual({ family: 'row', proposition: 'P-win' });
   });
 
   it('searches with the store’s own search, narrowed to committed records, and says DEGRADED when partial', async () => {

@@ -86,13 +86,15 @@ type Row = { binding: { kind: BindingKind; id: string; body: string } } | { snap
 type RowBody = Row | { rows: Row[] };
 
 interface PropositionRows {
+  /** Bytes of the record bodies the rows were decoded from. */
+  bytes: number;
   snapshots: SnapshotRow[];
   byView: Map<string, SnapshotRow>;
   bySeq: Map<number, SnapshotRow>;
   bindings: Map<string, StoredBinding>;
 }
 
-const EMPTY_ROWS: PropositionRows = { snapshots: [], byView: new Map(), bySeq: new Map(), bindings: new Map() };
+const EMPTY_ROWS: PropositionRows = { bytes: 0, snapshots: [], byView: new Map(), bySeq: new Map(), bindings: new Map() };
 
 function parseBody<T>(record: CommitRecord): T {
   try {
@@ -108,6 +110,74 @@ function bindingText(kind: BindingKind, body: string): string | undefined {
   const record = JSON.parse(body) as { text?: unknown; content?: unknown };
   const text = kind === 'assertion' ? record.text : record.content;
   return typeof text === 'string' ? text : undefined;
+}
+
+/** Bytes of decoded rows a backend keeps across reads (see {@link RowCache}). */
+export const ROW_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Decoded rows of propositions, kept from one read to the next. A committed ingest's rows never
+ * change, so a proposition's rows hold until a later commit adds to them (its row count grows);
+ * then they are listed again. The least recently read go first beyond the byte budget (the size of
+ * the records' bodies, a proxy for what their decoded rows hold).
+ */
+class RowCache {
+  private readonly kept = new Map<string, { rows: Promise<PropositionRows>; count: number; bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  /** The rows of `pid` while it has `count` committed row records, else undefined (and forgotten). */
+  get(pid: string, count: number): Promise<PropositionRows> | undefined {
+    const kept = this.kept.get(pid);
+    if (kept === undefined) return undefined;
+    this.forget(pid);
+    if (kept.count !== count) return undefined;
+    this.keep(pid, kept.rows, count, kept.bytes);
+    return kept.rows;
+  }
+
+  /** Keep `rows` (listed at `count` row records); a failed listing is forgotten. */
+  set(pid: string, rows: Promise<PropositionRows>, count: number): void {
+    this.forget(pid);
+    this.keep(pid, rows, count, 0);
+    rows.then(
+      (built) => {
+        const kept = this.kept.get(pid);
+        if (kept?.rows !== rows) return;
+        kept.bytes = built.bytes;
+        this.bytes += built.bytes;
+        this.evict();
+      },
+      () => {
+        if (this.kept.get(pid)?.rows === rows) this.forget(pid);
+      },
+    );
+  }
+
+  clear(): void {
+    this.kept.clear();
+    this.bytes = 0;
+  }
+
+  private keep(pid: string, rows: Promise<PropositionRows>, count: number, bytes: number): void {
+    this.kept.set(pid, { rows, count, bytes });
+    this.bytes += bytes;
+  }
+
+  private forget(pid: string): void {
+    const kept = this.kept.get(pid);
+    if (kept === undefined) return;
+    this.kept.delete(pid);
+    this.bytes -= kept.bytes;
+  }
+
+  private evict(): void {
+    for (const pid of this.kept.keys()) {
+      if (this.bytes <= this.budget) return;
+      this.forget(pid);
+    }
+  }
 }
 
 /** The committed ledger at one moment: commit records read eagerly, rows per proposition on demand. */
@@ -127,6 +197,7 @@ class CommittedState {
   constructor(
     private readonly store: CommitRecordStore,
     commits: Commit[],
+    private readonly cache?: RowCache,
   ) {
     this.ingests = new Map(commits.map((c) => [c.ingest, c]));
     this.position = commits.length;
@@ -140,7 +211,7 @@ class CommittedState {
     this.snapshotCount = this.owners.size;
   }
 
-  static async load(store: CommitRecordStore): Promise<CommittedState> {
+  static async load(store: CommitRecordStore, cache?: RowCache): Promise<CommittedState> {
     const byPosition = new Map<number, Commit>();
     for (const record of await store.list({ family: 'commit' })) {
       const position = record.position;
@@ -160,7 +231,16 @@ class CommittedState {
       if (c === undefined) throw new StoreUnavailableError('damaged', `commit position ${p} is missing (${byPosition.size} commits stored)`);
       commits.push(c);
     }
-    return new CommittedState(store, commits);
+    return new CommittedState(store, commits, cache);
+  }
+
+  /**
+   * This state for another read: what the commits say is shared; the whole-ledger rows one read
+   * listed are not kept for the next (rows per proposition are, in the byte-bounded cache).
+   */
+  forRead(): CommittedState {
+    const next = Object.create(CommittedState.prototype) as CommittedState;
+    return Object.assign(next, this, { all: undefined, loaded: new Map() });
   }
 
   owner(seq: number): string | undefined {
@@ -174,9 +254,19 @@ class CommittedState {
   rowsOf(pid: string): Promise<PropositionRows> {
     if (!this.rowCounts.has(pid)) return Promise.resolve(EMPTY_ROWS);
     if (this.all !== undefined) return this.all.then((m) => m.get(pid) ?? EMPTY_ROWS);
+    const list = () => this.store.list({ family: 'row', proposition: pid }).then((records) => this.build(records, [pid]).get(pid) ?? EMPTY_ROWS);
+    if (this.cache !== undefined) {
+      const count = this.rowCounts.get(pid) as number;
+      let rows = this.cache.get(pid, count);
+      if (rows === undefined) {
+        rows = list();
+        this.cache.set(pid, rows, count);
+      }
+      return rows;
+    }
     let rows = this.loaded.get(pid);
     if (rows === undefined) {
-      rows = this.store.list({ family: 'row', proposition: pid }).then((records) => this.build(records, [pid]).get(pid) ?? EMPTY_ROWS);
+      rows = list();
       this.loaded.set(pid, rows);
     }
     return rows;
@@ -220,9 +310,10 @@ class CommittedState {
       counts.set(pid, (counts.get(pid) ?? 0) + 1);
       let rows = out.get(pid);
       if (rows === undefined) {
-        rows = { snapshots: [], byView: new Map(), bySeq: new Map(), bindings: new Map() };
+        rows = { bytes: 0, snapshots: [], byView: new Map(), bySeq: new Map(), bindings: new Map() };
         out.set(pid, rows);
       }
+      rows.bytes += record.body.length;
       const body = parseBody<RowBody>(record);
       for (const row of 'rows' in body ? body.rows : [body]) this.addRow(rows, record, pid, row);
     }
@@ -328,6 +419,9 @@ export class CommitRecordBackend implements LedgerBackend {
   /** When this writer first saw each rival claim unresolved (by claim key). */
   private readonly unresolvedSince = new Map<string, number>();
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly rowCache = new RowCache(ROW_CACHE_BYTES);
+  /** The committed state last read: reused while no commit follows it. */
+  private known: CommittedState | undefined;
 
   constructor(store: CommitRecordStore, options: CommitRecordBackendOptions = {}) {
     this.store = store;
@@ -339,12 +433,33 @@ export class CommitRecordBackend implements LedgerBackend {
   }
 
   async read<T>(fn: (reader: LedgerReader) => Promise<T>): Promise<T> {
-    return fn(reader(await CommittedState.load(this.store)));
+    return fn(reader((await this.committed()).forRead()));
+  }
+
+  /**
+   * The committed state now. Commits are immutable and fill positions 1, 2, … without gaps, so the
+   * state last read still holds when the store lists no commit at the position after it: one
+   * listing of at most one record instead of every commit. When there is one, every commit is read
+   * again (which checks them all); rows of propositions no new commit touched stay cached.
+   */
+  private async committed(): Promise<CommittedState> {
+    const known = this.known;
+    if (known !== undefined && (await this.store.list({ family: 'commit', position: known.position + 1 })).length === 0) return known;
+    const state = await CommittedState.load(this.store, this.rowCache);
+    // A slower concurrent read may finish later with an older state: keep the longer log.
+    if (this.known === undefined || this.known.position <= state.position) this.known = state;
+    return state;
+  }
+
+  /** Drop what earlier reads kept (the committed state and the row cache): the next read lists every record. */
+  forgetReads(): void {
+    this.known = undefined;
+    this.rowCache.clear();
   }
 
   /** Ingest ids of every committed ingest (a search narrows the store's hits to these). */
   async committedIngests(): Promise<Set<string>> {
-    return new Set((await CommittedState.load(this.store)).ingests.keys());
+    return new Set((await this.committed()).ingests.keys());
   }
 
   write<T>(fn: (writer: LedgerWriter) => Promise<T>): Promise<T> {
