@@ -7,6 +7,9 @@
  *   ewp eval <1M-record view>   vs a bare node process that JSON.parses the same file
  *   ewp ingest --db             vs a bare node process inserting the same records with better-sqlite3
  *   ewp serve (stdio)           vs a bare line-delimited JSON-RPC echo over stdio (pipelined, sequential)
+ *   ewp serve (stdio), distinct ewp_warrant_now on distinct propositions of a 10,000-proposition ledger
+ *                               (no result reused) vs the echo on the same calls; peak RSS after
+ *                               100,000 calls against the idle RSS after initialize
  *   ewp serve --http            vs a bare node:http keep-alive JSON echo, one keep-alive client
  *   ewp serve startup           spawn to the replies to `initialize` + `tools/list`, vs spawn to the
  *                               bare echo's replies to two lines; with idle peak RSS, and the RSS
@@ -15,8 +18,9 @@
  * Peak RSS of every process is read with `/usr/bin/time -v` (else /proc/<pid>/status VmHWM).
  * Sizes (env): EWP_BENCH_EVAL_LINES (20,000), EWP_BENCH_VIEW_RECORDS (1,000,000),
  * EWP_BENCH_INGEST_RECORDS (100,000; 10 records per view), EWP_BENCH_MCP_CALLS (5,000),
- * EWP_BENCH_REPEAT (3: baseline and ewp run in turn that many times; each keeps its fastest run). EWP_BENCH_ONLY=eval,view,ingest,stdio,http,startup
- * runs a subset (startup: EWP_BENCH_STARTUP_RUNS pairs, 10). Writes <repo>/bench/results/user-paths.json (or EWP_BENCH_OUT).
+ * EWP_BENCH_REPEAT (3: baseline and ewp run in turn that many times; each keeps its fastest run). EWP_BENCH_ONLY=eval,view,ingest,stdio,distinct,http,startup
+ * runs a subset (startup: EWP_BENCH_STARTUP_RUNS pairs, 10; distinct: EWP_BENCH_DISTINCT_PROPOSITIONS, 10,000,
+ * and EWP_BENCH_DISTINCT_CALLS, 100,000; EWP_BENCH_CPU_PROF=<dir> writes the server's CPU profiles there). Writes <repo>/bench/results/user-paths.json (or EWP_BENCH_OUT).
  */
 import { spawn } from 'node:child_process';
 import {
@@ -49,9 +53,11 @@ const VIEW_RECORDS = Number(process.env.EWP_BENCH_VIEW_RECORDS ?? 1_000_000);
 const INGEST_RECORDS = Number(process.env.EWP_BENCH_INGEST_RECORDS ?? 100_000);
 const RECORDS_PER_INGEST_VIEW = 10;
 const MCP_CALLS = Number(process.env.EWP_BENCH_MCP_CALLS ?? 5_000);
+const DISTINCT_PROPOSITIONS = Number(process.env.EWP_BENCH_DISTINCT_PROPOSITIONS ?? 10_000);
+const DISTINCT_CALLS = Number(process.env.EWP_BENCH_DISTINCT_CALLS ?? 100_000);
 const REPEAT = Number(process.env.EWP_BENCH_REPEAT ?? 3);
 const STARTUP_RUNS = Number(process.env.EWP_BENCH_STARTUP_RUNS ?? 10);
-const ONLY = new Set((process.env.EWP_BENCH_ONLY ?? 'eval,view,ingest,stdio,http,startup').split(','));
+const ONLY = new Set((process.env.EWP_BENCH_ONLY ?? 'eval,view,ingest,stdio,distinct,http,startup').split(','));
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 // better-sqlite3 as the CLI resolves it (the baseline uses the very same native binding).
 const BETTER_SQLITE3 = join(REPO, 'packages', 'sqlite', 'node_modules', 'better-sqlite3');
@@ -471,11 +477,39 @@ function toolCall(id) {
   return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ewp_warrant_now', arguments: CALL_ARGS } };
 }
 
+/** A call on proposition `id mod DISTINCT_PROPOSITIONS` of {@link distinctLedger}: no two calls in a row share a proposition. */
+function distinctCall(id) {
+  const proposition_id = `P-${String(id % DISTINCT_PROPOSITIONS).padStart(5, '0')}`;
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ewp_warrant_now', arguments: { proposition_id, evaluated_at: T } } };
+}
+
 /** A SQLite ledger holding P-win (tool-verified: ACCEPTED / EXTERNAL at T), made by `ewp ingest`. */
 async function servedLedger() {
+  const file = join(work, 'p-win.json');
+  writeFileSync(file, JSON.stringify(verifiedView('P-win')));
+  const db = join(work, 'served.sqlite');
+  await runMeasured([EWP, 'ingest', file, '--db', db, '--attest-trusted-origins']);
+  return db;
+}
+
+/** A SQLite ledger of {@link DISTINCT_PROPOSITIONS} such propositions (P-00000, ...), made by `ewp ingest`. */
+async function distinctLedger() {
+  const file = join(work, 'distinct.jsonl');
+  const out = createWriteStream(file);
+  for (let i = 0; i < DISTINCT_PROPOSITIONS; i += 1) out.write(`${JSON.stringify(verifiedView(`P-${String(i).padStart(5, '0')}`))}\n`);
+  out.end();
+  await once(out, 'finish');
+  const db = join(work, 'distinct.sqlite');
+  const r = await runMeasured([EWP, 'ingest', file, '--db', db, '--attest-trusted-origins']);
+  if (r.code !== 0) throw new Error(`ingest of the distinct ledger exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  return db;
+}
+
+/** A tool-verified view (ACCEPTED / EXTERNAL at T). */
+function verifiedView(propositionId) {
   const winrm = source('winrm');
-  const view = {
-    proposition_id: 'P-win',
+  return {
+    proposition_id: propositionId,
     view_id: 'v-ver',
     assertions: [
       {
@@ -503,11 +537,6 @@ async function servedLedger() {
     lineage: [],
     freshness_policy_seconds: 604800,
   };
-  const file = join(work, 'p-win.json');
-  writeFileSync(file, JSON.stringify(view));
-  const db = join(work, 'served.sqlite');
-  await runMeasured([EWP, 'ingest', file, '--db', db, '--attest-trusted-origins']);
-  return db;
 }
 
 /** Line reader over a child's stdout: resolves replies by id. */
@@ -547,7 +576,7 @@ function lineReplies(stream) {
 
 function checkReply(m) {
   const text = m.result?.content?.[0]?.text;
-  if (typeof text !== 'string') throw new Error(`unexpected reply: ${JSON.stringify(m).slice(0, 300)}`);
+  if (typeof text !== 'string' || m.result.isError === true) throw new Error(`unexpected reply: ${JSON.stringify(m).slice(0, 300)}`);
 }
 
 function percentile(sorted, p) {
@@ -555,8 +584,8 @@ function percentile(sorted, p) {
 }
 
 /** Drive one stdio server: handshake, pipelined calls (all written at once), then sequential calls. */
-async function driveStdio(args, { handshake }) {
-  const { child, done } = spawnMeasured(args, { keepStdin: true, stdout: 'pipe' });
+async function driveStdio(args, { handshake, call = toolCall, calls = MCP_CALLS, sequentialCalls = Math.min(calls, 2000), env = {} }) {
+  const { child, done } = spawnMeasured(args, { keepStdin: true, stdout: 'pipe', env });
   const replies = lineReplies(child.stdout);
   const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
   const t0 = performance.now();
@@ -574,7 +603,7 @@ async function driveStdio(args, { handshake }) {
   if (handshake) send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   // Warm-up.
   for (let i = 0; i < 200; i += 1) {
-    send(toolCall(++id));
+    send(call(++id));
     checkReply(await replies.reply(id));
   }
   // Pipelined: every request written at once, timed until the last reply.
@@ -583,20 +612,19 @@ async function driveStdio(args, { handshake }) {
   const cpu0 = cpuSecondsOf(pid);
   const p0 = performance.now();
   let batch = '';
-  for (let i = 0; i < MCP_CALLS; i += 1) batch += `${JSON.stringify(toolCall(++id))}\n`;
+  for (let i = 0; i < calls; i += 1) batch += `${JSON.stringify(call(++id))}\n`;
   child.stdin.write(batch);
-  await replies.count(before + MCP_CALLS);
+  await replies.count(before + calls);
   const pipelined = (performance.now() - p0) / 1000;
   // The server's own CPU for the pipelined calls: less sensitive than wall time to a loaded machine.
   const cpu1 = cpuSecondsOf(pid);
   const pipelinedCpu = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
   // Sequential: one call at a time.
   const latencies = [];
-  const sequentialCalls = Math.min(MCP_CALLS, 2000);
   const s0 = performance.now();
   for (let i = 0; i < sequentialCalls; i += 1) {
     const c0 = performance.now();
-    send(toolCall(++id));
+    send(call(++id));
     checkReply(await replies.reply(id));
     latencies.push(performance.now() - c0);
   }
@@ -779,6 +807,32 @@ if (ONLY.has('stdio') || ONLY.has('http')) {
       { p50_ms: ewp.p50_ms, p99_ms: ewp.p99_ms, baseline_p50_ms: base.p50_ms },
     );
   }
+}
+
+if (ONLY.has('distinct')) {
+  const db = await distinctLedger();
+  // Idle: spawn, initialize, tools/list, end of input (median of 3).
+  const idle = [];
+  for (let i = 0; i < 3; i += 1) idle.push((await startStdio([EWP, 'serve', '--db', db])).rss_mb);
+  const options = { call: distinctCall, calls: DISTINCT_CALLS, sequentialCalls: 2000 };
+  const [base, ewp] = await fastestInTurn([
+    () => driveStdio([join(work, 'stdio-echo.mjs')], { handshake: false, ...options }).then((r) => ({ ...r.pipelined, r })),
+    () =>
+      driveStdio([EWP, 'serve', '--db', db], { handshake: true, ...options, env: process.env.EWP_BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.EWP_BENCH_CPU_PROF}` } : {} }).then(
+        (r) => ({ ...r.pipelined, r }),
+      ),
+  ]);
+  base.what = 'node: line-delimited JSON-RPC echo (same calls)';
+  const idleRss = median(idle);
+  const r = row(`ewp serve (stdio), distinct propositions of ${DISTINCT_PROPOSITIONS}`, 'calls', DISTINCT_CALLS, ewp, base, { kind: 'ratio>=', value: 0.25 }, {
+    idle_rss_mb: idleRss,
+    rss_over_idle_mb: ewp.rss_mb - idleRss,
+    rss_target_met: ewp.rss_mb - idleRss <= 32,
+    sequential_p50_ms: ewp.r.sequential.p50_ms,
+    sequential_p99_ms: ewp.r.sequential.p99_ms,
+    baseline_sequential_p50_ms: base.r.sequential.p50_ms,
+  });
+  process.stderr.write(`    peak RSS ${ewp.rss_mb.toFixed(0)} MB after ${DISTINCT_CALLS} calls, idle ${idleRss.toFixed(0)} MB (+${r.rss_over_idle_mb.toFixed(0)} MB, goal +32)\n`);
 }
 
 // ---------------------------------------------------------------- report
