@@ -49,8 +49,32 @@ export const COMMANDS: Record<
     load: async () => (await import('./commands/canonical.js')).canonicalCommand,
   },
   receipt: { summary: 'issue or verify a warrant receipt', load: async () => (await import('./commands/receipt.js')).receiptCommand },
+  decisions: {
+    summary: 'recorded gate decisions: list, show, verify (offline, from the ledger alone)',
+    load: async () => (await import('./commands/decisions.js')).decisionsCommand,
+  },
+  recover: {
+    summary: 'after evidence changed: plan recovery, re-evaluate, record a retraction',
+    load: async () => (await import('./commands/recover.js')).recoverCommand,
+  },
   hook: {
     summary: 'a Claude Code hook: pre-tool-use answers allow / ask / deny from the warrant gate',
     load: async () => (await import('./commands/hook.js')).hookCommand,
+  },
+  store: {
+    summary: 'store a memory with its epistemic class (--class, --supports)',
+    load: async () => (await import('./commands/memory-store.js')).memoryStoreCommand,
+  },
+  recall: {
+    summary: 'recall memories with class and confidence (--class, --confidence-min)',
+    load: async () => (await import('./commands/memory-recall.js')).memoryRecallCommand,
+  },
+  evidence: {
+    summary: "a memory's evidence: show, link, refute, reclass, audit, gate-stats",
+    load: async () => (await import('./commands/memory-evidence.js')).memoryEvidenceCommand,
+  },
+  memory: {
+    summary: 'the persona file: checkout MEMORY.md, read an edited one back',
+    load: async () => (await import('./commands/memory-checkout.js')).memoryCommand,
   },
 };
