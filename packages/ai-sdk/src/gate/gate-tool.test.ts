@@ -1,4 +1,5 @@
 import { loadFixtures } from '@ewp/conformance/pack';
+import { InvalidArgumentError } from '@ewp/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -241,7 +242,19 @@ describe('gateTool', () => {
   it('refuses a tool without execute and a missing store', async () => {
     const { store, restart } = await setup();
     const noExecute = tool({ description: 'x', inputSchema: z.object({}), outputSchema: z.object({}) });
-    expect(() => gateTool(noExecute, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store })).toThrow(/execute/);
-    expect(() => gateTool(restart, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store: undefined as never })).toThrow(/store/);
+    const refusal = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e;
+      }
+      throw new Error('expected a refusal');
+    };
+    const noExec = refusal(() => gateTool(noExecute, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store }));
+    expect(InvalidArgumentError.isInstance(noExec)).toBe(true);
+    expect(noExec).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'inner', message: expect.stringMatching(/execute/) });
+    const noStore = refusal(() => gateTool(restart, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store: undefined as never }));
+    expect(InvalidArgumentError.isInstance(noStore)).toBe(true);
+    expect(noStore).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'options.store' });
   });
 });

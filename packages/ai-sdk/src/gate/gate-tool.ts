@@ -6,6 +6,7 @@
  * each is recorded in the ledger, and the execution runs through `runGuarded` (once per decision,
  * outcome recorded).
  */
+import { InvalidArgumentError } from '@ewp/core';
 import { decideGate, type GateOptions, type GateRefusal, gateRefusalSchema, runGuarded } from '@ewp/tools';
 import { type ModelMessage, type Tool, type ToolExecutionOptions, tool } from 'ai';
 import { z } from 'zod';
@@ -27,8 +28,8 @@ function isZodSchema(schema: unknown): schema is z.ZodType {
  * and output (a zod output schema becomes `inner | GateRefusal`).
  */
 export function gateTool<INPUT, OUTPUT>(inner: Tool<INPUT, OUTPUT>, options: GateOptions<INPUT>): Tool<INPUT, OUTPUT | GateRefusal> {
-  if (typeof inner.execute !== 'function') throw new TypeError('tool: gateTool needs a tool with an execute function');
-  if (options.store === undefined) throw new TypeError('store: an EvidenceStore is required');
+  if (typeof inner.execute !== 'function') throw new InvalidArgumentError('inner', 'gateTool needs a tool with an execute function');
+  if (options.store === undefined) throw new InvalidArgumentError('options.store', 'an EvidenceStore is required');
   const execute = inner.execute;
   const innerApproval = inner.needsApproval;
   const outputSchema = isZodSchema(inner.outputSchema) ? z.union([inner.outputSchema, gateRefusalSchema]) : undefined;
