@@ -3,15 +3,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CanonicalizationError } from '@ewp/canonical';
-import { EWP_ERROR_CODES, EwpError } from '@ewp/core';
+import { EWP_ERROR_CODES, EwpError, InvalidArgumentError } from '@ewp/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeCheckpoint } from './checkpoint/decode.js';
 import type { Checkpoint } from './checkpoint/model.js';
 import type { VerificationResult } from './checkpoint/verification.js';
-import { GraphError, PersistenceError, PersistenceIntegrityError, ReceiptFormatError, ReceiptsError, TimestampError } from './errors.js';
+import { EvidenceBound } from './checkpoint/evidence-bound.js';
+import { CheckpointError, GraphError, PersistenceError, PersistenceIntegrityError, ReceiptFormatError, ReceiptsError, TimestampError } from './errors.js';
 import { DependencyGraph } from './graph/dependency-graph.js';
 import { parseInstantMicros } from './checkpoint/instant.js';
 import { openSqliteReceiptStore } from './persistence/sqlite-receipt-store.js';
+import { ed25519PublicKey } from './signing/ed25519.js';
+import { Ed25519Signer, Ed25519Verifier } from './signing/key-registry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-receipts-errors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,6 +50,34 @@ describe('receipts errors are EwpErrors', () => {
     const error = thrown(() => parseInstantMicros('2026-01-01T00:00:00'));
     expect(TimestampError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'NAIVE_TIMESTAMP' });
+  });
+
+  it('verifying a checkpoint the facade does not hold is a CheckpointError UNKNOWN_CHECKPOINT', () => {
+    const error = thrown(() => new EvidenceBound({ policy_id: 'p', version: '1' }).verify('nope'));
+    expect(CheckpointError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'UNKNOWN_CHECKPOINT', message: 'unknown checkpoint: nope' });
+  });
+
+  it('a key of the wrong length, or not hex, is an InvalidArgumentError naming the argument', () => {
+    for (const [f, path, message] of [
+      [() => new Ed25519Signer('k', 'ab'), 'seed', /64 hex characters, got 2 characters/],
+      [() => new Ed25519Signer('k', new Uint8Array(31)), 'seed', /got 31 bytes/],
+      [() => new Ed25519Signer('k', 'zz'.repeat(32)), 'seed', /64 hex characters/],
+      [() => ed25519PublicKey(new Uint8Array(33)), 'publicKey', /got 33 bytes/],
+      [() => new Ed25519Verifier().register('k', 'ab', 'ACTIVE'), 'publicKey', /64 hex characters/],
+    ] as const) {
+      const error = thrown(f);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path });
+      expect((error as Error).message).toMatch(message);
+    }
+    expect(new Ed25519Signer('k', '00'.repeat(32)).publicKeyHex()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('changing the state of a key that is not registered is an InvalidArgumentError on keyId', () => {
+    const error = thrown(() => new Ed25519Verifier().setState('missing', 'REVOKED'));
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'keyId' });
   });
 
   it('stored text that is not canonical JSON fails closed, keeping the canonical refusal as the cause', async () => {

@@ -24,11 +24,13 @@ export class TimestampError extends ReceiptsError {
   }
 }
 
-/** The checkpoint facade refused to create a checkpoint (the reference's ValueError). */
+type CheckpointCode = 'DUPLICATE_CHECKPOINT_ID' | 'DUPLICATE_EVIDENCE_IDS' | 'UNKNOWN_DEPENDENCIES' | 'UNKNOWN_CHECKPOINT';
+
+/** The checkpoint facade refused to create a checkpoint (the reference's ValueError), or to verify one it does not hold. */
 export class CheckpointError extends ReceiptsError {
   static override readonly marker: symbol = Symbol.for('ewp.error.CheckpointError');
-  declare readonly code: 'DUPLICATE_CHECKPOINT_ID' | 'DUPLICATE_EVIDENCE_IDS' | 'UNKNOWN_DEPENDENCIES';
-  constructor(code: 'DUPLICATE_CHECKPOINT_ID' | 'DUPLICATE_EVIDENCE_IDS' | 'UNKNOWN_DEPENDENCIES', message: string) {
+  declare readonly code: CheckpointCode;
+  constructor(code: CheckpointCode, message: string) {
     super(code, message);
     this.name = 'CheckpointError';
   }

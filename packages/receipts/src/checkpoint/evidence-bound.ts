@@ -132,11 +132,11 @@ export class EvidenceBound {
 
   /**
    * Verifies a stored checkpoint (`expectedPolicy` defaults to the facade's policy) and remembers
-   * the result. @throws {RangeError} for an unknown id; @throws {TimestampError}
+   * the result. @throws {CheckpointError} `UNKNOWN_CHECKPOINT` for an id not stored; @throws {TimestampError}
    */
   verify(id: string, options: VerifyCheckpointOptions = {}): VerificationResult {
     const cp = this.#checkpoints.get(id);
-    if (cp === undefined) throw new RangeError(`unknown checkpoint: ${id}`);
+    if (cp === undefined) throw new CheckpointError('UNKNOWN_CHECKPOINT', `unknown checkpoint: ${id}`);
     const result = deepFreeze(
       verifyCheckpoint(cp, { ...options, expectedPolicy: options.expectedPolicy === undefined ? this.policy : options.expectedPolicy }),
     );

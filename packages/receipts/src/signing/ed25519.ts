@@ -1,12 +1,18 @@
 import { type KeyObject, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { InvalidArgumentError } from '@ewp/core';
 
 // DER prefixes that wrap a raw 32-byte Ed25519 seed / public key (RFC 8410).
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
-function raw32(key: Uint8Array | string, what: string): Buffer {
+/** The 32 raw bytes of a key given as bytes or hex; `argument` names it in the refusal. */
+function raw32(key: Uint8Array | string, argument: string): Buffer {
+  if (typeof key === 'string' && !/^[0-9a-fA-F]{64}$/.test(key)) {
+    throw new InvalidArgumentError(argument, `must be 32 bytes as 64 hex characters, got ${key.length} characters`);
+  }
+  if (typeof key !== 'string' && !(key instanceof Uint8Array)) throw new InvalidArgumentError(argument, 'must be a Uint8Array or a hex string');
   const bytes = typeof key === 'string' ? Buffer.from(key, 'hex') : Buffer.from(key);
-  if (bytes.length !== 32) throw new TypeError(`${what} must be 32 bytes (64 hex characters)`);
+  if (bytes.length !== 32) throw new InvalidArgumentError(argument, `must be 32 bytes (64 hex characters), got ${bytes.length} bytes`);
   return bytes;
 }
 
@@ -17,7 +23,7 @@ export function ed25519PrivateKey(seed: Uint8Array | string): KeyObject {
 
 /** An Ed25519 public key from its 32 raw bytes. */
 export function ed25519PublicKey(publicKey: Uint8Array | string): KeyObject {
-  return createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw32(publicKey, 'public key')]), format: 'der', type: 'spki' });
+  return createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw32(publicKey, 'publicKey')]), format: 'der', type: 'spki' });
 }
 
 /** The raw 32-byte public key of a private or public Ed25519 key. */

@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { InvalidArgumentError } from '@ewp/core';
 import { ed25519PrivateKey, ed25519PublicKey, ed25519RawPublicKey, ed25519Sign, ed25519Verify } from './ed25519.js';
 import type { KeyState, ProviderVerdict, ReceiptSigner, SignatureVerifier } from './envelope.js';
 
@@ -50,10 +51,10 @@ export class Ed25519Verifier implements SignatureVerifier {
     this.#keys.set(keyId, { key: ed25519PublicKey(publicKey), state });
   }
 
-  /** Changes the state of a registered key. */
+  /** Changes the state of a registered key. @throws {InvalidArgumentError} `keyId` when no key of that id is registered */
   setState(keyId: string, state: KeyState): void {
     const entry = this.#keys.get(keyId);
-    if (entry === undefined) throw new RangeError(`unknown key_id: ${keyId}`);
+    if (entry === undefined) throw new InvalidArgumentError('keyId', `no registered key has key_id ${JSON.stringify(keyId)}; register it first`);
     entry.state = state;
   }
 
