@@ -3,6 +3,15 @@
  * support rule, echo detection, confidence apart from salience, and the audited promotion gate.
  * @packageDocumentation
  */
+export {
+  type AgentContext,
+  type AgentContextOptions,
+  agentContext,
+  agentContextText,
+  contextRowLabels,
+  isDisputedMemory,
+  type RecalledContext,
+} from './agent-context.js';
 export { type ConfidenceWeights, DEFAULT_MEMORY_CONFIG, type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from './config.js';
 export { confidenceOf, wholePeriodsSince } from './confidence.js';
 export { checkEcho, type EchoDecision } from './echo-check.js';
