@@ -57,7 +57,10 @@ export async function appendRecords(
   try {
     const result = await store.extend(propositionId, records, newViewId === undefined ? undefined : { newViewId });
     const view = await store.get(result.proposition_id, result.view_id);
-    if (view === undefined) throw new Error(`snapshot ${result.view_id} vanished after it was written`);
+    if (view === undefined) {
+      // The store acknowledged a write it cannot read back: the ledger, not the call, is at fault.
+      throw new ToolRefusal('EWP_REFUSE_LEDGER_UNAVAILABLE', `ledger unavailable: snapshot ${result.view_id} vanished after it was written`);
+    }
     return { result, view };
   } catch (error) {
     throw toRefusal(error);

@@ -1,5 +1,5 @@
 import { loadFixtures } from '@ewp/conformance/pack';
-import { decodeView, EwpError, REFERENCE_V2, warrantNow } from '@ewp/core';
+import { decodeView, EwpError, InvalidArgumentError, REFERENCE_V2, warrantNow } from '@ewp/core';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { describe, expect, it } from 'vitest';
 import { inputJsonSchema, outputJsonSchema } from './schemas.js';
@@ -40,7 +40,48 @@ describe('runTool', () => {
     expect(unknown.ok ? undefined : unknown.refusal.code).toBe('EWP_UNKNOWN_TOOL');
     const notObject = await runTool('ewp_list_propositions', [1], context);
     expect(notObject.ok ? undefined : notObject.refusal.path).toBe('$');
-    expect(() => toolContext({} as never)).toThrow(/store/);
+    for (const options of [{}, null, { store: null }]) {
+      let thrown: unknown;
+      try {
+        toolContext(options as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(InvalidArgumentError.isInstance(thrown)).toBe(true);
+      expect(thrown).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'options.store' });
+    }
+  });
+
+  it('a snapshot the store cannot read back after writing it is LEDGER_UNAVAILABLE, not a defect', async () => {
+    // A store that acknowledges the append but loses what it wrote (a damaged or misbehaving backend).
+    class ForgetfulStore extends MemoryEvidenceStore {
+      forget = false;
+      override async get(...args: Parameters<MemoryEvidenceStore['get']>) {
+        return this.forget ? undefined : super.get(...args);
+      }
+      override async extend(...args: Parameters<MemoryEvidenceStore['extend']>) {
+        const result = await super.extend(...args);
+        this.forget = true;
+        return result;
+      }
+    }
+    const store = new ForgetfulStore();
+    const context = toolContext({ store, ingest: true, now: () => T0 });
+    const [fixture] = loadFixtures();
+    expect((await runTool('ewp_evidence_view_put', { view: fixture!.view, ingest_attestation: true }, context)).ok).toBe(true);
+    const { proposition_id } = decodeView(fixture!.view);
+    const check = {
+      check_id: 'c-lost',
+      method: 'human_review',
+      result: 'supports',
+      observed_at: '2026-09-21T20:00:00Z',
+      source: { content_hash: 'sha256:00', observed_at: '2026-09-21T20:00:00Z' },
+    };
+    const out = await runTool('ewp_check_record', { proposition_id, check, ingest_attestation: true }, context);
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(ToolRefusal.isInstance(out.refusal)).toBe(true);
+    expect(out.refusal).toMatchObject({ code: 'EWP_REFUSE_LEDGER_UNAVAILABLE', message: expect.stringMatching(/vanished after it was written/) });
   });
 
   it('derives a JSON Schema for every input and output', () => {

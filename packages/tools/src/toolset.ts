@@ -3,7 +3,7 @@
  * arguments are read, `null`/absent arguments are `{}`, and every refusal is a {@link ToolRefusal}
  * with an EWP code. Bindings (MCP, AI SDK, LangChain) call {@link runTool} and only frame the result.
  */
-import type { RiskPolicy } from '@ewp/core';
+import { InvalidArgumentError, type RiskPolicy } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { asRefusal, ToolRefusal } from './refusal.js';
 import type { EwpToolName } from './schemas.js';
@@ -75,11 +75,11 @@ export interface ToolsetOptions {
 
 /**
  * The context tools run in.
- * @throws TypeError when `store` is missing (a programming error, not a tool refusal)
+ * @throws {InvalidArgumentError} `options.store` when the store is missing (a programming error, not a tool refusal)
  */
 export function toolContext(options: ToolsetOptions): ToolContext {
   if (options === null || typeof options !== 'object' || options.store === undefined || options.store === null) {
-    throw new TypeError('store: an EvidenceStore is required');
+    throw new InvalidArgumentError('options.store', 'an EvidenceStore is required');
   }
   const ingest = options.ingest;
   return {
