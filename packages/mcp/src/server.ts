@@ -181,12 +181,10 @@ function directCalls(context: ToolContext): DirectCalls {
 /**
  * The SDK validates with JSON Schema only the answers to `elicitation/create`, which this server
  * never sends; its default (an Ajv instance with every format) costs each server several
- * milliseconds and its compiled meta-schemas.
+ * milliseconds and its compiled meta-schemas. Should an answer ever arrive, it is refused.
  */
 const NO_ELICITATION: jsonSchemaValidator = {
-  getValidator: () => {
-    throw new Error('the EWP server does not elicit input');
-  },
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'the EWP server does not elicit input' }),
 };
 
 /**
