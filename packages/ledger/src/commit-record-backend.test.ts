@@ -232,4 +232,18 @@ describe('CommitRecordBackend', () => {
     await expect(store.search('P-none', 'x')).rejects.toMatchObject({ code: 'EWP_REFUSE_MISSING_VIEW' });
     await expect(new CommitRecordEvidenceStore(new MemoryCommitRecordStore()).search('P-win', 'x')).rejects.toThrow(InvalidArgumentError);
   });
+
+  it('refuses a maxAttempts that is not a positive integer, naming the option', () => {
+    for (const maxAttempts of [0, -1, 1.5, Number.NaN]) {
+      let thrown: unknown;
+      try {
+        new CommitRecordEvidenceStore(new MemoryCommitRecordStore(), { maxAttempts });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(InvalidArgumentError.isInstance(thrown)).toBe(true);
+      expect(thrown).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'options.maxAttempts' });
+    }
+    expect(() => new CommitRecordEvidenceStore(new MemoryCommitRecordStore(), { maxAttempts: 1 })).not.toThrow();
+  });
 });

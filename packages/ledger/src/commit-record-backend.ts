@@ -18,6 +18,7 @@
  * `visibilityTimeoutMs`, then `lagging`). See docs/spec/store-contract.md §1 (atomic writes).
  */
 import { randomUUID } from 'node:crypto';
+import { InvalidArgumentError } from '@ewp/core';
 import type { CommitRecord, CommitRecordQuery, CommitRecordStore } from './commit-record-store.js';
 import { StoreUnavailableError } from './errors.js';
 import { type ChainAnchor, EMPTY_ANCHOR, type StoredChainEntry } from '@ewp/canonical';
@@ -429,7 +430,9 @@ export class CommitRecordBackend implements LedgerBackend {
     this.visibilityTimeoutMs = options.visibilityTimeoutMs ?? 15_000;
     this.staleClaimMs = options.staleClaimMs ?? 30_000;
     this.readOnly = options.readOnly ?? false;
-    if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) throw new TypeError('CommitRecordBackend: maxAttempts must be a positive integer');
+    if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) {
+      throw new InvalidArgumentError('options.maxAttempts', `must be a positive integer, got ${String(options.maxAttempts)}`);
+    }
   }
 
   async read<T>(fn: (reader: LedgerReader) => Promise<T>): Promise<T> {
