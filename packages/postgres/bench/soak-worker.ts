@@ -12,6 +12,8 @@
  * - `reader <schema> <reader> <propositions>`: until the deadline, reads the ledger's revision
  *   and then the latest view of a random proposition, printing what it saw.
  *
+ * Each ends with `done <n>`, the number of lines it printed.
+ *
  * Every id carries the writer and its generation (a restart is a new generation), so no two writes
  * of the soak ever share an id by accident: a duplicate found afterwards is the store's.
  */
@@ -31,6 +33,13 @@ const until = await new Promise<number>((resolve) => {
     resolve(Number(line.split(' ')[1]));
   });
 });
+// A deadline that is not a number would end the loop before its first write and exit 0: a run that
+// acknowledges nothing yet looks clean. Refuse it loudly instead.
+if (!Number.isFinite(until)) {
+  process.stderr.write(`soak-worker: the go line carried no deadline (${until})\n`);
+  process.exit(2);
+}
+let done = 0;
 
 if (mode === 'writer') {
   const [generation, propositions] = rest.map(Number) as [number, number];
@@ -65,6 +74,7 @@ if (mode === 'writer') {
     }
     const micros = Number((process.hrtime.bigint() - started) / 1000n);
     out(['A', op, pid, viewId, id, entryId, micros]);
+    done += 1;
   }
 } else if (mode === 'reader') {
   const [propositions] = rest.map(Number) as [number];
@@ -74,6 +84,10 @@ if (mode === 'writer') {
     const view = await store.get(pid);
     const digest = view === undefined ? '-' : createHash('sha256').update(JSON.stringify(view)).digest('hex');
     out(['R', who as string, pid, view?.view_id ?? '-', digest, revision.split(':')[0] as string]);
+    done += 1;
   }
 }
 await store.close();
+// The closing line: how many writes (or reads) this process printed, so the parent can tell a clean
+// exit from one whose lines were lost, and a writer that never wrote from one that did.
+out(['done', done]);

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { InvalidArgumentError } from '@ewp/core';
 import { seedView } from '../../ledger/test-support/fault-views.js';
 import { dropPostgresLedger, openPostgresStore } from '../src/postgres-store.js';
 import { type Ack, checkSoak, type ReaderSight, type SoakVerdict } from './soak-checks.js';
@@ -22,6 +23,8 @@ export interface SoakOptions {
   /** Milliseconds between two kills, drawn uniformly from this range; `null`: no kills. */
   killEveryMs?: readonly [number, number] | null;
   keep?: boolean;
+  /** How long processes may run past the window before they count as hung and are killed (default 120,000 ms). */
+  graceMs?: number;
 }
 
 export interface SoakReport {
@@ -40,6 +43,11 @@ export interface SoakReport {
   readerErrors: string[];
   readerViews: number;
   verdict: SoakVerdict;
+  /**
+   * What makes the run itself unfit to report (must be empty): no write acknowledged, a writer of a run
+   * without kills that never wrote, readers that read nothing. A run that measured nothing is not a pass.
+   */
+  failures: string[];
 }
 
 interface Proc {
@@ -48,20 +56,49 @@ interface Proc {
   ready: Promise<void>;
   exit: Promise<number | null>;
   killed: boolean;
+  /** Killed because it was still running long after the window closed. */
+  hung: boolean;
+  /** Lines of work (acknowledgements or reads) this process printed. */
+  lines: number;
+  /** The count of its closing `done` line; `undefined` if it never printed one. */
+  done: number | undefined;
   stderr: string;
+}
+
+/**
+ * `value` as a soak setting: a finite number, at least `min`, whole if `integer`. The CLI passes its flag
+ * names, so `--scale-seconds 20s` is refused before anything runs instead of yielding a run of no writes.
+ */
+export function soakNumber(name: string, value: number, min: number, integer = true): number {
+  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value)))
+    throw new InvalidArgumentError(name, `${name} must be ${integer ? 'a whole number' : 'a number'} of at least ${min}, got ${value}`);
+  return value;
 }
 
 function start(worker: string, args: string[], onLine: (fields: string[]) => void): Proc {
   const child = spawn(process.execPath, [worker, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let ready: () => void = () => undefined;
-  const proc: Proc = { child, ready: new Promise<void>((resolve) => (ready = resolve)), exit: Promise.resolve(null), killed: false, stderr: '' };
+  const proc: Proc = {
+    child,
+    ready: new Promise<void>((resolve) => (ready = resolve)),
+    exit: Promise.resolve(null),
+    killed: false,
+    hung: false,
+    lines: 0,
+    done: undefined,
+    stderr: '',
+  };
   // Whole lines only: a line a killed process left unfinished lacks its closing `.` field and is dropped.
   const lines = createInterface({ input: child.stdout as NonNullable<ChildProcess['stdout']> });
   lines.on('line', (line) => {
     const fields = line.split('\t');
     if (fields.at(-1) !== '.') return;
     if (fields[0] === 'ready') ready();
-    else onLine(fields.slice(0, -1));
+    else if (fields[0] === 'done') proc.done = Number(fields[1]);
+    else {
+      proc.lines += 1;
+      onLine(fields.slice(0, -1));
+    }
   });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     proc.stderr += chunk;
@@ -83,7 +120,11 @@ function percentile(sorted: readonly number[], p: number): number {
 
 /** Run one soak and check it; the schema is created fresh and dropped afterwards. */
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
-  const propositions = options.propositions ?? 8;
+  soakNumber('writers', options.writers, 1);
+  soakNumber('readers', options.readers, 0);
+  soakNumber('seconds', options.seconds, 1, false);
+  const propositions = soakNumber('propositions', options.propositions ?? 8, 1);
+  const graceMs = soakNumber('graceMs', options.graceMs ?? 120_000, 0);
   const seed = await openPostgresStore({ schema: options.schema, maxConnections: 1 });
   for (let p = 0; p < propositions; p += 1) await seed.put(seedView(`P-${p}`));
   await seed.close();
@@ -92,6 +133,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const sights: ReaderSight[] = [];
   const writerErrors: string[] = [];
   const readerErrors: string[] = [];
+  const failures: string[] = [];
+  /** Acknowledged writes by writer slot (all its generations). */
+  const perWriter = new Map<number, number>();
   let until = Number.POSITIVE_INFINITY;
   const go = (proc: Proc) => proc.child.stdin?.end(`go ${until}\n`);
   const running = new Map<number, Proc>();
@@ -100,17 +144,28 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   let lastAck = 0;
   let restarts = 0;
 
-  const onAck = (fields: string[]) => {
+  const onAck = (w: number) => (fields: string[]) => {
     const [, op, pid, viewId, recordId, entryId, micros] = fields as [string, string, string, string, string, string, string];
     acks.push({ op, pid, viewId, recordId, entryId, micros: Number(micros) });
+    perWriter.set(w, (perWriter.get(w) ?? 0) + 1);
     lastAck = Date.now();
   };
+  /** A process that exited 0 must have printed its closing line with the count of lines we received. */
+  const closing = (proc: Proc, name: string): string | undefined => {
+    if (proc.done === undefined) return `${name} exited 0 without its closing line (its output was lost)`;
+    if (proc.done !== proc.lines) return `${name} printed ${proc.done} lines, ${proc.lines} arrived`;
+    return undefined;
+  };
+  const hung = (name: string) => `${name} still ran ${graceMs} ms after the window closed and was killed (a write or read blocked: a lock?)`;
   const startWriter = (w: number, generation: number) => {
-    const proc = start(options.worker, ['writer', options.schema, String(w), String(generation), String(propositions)], onAck);
+    const proc = start(options.worker, ['writer', options.schema, String(w), String(generation), String(propositions)], onAck(w));
     running.set(w, proc);
     exits.push(
       proc.exit.then((code) => {
-        if (!proc.killed && code !== 0) writerErrors.push(`writer ${w} generation ${generation} exited ${code}: ${proc.stderr.trim()}`);
+        const name = `writer ${w} generation ${generation}`;
+        if (proc.killed && !proc.hung) return;
+        const problem = proc.hung ? hung(name) : code === 0 ? closing(proc, name) : `${name} exited ${code}: ${proc.stderr.trim()}`;
+        if (problem !== undefined) writerErrors.push(problem);
       }),
     );
   };
@@ -121,7 +176,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       sights.push({ reader: f[1] as string, pid: f[2] as string, viewId: f[3] as string, digest: f[4] as string, revision: Number(f[5]) });
     });
     readers.push(proc);
-    exits.push(proc.exit.then((code) => code !== 0 && readerErrors.push(`reader ${r} exited ${code}: ${proc.stderr.trim()}`)));
+    exits.push(
+      proc.exit.then((code) => {
+        const name = `reader ${r}`;
+        const problem = proc.hung ? hung(name) : code === 0 ? closing(proc, name) : `${name} exited ${code}: ${proc.stderr.trim()}`;
+        if (problem !== undefined) readerErrors.push(problem);
+      }),
+    );
   }
   // The clock starts once every process has connected: start-up is not what is measured.
   const everyone = [...running.values(), ...readers];
@@ -149,12 +210,30 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     go(running.get(w) as Proc);
     restarts += 1;
   }
-  // Restarted writers push their exits while we wait, so wait until no new ones appear.
+  // Restarted writers push their exits while we wait, so wait until no new ones appear. A process still
+  // running long after the window is stuck (a write that never gets the lock would otherwise hang the run).
+  const watchdog = setTimeout(
+    () => {
+      for (const proc of [...running.values(), ...readers]) {
+        if (proc.child.exitCode !== null || proc.child.signalCode !== null) continue;
+        proc.hung = true;
+        proc.killed = true;
+        proc.child.kill('SIGKILL');
+      }
+    },
+    Math.max(0, until - Date.now()) + graceMs,
+  );
   for (let seen = 0; seen < exits.length; ) {
     const batch = exits.slice(seen);
     seen = exits.length;
     await Promise.all(batch);
   }
+  clearTimeout(watchdog);
+  if (acks.length === 0) failures.push(`no write was acknowledged in ${options.seconds} s by ${options.writers} writers`);
+  // Without kills every writer gets the whole window and prints each write it finishes, the first included.
+  if (range === null)
+    for (let w = 0; w < options.writers; w += 1) if ((perWriter.get(w) ?? 0) === 0) failures.push(`writer ${w} acknowledged no write in ${options.seconds} s`);
+  if (options.readers > 0 && sights.length === 0) failures.push(`no read by ${options.readers} readers in ${options.seconds} s`);
   // Throughput over the window the writers wrote in (up to the last acknowledgement).
   const elapsed = (Math.max(lastAck, until) - began) / 1000;
 
@@ -178,5 +257,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     readerErrors,
     readerViews: sights.length,
     verdict,
+    failures,
   };
 }

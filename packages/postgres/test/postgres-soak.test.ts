@@ -24,6 +24,7 @@ it(
     const { verdict } = report;
     expect(report.writerErrors).toEqual([]);
     expect(report.readerErrors).toEqual([]);
+    expect(report.failures).toEqual([]);
     expect(verdict.lost).toEqual([]);
     expect(verdict.duplicated).toEqual([]);
     expect(verdict.badReads).toEqual([]);
