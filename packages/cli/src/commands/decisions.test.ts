@@ -72,7 +72,10 @@ describe('ewp decisions / ewp recover', () => {
   it('refuses bad arguments and unknown ids with exit 2', async () => {
     expect((await decisions(['frob'])).code).toBe(2);
     expect((await decisions(['verify'])).code).toBe(2);
-    expect((await decisions(['list', '--since', 'x'])).code).toBe(2);
+    expect(await decisions(['list', '--since', 'x'])).toMatchObject({
+      code: 2,
+      stderr: 'ewp decisions: --since must be a non-negative integer, got "x" (usage: ewp decisions --help)\n',
+    });
     expect(await decisions(['show', 'dec_nope'])).toMatchObject({ code: 2, stderr: expect.stringContaining('EWP_REFUSE_DECISION_UNKNOWN') });
     expect((await recover(['plan', '--since', 'yesterday'])).code).toBe(2);
     expect((await recover(['retract', 'P-win'])).code).toBe(2);

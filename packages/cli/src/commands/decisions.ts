@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
-import { parseVerbArguments, usageError } from '../verb-arguments.js';
+import { parseVerbArguments, UsageError, usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp decisions list   (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>) [--proposition P] [--since N] [--limit N] [--json]
        ewp decisions show   <decision-id> (--db ... ) 
@@ -45,7 +45,7 @@ function parse(args: string[]) {
 
 function integer(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new Error(`--${name} must be a non-negative integer`);
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 

@@ -20,7 +20,7 @@ import {
   verifyWarrantReceipt,
 } from '@ewp/receipts';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
-import { usageError } from '../verb-arguments.js';
+import { UsageError, usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp receipt issue <view.json|-> [--at T] [--key SEED_FILE --key-id ID] [--out FILE]
        ewp receipt verify <receipt.json> <view.json|-> [--keys REGISTRY.json | --public-key HEX --key-id ID]
@@ -40,15 +40,6 @@ Input files are UTF-8: other bytes are refused (INVALID_UTF8, with the byte offs
 
 Exit codes: 0 issued / verified; 1 refused view or failed verification; 2 bad arguments or files.
 `;
-
-/** A command line or input file `ewp receipt` cannot use; the message says which. */
-class UsageError extends EwpError {
-  static override readonly marker: symbol = Symbol.for('ewp.error.ReceiptUsageError');
-  constructor(message: string) {
-    super('USAGE', message);
-    this.name = 'UsageError';
-  }
-}
 
 /** A file's text (`-` is stdin). Bytes that are not UTF-8 are refused, so a receipt binds exactly the bytes it was issued for. */
 async function readText(path: string, io: CliIO): Promise<string> {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../cli-io.js';
+import { UsageError } from '../verb-arguments.js';
 import { parseListenAddress, serveCommand } from './serve.js';
 import { NOTE_T, noteView } from '../testing/note-view.js';
 
@@ -108,6 +109,9 @@ describe('ewp serve: startup rules', () => {
     expect(parseListenAddress('0.0.0.0:80')).toEqual({ host: '0.0.0.0', port: 80 });
     expect(parseListenAddress('[::1]:9000')).toEqual({ host: '::1', port: 9000 });
     expect(() => parseListenAddress('host:70000')).toThrow(/PORT/);
+    // The one usage error of the CLI, with its code.
+    expect(() => parseListenAddress('host:70000')).toThrow(UsageError);
+    expect(() => parseListenAddress('x:y')).toThrow(expect.objectContaining({ code: 'USAGE', name: 'UsageError' }));
   });
 
   it('prints help', async () => {

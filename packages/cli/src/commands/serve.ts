@@ -1,10 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EwpError } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { assertIngestToken, isLoopbackHost, MEMORY_REST_ROUTES, MIN_INGEST_TOKEN_BYTES, readIngestTokenFile, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
-import { usageError } from '../verb-arguments.js';
+import { UsageError, usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, openStore } from '../open-store.js';
 import { untilSignal } from '../until-signal.js';
 
@@ -46,15 +45,6 @@ interface ServeOptions {
   allowIngest: boolean;
   ingestToken?: string;
   allowedHosts: string[];
-}
-
-/** A command line `ewp serve` cannot run; the message says which option. */
-class UsageError extends EwpError {
-  static override readonly marker: symbol = Symbol.for('ewp.error.ServeUsageError');
-  constructor(message: string) {
-    super('USAGE', message);
-    this.name = 'UsageError';
-  }
 }
 
 /** `[HOST:]PORT`, `HOST:PORT` with an IPv6 host in brackets. */
