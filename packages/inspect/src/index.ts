@@ -1,7 +1,9 @@
 /**
  * @ewp/inspect — a local, read-only web app that shows why an agent believes what it believes:
  * the five warrant axes and their reasons, the evidence and its origins, time travel over T, the
- * lineage graph, the action gate and the audit chain, over any EvidenceStore.
+ * lineage graph, the action gate and the audit chain, over any EvidenceStore; for a memory of the
+ * evidence layer its class, confidence, salience and gate history beside the warrant, and the gate
+ * decisions recorded on a proposition.
  * @packageDocumentation
  */
 export {
@@ -17,15 +19,28 @@ export {
   type AdapterLossReport,
   type LossCount,
   type ChainStatus,
+  DEFAULT_DECISION_PAGE,
   DEFAULT_PAGE_SIZE,
+  type DecisionPage,
+  type DecisionRow,
   InspectorApi,
   type InspectorMeta,
   InspectorRequestError,
   type LossReportPanel,
+  MAX_DECISION_PAGE,
   MAX_PAGE_SIZE,
+  type MemoryAnswer,
+  type MemoryGateAttempt,
+  type MemoryLink,
+  type MemoryOptions,
+  type MemoryPanel,
+  type MemoryReclass,
   type PropositionDetail,
   type PropositionPage,
+  type PropositionRecovery,
   type PropositionRow,
+  type RecoveryGate,
   toWireView,
   type WireView,
 } from './inspector-api.js';
+export { SalienceFileReader } from './salience-file.js';

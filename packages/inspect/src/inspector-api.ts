@@ -6,19 +6,42 @@ import { EwpError, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERE
 import type { EvidenceStore } from '@ewp/ledger';
 import { type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
 import { ChainStatusCache, type ChainVerification } from './chain-status.js';
-import type { ChainStatus, InspectorMeta, LossReportPanel, PropositionDetail, PropositionPage, PropositionRow, WireView } from './wire.js';
-
-export type {
-  AdapterLossReport,
+import { DEFAULT_DECISION_PAGE, decisionPage, MAX_DECISION_PAGE } from './decision-facts.js';
+import { MemoryFacts, type MemoryOptions } from './memory-facts.js';
+import type {
   ChainStatus,
+  DecisionPage,
   InspectorMeta,
-  LossCount,
   LossReportPanel,
+  MemoryAnswer,
   PropositionDetail,
   PropositionPage,
   PropositionRow,
   WireView,
 } from './wire.js';
+
+export type {
+  AdapterLossReport,
+  ChainStatus,
+  DecisionPage,
+  DecisionRow,
+  InspectorMeta,
+  LossCount,
+  LossReportPanel,
+  MemoryAnswer,
+  MemoryGateAttempt,
+  MemoryLink,
+  MemoryPanel,
+  MemoryReclass,
+  PropositionDetail,
+  PropositionPage,
+  PropositionRecovery,
+  PropositionRow,
+  RecoveryGate,
+  WireView,
+} from './wire.js';
+export { DEFAULT_DECISION_PAGE, MAX_DECISION_PAGE } from './decision-facts.js';
+export type { MemoryOptions } from './memory-facts.js';
 
 /** Default and largest page of the proposition list. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -82,6 +105,7 @@ export class InspectorApi {
   /**
    * @param options.verifyChain how to verify the audit chain; default the store's own
    *   `verifyChain`, on this thread (see `verifyChainInWorker` to keep the event loop free)
+   * @param options.memory where the evidence layer's salience is and which configuration it was written under
    */
   constructor(
     private readonly store: EvidenceStore,
@@ -91,10 +115,14 @@ export class InspectorApi {
       loss: LossReportPanel;
       now: () => Date;
       verifyChain?: () => Promise<ChainVerification>;
+      memory?: MemoryOptions;
     },
   ) {
     this.chainStatus = new ChainStatusCache(store, options.verifyChain ?? (() => store.verifyChain()), options.now);
+    this.memoryFacts = new MemoryFacts(store, { ...options.memory, now: options.now });
   }
+
+  private readonly memoryFacts: MemoryFacts;
 
   meta(): InspectorMeta {
     return {
@@ -153,6 +181,35 @@ export class InspectorApi {
     const origin_trust: Record<string, OriginTrust> = {};
     for (const source of sourcesOf(view)) origin_trust[source.origin_type] ??= originTrust(source.origin_type);
     return { view: toWireView(view), snapshots, origin_trust };
+  }
+
+  /**
+   * The proposition as a memory of the evidence layer (@ewp/memory) at T: class, confidence with its
+   * counts, salience and the memory's events; `memory: null` for a proposition that is no memory.
+   */
+  async memory(params: URLSearchParams): Promise<MemoryAnswer> {
+    const id = requiredParam(params, 'id');
+    const at = instantParam(params, this.options.now);
+    return { memory: await this.memoryFacts.panel(id, at) };
+  }
+
+  /**
+   * Recorded gate decisions, oldest first after chain index `after`: every one, or those that
+   * consulted `proposition` (then with the proposition's retractions, re-evaluation and plans).
+   */
+  async decisions(params: URLSearchParams): Promise<DecisionPage> {
+    const proposition = params.get('proposition');
+    const afterRaw = params.get('after');
+    return decisionPage(this.store, {
+      proposition: proposition === null || proposition === '' ? null : proposition,
+      after: afterRaw === null || afterRaw === '' ? null : intParam(params, 'after', 0, 999_999_999),
+      limit: intParam(params, 'limit', DEFAULT_DECISION_PAGE, MAX_DECISION_PAGE),
+    });
+  }
+
+  /** Releases what the API holds beyond the store (the salience file's private copy). */
+  close(): void {
+    this.memoryFacts.close();
   }
 
   private readonly chainStatus: ChainStatusCache;

@@ -13,6 +13,7 @@ import { createGuardedServer, type GuardedRequest, type HttpLimits } from '@ewp/
 import type { EvidenceStore } from '@ewp/ledger';
 import { type StoreOpener, verifyChainInWorker } from './chain-status.js';
 import { type AdapterLossReport, InspectorApi, InspectorRequestError, type LossReportPanel } from './inspector-api.js';
+import type { MemoryOptions } from './memory-facts.js';
 
 /** Default port of `ewp inspect` (the MCP server's is 8765). */
 export const DEFAULT_INSPECT_PORT = 8766;
@@ -83,6 +84,13 @@ export interface InspectorOptions {
   chainOpener?: StoreOpener;
   /** The HTTP limits and budgets (timeouts, sizes, connections); see `@ewp/http-guard`. */
   limits?: Partial<HttpLimits>;
+  /**
+   * The evidence layer (@ewp/memory) of a ledger that holds memories: where their salience is kept
+   * (it lives outside the ledger; `ewp inspect` passes `<ledger>.salience.jsonl`) and the
+   * configuration they were written under. Class, confidence and gate history need nothing: they
+   * are read from the ledger.
+   */
+  memory?: MemoryOptions;
 }
 
 /** A running inspector. */
@@ -155,6 +163,7 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     loss: lossPanel(assetsDir, options.adapter),
     now,
     ...(options.chainOpener === undefined ? {} : { verifyChain: () => verifyChainInWorker(options.chainOpener as StoreOpener) }),
+    ...(options.memory === undefined ? {} : { memory: options.memory }),
   });
   const root = normalize(assetsDir.endsWith(sep) ? assetsDir : assetsDir + sep);
 
@@ -188,6 +197,8 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
       if (path === '/api/chain') return sendJson(res, 200, await api.chain(query), head);
       if (path === '/api/propositions') return sendJson(res, 200, await api.propositions(query), head);
       if (path === '/api/proposition') return sendJson(res, 200, await api.proposition(query), head);
+      if (path === '/api/memory') return sendJson(res, 200, await api.memory(query), head);
+      if (path === '/api/decisions') return sendJson(res, 200, await api.decisions(query), head);
       if (path.startsWith('/api/')) return sendJson(res, 404, { error: 'not found' }, head);
     } catch (error) {
       if (InspectorRequestError.isInstance(error)) return sendJson(res, error.status, { error: error.message }, head);
@@ -215,6 +226,9 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     port: address.port,
     http: guarded.http,
     limits: guarded.limits,
-    close: () => guarded.close(),
+    close: async () => {
+      await guarded.close();
+      api.close();
+    },
   };
 }

@@ -4,7 +4,8 @@
  */
 import type { Assertion, EvidenceItem, EvidenceView, RiskPolicy, SourceRef, VerificationCheck, Warrant } from '@ewp/core';
 import type { EvidenceStore, SnapshotSummary } from '@ewp/ledger';
-import type { OriginTrust } from '@ewp/tools';
+import type { EpistemicClass, EvidenceCounts, GateEventBody, LinkEventBody, MemoryConfig, SalienceRecord } from '@ewp/memory';
+import type { DecisionSummary, OriginTrust, StoredDecision } from '@ewp/tools';
 
 /** {@link EvidenceStore.verifyChain}'s result and when it was computed. */
 export type ChainStatus = Awaited<ReturnType<EvidenceStore['verifyChain']>> & { verified_at: string };
@@ -91,4 +92,140 @@ export interface InspectorMeta {
   label: string;
   capabilities: EvidenceStore['capabilities'];
   loss: LossReportPanel;
+}
+
+/** One promotion attempt of a memory: a PROMO_GATE event of the audit chain. */
+export interface MemoryGateAttempt {
+  chain_index: number;
+  committed_at: string;
+  decision: GateEventBody['decision'];
+  /** `promotion_blocked:no_evidence`, `promotion_allowed`, `promotion_allowed:gate_off`. */
+  reason: GateEventBody['reason'];
+  /** The class and the distinct sources the gate saw, against the threshold then in force. */
+  class: EpistemicClass;
+  distinct_sources: number;
+  min_independent_sources: number;
+  /** The evidence state (snapshot) the gate looked at. */
+  view_id: string;
+}
+
+/** A LINK or REFUTE event naming the memory, as support (out) or as target (in). */
+export interface MemoryLink {
+  chain_index: number;
+  committed_at: string;
+  /** `in`: another memory supports or refutes this one; `out`: this memory supports or refutes another. */
+  direction: 'in' | 'out';
+  support: string;
+  target: string;
+  /** The proposition of the memory at the other end. */
+  other: string;
+  polarity: LinkEventBody['polarity'];
+  /** An echo of an earlier text of the same source: it adds no source and no lineage. */
+  echo: boolean;
+  echo_of: string | null;
+  lineage_id: string;
+  /** The echo check: its measure, how many earlier texts it compared, the nearest similarity and the threshold (0–1). */
+  measure: string;
+  compared: number;
+  similarity: number;
+  threshold: number;
+}
+
+/** A RECLASS event of the memory. */
+export interface MemoryReclass {
+  chain_index: number;
+  committed_at: string;
+  from: EpistemicClass;
+  to: EpistemicClass;
+  reason: string | null;
+}
+
+/**
+ * A proposition that is a memory of the evidence layer (@ewp/memory), read through its
+ * `MemoryLedger`: the class and confidence its evidence gives at T, its salience, and its events.
+ * Shown beside the warrant; none of it feeds the warrant, and the warrant feeds none of it.
+ */
+export interface MemoryPanel {
+  hash: string;
+  proposition_id: string;
+  view_id: string;
+  text: string;
+  /** The class now (after any reclassification). */
+  class: EpistemicClass;
+  project: string | null;
+  source: string;
+  evaluated_at: string;
+  /** 0–100, from support, refutation, distinct sources and age at T; never from recall. */
+  confidence: number;
+  /** The counts confidence is computed from. */
+  counts: EvidenceCounts;
+  /**
+   * Recall count, energy, importance: how often and how strongly the memory is recalled. Not
+   * evidence. `null` when the inspector was given no salience (it lives outside the ledger).
+   */
+  salience: SalienceRecord | null;
+  /** Where the salience was read (a file path), or why there is none. */
+  salience_from: string;
+  /** When the memory was stored (its STORE event). */
+  stored: { chain_index: number; committed_at: string; class: EpistemicClass } | null;
+  /** Oldest first. */
+  gate: MemoryGateAttempt[];
+  links: MemoryLink[];
+  reclasses: MemoryReclass[];
+  /** The thresholds the labels refer to. */
+  config: Pick<MemoryConfig, 'gate_promotion' | 'min_independent_sources' | 'promotion_energy' | 'recall_energy' | 'confirmed_confidence'>;
+}
+
+/** `GET /api/memory`: the memory panel, or `null` when the proposition is no memory of the evidence layer. */
+export interface MemoryAnswer {
+  memory: MemoryPanel | null;
+}
+
+/** The recovery gate of a decision (docs/spec/receipts.md §12.6): its bound, why, and what must be re-evaluated. */
+export type RecoveryGate = NonNullable<StoredDecision['record']['recovery']>;
+
+/** One recorded gate decision, as the decision list shows it. */
+export interface DecisionRow extends DecisionSummary {
+  committed_at: string;
+  /** Which gate decided (`ai-sdk`, `langchain`, `mcp`, `cli`, `library`, …). */
+  gate: string;
+  action: StoredDecision['record']['action'];
+  risk_policy: { policy_id: string; version: string };
+  /** Each consulted proposition's snapshot, warrant receipt digest, and `mayAct` on it alone with its rule. */
+  consulted: { proposition_id: string; view_id: string; receipt_digest: string; may_act: string; rule: string }[];
+  /** The recovery gate applied when it was decided (null: none applied). */
+  recovery: RecoveryGate | null;
+  /**
+   * The recovery gate a later use of this decision meets now (re-running it, confirming it, deciding
+   * its action again); `null` for a decision that was itself held (it is no baseline).
+   */
+  later_use: RecoveryGate | null;
+  signed: boolean;
+}
+
+/** What the ledger records about re-checking one proposition: retractions, re-evaluation, recorded plans. */
+export interface PropositionRecovery {
+  proposition_id: string;
+  /** Records of it explicitly retracted (`check:C-1`), and the chain index of the latest retraction. */
+  retracted: string[];
+  last_retraction_index: number | null;
+  /** Its latest recorded re-evaluation. */
+  reevaluation: { chain_index: number; view_id: string } | null;
+  /** What re-evaluating its newest snapshot would prove now: ALLOW lifts its holds. */
+  reevaluation_now: 'ALLOW' | 'REVIEW_REQUIRED' | 'BLOCK' | null;
+  /** Recorded recovery plans (`ewp recover plan --record`) that found it changed, oldest first. */
+  plans: { plan_id: string; chain_index: number; committed_at: string; reason: string | null; held: number }[];
+}
+
+/** `GET /api/decisions`: recorded decisions, oldest first, paged by chain index. */
+export interface DecisionPage {
+  /** Only decisions that consulted this proposition, or every decision. */
+  proposition: string | null;
+  /** Decisions after this chain index. */
+  after: number | null;
+  limit: number;
+  items: DecisionRow[];
+  has_more: boolean;
+  /** The proposition's recovery state, when one is named. */
+  recovery: PropositionRecovery | null;
 }
