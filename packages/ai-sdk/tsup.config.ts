@@ -1,3 +1,3 @@
 import { ewpTsup } from '../../tsup.shared.js';
 
-export default ewpTsup();
+export default ewpTsup({ entry: ['src/index.ts', 'src/memory/index.ts'] });

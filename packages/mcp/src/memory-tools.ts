@@ -8,7 +8,7 @@
  */
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { EPISTEMIC_CLASSES, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
+import { agentContext, agentContextText, EPISTEMIC_CLASSES, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
 import { jsonSchemaOf } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -38,7 +38,12 @@ export const MEMORY_TOOL_INPUTS = {
     limit: z.number().int().min(1).max(1000).optional(),
     evaluated_at: at,
   }),
-  memory_auto_context: z.object({ project, limit: z.number().int().min(0).max(1000).optional(), evaluated_at: at }),
+  memory_auto_context: z.object({
+    query: z.string().optional().describe('the current message: the memories recalled for it are shown first, as their own part'),
+    project,
+    limit: z.number().int().min(0).max(1000).optional(),
+    evaluated_at: at,
+  }),
   memory_evidence_show: z.object({ hash, evaluated_at: at }),
   memory_evidence_link: z.object({ support: hash, target: hash }),
   memory_evidence_refute: z.object({ refuter: hash, target: hash }),
@@ -98,9 +103,13 @@ export const MEMORY_TOOLS: { [N in MemoryToolName]: MemoryTool<N> } = {
     title: 'Context before a turn: hot and confirmed apart',
     description:
       'The memories to keep in mind before a turn, in two labelled parts: "hot" (most salient, each with class and confidence: not evidence) and ' +
-      '"confirmed" (warrant ACCEPTED or confidence at or above the threshold). Never present a hot memory as confirmed.',
+      '"confirmed" (warrant ACCEPTED or confidence at or above the threshold); with a query, the memories recalled for it first. ' +
+      '`text` is the whole context as prompt text, every label included. Never present a hot memory as confirmed.',
     writes: false,
-    run: (m, a) => m.autoContext({ ...opt('project', a.project), ...opt('limit', a.limit), ...opt('at', a.evaluated_at) }),
+    run: async (m, a) => {
+      const context = await agentContext(m, { ...opt('query', a.query), ...opt('project', a.project), ...opt('limit', a.limit), ...opt('at', a.evaluated_at) });
+      return { ...context, text: agentContextText(context) };
+    },
   },
   memory_evidence_show: {
     title: "A memory's evidence",

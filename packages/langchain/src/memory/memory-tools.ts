@@ -1,0 +1,146 @@
+/**
+ * `memoryTools()`: `memory_store` and `memory_recall` as LangChain tools that write and read through an
+ * `@ewp/memory` ledger, so what the agent stores gets its epistemic class, the support rule and the echo
+ * check, and what it recalls comes back with class and confidence. The names and arguments are those of
+ * the MCP tools of the same names.
+ *
+ * The source of the agent's writes is fixed by the developer (default `agent`), never chosen by the
+ * model: a model that could name a new source for each paraphrase of its own conclusion could make
+ * it look independently observed, which is what the echo check exists to stop.
+ */
+import { EPISTEMIC_CLASSES, type MemoryLedger } from '@ewp/memory';
+import { EwpError, InvalidArgumentError } from '@ewp/core';
+import { type DynamicStructuredTool, tool } from '@langchain/core/tools';
+import { z } from 'zod';
+import { ledgerOf, type MemorySource } from './memory-middleware.js';
+
+/** Options of {@link memoryTools}. */
+export type MemoryToolsOptions = MemorySource & {
+  /** Project scope of every memory the tools store and recall. Default: global memories. */
+  project?: string | null;
+  /** The source the agent's writes are attributed to. Default `agent`. */
+  source?: string;
+  /** Offer `memory_store` (true, the default) or `memory_recall` only. */
+  write?: boolean;
+};
+
+/** What a memory tool keeps as its artifact: the library's answer, or the refusal the model read. */
+export type MemoryToolArtifact = Record<string, unknown> | { error: { code: string; message: string; path?: string; memory?: string } };
+
+const hash = z.string().min(1).describe('a memory hash (mem:<hash> in the context, or hash from memory_store / memory_recall)');
+const cls = z.enum(EPISTEMIC_CLASSES);
+
+const STORE_INPUT = z.object({
+  text: z.string().min(1).describe('the memory, one statement'),
+  epistemic_class: cls.describe(
+    'observation (read from a tool, a document, the user), evidence (an observation linked to a claim), inference (your conclusion), hypothesis (to be checked)',
+  ),
+  supports: z.array(hash).optional().describe('memories this one supports: only an observation or evidence may support'),
+  derived_from: z.array(hash).optional().describe('memories an inference or hypothesis was derived from (lineage, not support)'),
+});
+
+const RECALL_INPUT = z.object({
+  query: z.string().optional().describe('text to match; omit for the most salient memories'),
+  class: z.union([cls, z.array(cls)]).optional(),
+  confidence_min: z.number().min(0).max(100).optional(),
+  limit: z.number().int().min(1).max(100).optional(),
+});
+
+/** Run `work`; a refusal of the library (every EwpError) becomes the answer the model reads. */
+async function answer(work: () => Promise<Record<string, unknown>>): Promise<[string, MemoryToolArtifact]> {
+  try {
+    const value = await work();
+    return [JSON.stringify(value), value];
+  } catch (error) {
+    if (!EwpError.isInstance(error)) throw error;
+    const memory = (error as { memory?: unknown }).memory;
+    const refusal = {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.path === undefined ? {} : { path: error.path }),
+        ...(typeof memory === 'string' ? { memory } : {}),
+      },
+    };
+    return [JSON.stringify(refusal), refusal];
+  }
+}
+
+const opt = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+
+function storeTool(ledger: MemoryLedger, project: string | null, source: string): DynamicStructuredTool {
+  return tool(
+    (input: z.infer<typeof STORE_INPUT>) =>
+      answer(async () => {
+        const r = await ledger.store({
+          text: input.text,
+          class: input.epistemic_class,
+          project,
+          source,
+          ...opt('supports', input.supports),
+          ...opt('derived_from', input.derived_from),
+        });
+        return {
+          hash: r.hash,
+          status: r.status,
+          class: r.class,
+          confidence: r.confidence,
+          support_count: r.support_count,
+          distinct_sources: r.distinct_sources,
+          links: r.links.map((l) => ({ target: l.target, status: l.status, echo: l.echo, target_confidence: l.target_confidence })),
+        };
+      }),
+    {
+      name: 'memory_store',
+      description:
+        'Store a memory with its epistemic class. With supports, link it as support of those memories (only observations and evidence may ' +
+        'support; an inference or hypothesis as support is refused). A near copy of what you stored before adds no source (an echo). ' +
+        'Answers hash, class and confidence.',
+      schema: STORE_INPUT,
+      responseFormat: 'content_and_artifact',
+    },
+  ) as unknown as DynamicStructuredTool;
+}
+
+function recallTool(ledger: MemoryLedger, project: string | null): DynamicStructuredTool {
+  return tool(
+    (input: z.infer<typeof RECALL_INPUT>) =>
+      answer(async () => {
+        const rows = await ledger.recall({
+          project,
+          ...opt('query', input.query === '' ? undefined : input.query),
+          ...opt('class', input.class),
+          ...opt('confidence_min', input.confidence_min),
+          ...opt('limit', input.limit),
+        });
+        return { rows: rows.map(({ hash: h, text, class: c, confidence, source, score }) => ({ hash: h, text, class: c, confidence, source, score })) };
+      }),
+    {
+      name: 'memory_recall',
+      description:
+        'Recall memories by text (or the most salient). Every row has class and confidence (0-100 from independent observations, never from ' +
+        'recall). Recall makes a memory hot, not better founded: present an inference or hypothesis as such.',
+      schema: RECALL_INPUT,
+      responseFormat: 'content_and_artifact',
+    },
+  ) as unknown as DynamicStructuredTool;
+}
+
+/**
+ * `memory_store` and `memory_recall` over one memory ledger, for `createAgent({ tools })` or a LangGraph
+ * ToolNode. Refusals of the library (an inference as support, an unknown hash) come back to the model
+ * as `{ error: { code, message, path?, memory? } }`.
+ *
+ * ```ts
+ * const agent = createAgent({ model, tools: memoryTools({ ledger, project: 'ops' }), middleware: [memoryContextMiddleware({ ledger, project: 'ops' })] });
+ * ```
+ * @throws InvalidArgumentError when neither a ledger nor a store is given, or `source` is not a non-empty string.
+ */
+export function memoryTools(options: MemoryToolsOptions): DynamicStructuredTool[] {
+  const ledger = ledgerOf(options);
+  const source = options.source ?? 'agent';
+  if (typeof source !== 'string' || source.trim() === '') throw new InvalidArgumentError('source', 'must be a non-empty string');
+  const project = options.project ?? null;
+  const recall = recallTool(ledger, project);
+  return options.write === false ? [recall] : [storeTool(ledger, project, source), recall];
+}
