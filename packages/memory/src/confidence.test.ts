@@ -73,6 +73,9 @@ describe('configuration', () => {
       promotion_energy: 5,
       confirmed_confidence: 60,
       hot_k: 8,
+      context_max_bytes: 16_384,
+      checkout_max_rows: 200,
+      checkout_max_bytes: 65_536,
     });
     expect(resolveMemoryConfig({ gate_promotion: 0 as unknown as boolean, confidence: { source_w: 20 } })).toMatchObject({
       gate_promotion: false,

@@ -36,8 +36,17 @@ export interface MemoryConfig {
   promotion_energy: number;
   /** Ours: confidence at or above which a memory is shown as confirmed (besides warrant ACCEPTED). Default 60. */
   confirmed_confidence: number;
-  /** Ours: how many memories the hot part of the auto-context shows. Default 8. */
+  /** Ours: how many memories each part (hot, confirmed) of the auto-context shows. Default 8. */
   hot_k: number;
+  /**
+   * Ours: the UTF-8 bytes of memory text each part of the auto-context may hold; a memory that does not
+   * fit is left out and counted. Default 16,384.
+   */
+  context_max_bytes: number;
+  /** Ours: how many memories the persona checkout (`MEMORY.md`) lists at most. Default 200. */
+  checkout_max_rows: number;
+  /** Ours: the UTF-8 bytes of the checkout's memory lines at most. Default 65,536. */
+  checkout_max_bytes: number;
 }
 
 /** A partial configuration, as a user writes it (the weights may be given in part too). */
@@ -55,6 +64,9 @@ export const DEFAULT_MEMORY_CONFIG: Readonly<MemoryConfig> = Object.freeze({
   promotion_energy: 5,
   confirmed_confidence: 60,
   hot_k: 8,
+  context_max_bytes: 16_384,
+  checkout_max_rows: 200,
+  checkout_max_bytes: 65_536,
 });
 
 function number(value: unknown, path: string, min: number, max: number, integer: boolean): number {
@@ -90,5 +102,8 @@ export function resolveMemoryConfig(input: MemoryConfigInput = {}): MemoryConfig
     promotion_energy: number(c.promotion_energy, 'config.promotion_energy', 0, 1e12, false),
     confirmed_confidence: number(c.confirmed_confidence, 'config.confirmed_confidence', 0, 100, true),
     hot_k: number(c.hot_k, 'config.hot_k', 0, 10_000, true),
+    context_max_bytes: number(c.context_max_bytes, 'config.context_max_bytes', 0, 16 * 1024 * 1024, true),
+    checkout_max_rows: number(c.checkout_max_rows, 'config.checkout_max_rows', 0, 1_000_000, true),
+    checkout_max_bytes: number(c.checkout_max_bytes, 'config.checkout_max_bytes', 0, 256 * 1024 * 1024, true),
   };
 }

@@ -29,6 +29,7 @@ export {
 } from './memory-events.js';
 export {
   type AutoContext,
+  type ContextPart,
   type ContextRow,
   type GateOutcome,
   type GateStatistics,
@@ -44,7 +45,16 @@ export {
 } from './memory-ledger.js';
 export { hashOfProposition, type MemoryFacts, type MemoryIdentity, memoryHash, propositionOf } from './memory-records.js';
 export { type GateDecision, promotionDecision } from './promotion-gate.js';
-export { emptySalience, InMemorySalienceStore, JsonlSalienceStore, type SalienceRecord, type SalienceStore } from './salience-store.js';
+export {
+  emptySalience,
+  InMemorySalienceStore,
+  JsonlSalienceStore,
+  type LedgerLocation,
+  openSalienceStore,
+  type SalienceRecord,
+  type SalienceStore,
+  saliencePathFor,
+} from './salience-store.js';
 export {
   type Embedder,
   embedderSimilarity,

@@ -29,6 +29,7 @@ import {
 } from './memory-events.js';
 import {
   defaultOrigin,
+  hashOfProposition,
   isEndogenousOrigin,
   linkEvidence,
   linkRecordId,
@@ -175,8 +176,26 @@ export interface ContextRow {
 export interface AutoContext {
   evaluated_at: string;
   project: string | null;
-  hot: { label: string; rows: ContextRow[] };
-  confirmed: { label: string; rows: ContextRow[] };
+  hot: ContextPart;
+  confirmed: ContextPart;
+}
+
+/** One labelled part of the auto-context. */
+export interface ContextPart {
+  label: string;
+  rows: ContextRow[];
+  /** Memories that qualified for this part but were left out by its row or byte bound. */
+  omitted: number;
+}
+
+/** A memory's latest view as read, with its counts once asked for. */
+interface CachedView {
+  view: EvidenceView;
+  /**
+   * The counts with every record available, and the latest record time: at any T at or after it the
+   * counts are these (only confidence's age term moves with T). Computed on first need.
+   */
+  settled?: { counts: EvidenceCounts; from: Instant | undefined };
 }
 
 /** A memory as the index keeps it: its STORE facts and its current class. */
@@ -189,6 +208,8 @@ interface Indexed {
 const HOT_LABEL = 'hot: recalled often or recently (salience). Not evidence: say a hot inference or hypothesis is unconfirmed.';
 const CONFIRMED_LABEL = 'confirmed: warrant ACCEPTED, or confidence at or above the threshold from independent observations.';
 const MAX_TEXT = 100_000;
+/** Views kept for reuse (the oldest goes first): a bound on memory, not on what can be recalled. */
+const VIEW_CACHE = 10_000;
 const ENTRY_PAGE = 100_000;
 /** Gate events per transaction in the promotion pass. */
 const GATE_BATCH = 1000;
@@ -242,7 +263,7 @@ export class MemoryLedger {
   readonly #index = new Map<string, Indexed>();
   readonly #words = new Map<string, Set<string>>();
   /** Latest views read, by hash; dropped when an event names the memory or the store's revision moves. */
-  readonly #views = new Map<string, EvidenceView>();
+  readonly #views = new Map<string, CachedView>();
   #lastIndex = -1;
   #revision: string | undefined;
 
@@ -306,14 +327,41 @@ export class MemoryLedger {
     return m;
   }
 
-  async #view(hash: string): Promise<EvidenceView> {
-    let view = this.#views.get(hash);
-    if (view === undefined) {
-      view = await this.evidenceStore.get(propositionOf(hash));
+  /** The memory's latest view, from the cache or read (and kept, unless `keep` is false: a pass over every memory). */
+  async #cached(hash: string, keep = true): Promise<CachedView> {
+    let cached = this.#views.get(hash);
+    if (cached === undefined) {
+      const view = await this.evidenceStore.get(propositionOf(hash));
       if (view === undefined) throw new MemoryError('EWP_REFUSE_MEMORY_UNKNOWN', `memory ${hash} has no stored view`, { memory: hash });
-      this.#views.set(hash, view);
+      cached = { view };
+      if (keep) {
+        if (this.#views.size >= VIEW_CACHE) this.#views.delete(this.#views.keys().next().value!);
+        this.#views.set(hash, cached);
+      }
     }
-    return view;
+    return cached;
+  }
+
+  async #view(hash: string): Promise<EvidenceView> {
+    return (await this.#cached(hash)).view;
+  }
+
+  /**
+   * The counts of a cached view at T: computed once with every record available, and reused for any T
+   * at or after its latest record time (an earlier T is computed afresh). Dropped with the view, so a
+   * link, a reclass or another writer's commit is never missed.
+   */
+  #countsOf(cached: CachedView, at: Instant): EvidenceCounts {
+    if (cached.settled === undefined) {
+      const from = latestRecordTime(cached.view);
+      cached.settled = {
+        counts: from === undefined ? evidenceCounts(cached.view, at, this.#qualifies) : evidenceCounts(cached.view, from, this.#qualifies),
+        from,
+      };
+      if (from === undefined) return cached.settled.counts;
+    }
+    const { counts, from } = cached.settled;
+    return from === undefined || compareInstants(at, from) >= 0 ? counts : evidenceCounts(cached.view, at, this.#qualifies);
   }
 
   /** A record counts unless it is a memory's record and that memory is now an inference or hypothesis. */
@@ -328,10 +376,11 @@ export class MemoryLedger {
     return { text, instant: instantOf(text, path) };
   }
 
-  async #state(hash: string, at: { text: string; instant: Instant }): Promise<MemoryState> {
+  async #state(hash: string, at: { text: string; instant: Instant }, keep = true): Promise<MemoryState> {
     const m = this.#known(hash, 'hash');
-    const view = await this.#view(hash);
-    const counts = evidenceCounts(view, at.instant, this.#qualifies);
+    const cached = await this.#cached(hash, keep);
+    const view = cached.view;
+    const counts = this.#countsOf(cached, at.instant);
     const w = warrantNow(view, REFERENCE_V2, at.text);
     const { strength: _s, rationale_codes: _r, ...warrant } = w.warrant;
     return {
@@ -574,15 +623,23 @@ export class MemoryLedger {
       ranked = [];
       for (const [hash, m] of this.#index) if (inScope(m)) ranked.push({ hash, score: 1 });
     }
-    const sal = (h: string) => this.salience.get(h) ?? emptySalience();
+    // Each memory's salience read once per recall, not once per comparison.
+    const seen = new Map<string, SalienceRecord>();
+    const sal = (h: string) => {
+      let r = seen.get(h);
+      if (r === undefined) {
+        r = this.salience.get(h) ?? emptySalience();
+        seen.set(h, r);
+      }
+      return r;
+    };
     ranked.sort((a, b) => b.score - a.score || bySalience([a.hash, sal(a.hash)], [b.hash, sal(b.hash)]));
 
     const rows: RecallRow[] = [];
     for (const { hash, score } of ranked) {
       if (rows.length >= limit) break;
       const m = this.#index.get(hash)!;
-      const view = await this.#view(hash);
-      const confidence = confidenceOf(evidenceCounts(view, at.instant, this.#qualifies), this.config.confidence, at.instant);
+      const confidence = confidenceOf(this.#countsOf(await this.#cached(hash), at.instant), this.config.confidence, at.instant);
       if (min !== undefined && confidence < min) continue;
       rows.push({ hash, text: m.facts.text, class: m.current, confidence, project: m.facts.project, source: m.facts.source, score, salience: sal(hash) });
     }
@@ -628,14 +685,24 @@ export class MemoryLedger {
    * The gate's decision for one memory, not yet recorded: the PROMO_GATE entry to append and the
    * salience change that follows it once appended. `undefined` when there is nothing to decide.
    */
-  async #gate(hash: string, s: SalienceRecord): Promise<{ outcome: GateOutcome; entry: LedgerEntryInput; apply: () => void } | undefined> {
+  async #gate(
+    hash: string,
+    s: SalienceRecord,
+    at: Instant,
+    pass?: { latestViewIds: Map<string, string> | undefined },
+  ): Promise<{ outcome: GateOutcome; entry: LedgerEntryInput; apply: () => void } | undefined> {
     if (s.promoted) return undefined;
     const m = this.#known(hash, 'hash');
-    const view = await this.#view(hash);
-    const state = `${m.current}:${view.view_id}`;
     // Refused on this very evidence already: the chain has that decision, asking again adds nothing.
+    // In a pass the latest view ids come from one listing, so a refused memory is not read again.
+    const listed = pass?.latestViewIds?.get(hash);
+    if (listed !== undefined && s.blocked_at_state === `${m.current}:${listed}`) return undefined;
+    // A pass reads each memory once and keeps nothing: holding 100,000 views only fed the collector.
+    const cached = await this.#cached(hash, pass === undefined);
+    const view = cached.view;
+    const state = `${m.current}:${view.view_id}`;
     if (s.blocked_at_state === state) return undefined;
-    const counts = evidenceCounts(view, this.#at(undefined).instant, this.#qualifies);
+    const counts = this.#countsOf(cached, at);
     const d = promotionDecision(m.current, counts.distinct_sources, s.promoted, this.config);
     if (d.decision === 'skip') return undefined;
     const body: GateEventBody = {
@@ -662,7 +729,7 @@ export class MemoryLedger {
 
   /** One promotion attempt: the decision is a PROMO_GATE event in the chain; its effect is on salience only. */
   async #attemptPromotion(hash: string, s: SalienceRecord): Promise<GateOutcome> {
-    const g = await this.#gate(hash, s);
+    const g = await this.#gate(hash, s, this.#at(undefined).instant);
     if (g === undefined) return { hash, decision: 'skip', reason: null };
     await this.evidenceStore.appendEntries([g.entry]);
     g.apply();
@@ -671,10 +738,29 @@ export class MemoryLedger {
 
   /**
    * The promotion pass: every memory whose energy has reached `promotion_energy` is put to the gate.
-   * Decisions are appended in batches of {@link GATE_BATCH} events per transaction.
+   * Decisions are appended in batches of {@link GATE_BATCH} events per transaction. A memory refused
+   * before is checked against its latest view id from one listing of the store and read only if its
+   * evidence or class changed since.
    */
   async promotionPass(): Promise<{ examined: number; allowed: number; blocked: number; skipped: number }> {
     await this.refresh();
+    const at = this.#at(undefined).instant;
+    const due: [string, SalienceRecord][] = [];
+    let refusedBefore = 0;
+    for (const [hash, s] of this.salience.entries()) {
+      if (s.energy < this.config.promotion_energy || s.promoted || !this.#index.has(hash)) continue;
+      due.push([hash, s]);
+      if (s.blocked_at_state !== null) refusedBefore += 1;
+    }
+    // One listing costs about as much as a few hundred view reads: worth it only for memories refused before.
+    let latestViewIds: Map<string, string> | undefined;
+    if (refusedBefore > 256) {
+      latestViewIds = new Map();
+      for (const p of await this.evidenceStore.listPropositions({ query: 'mem:', limit: Number.MAX_SAFE_INTEGER })) {
+        const hash = hashOfProposition(p.proposition_id);
+        if (hash !== undefined) latestViewIds.set(hash, p.latest_view_id);
+      }
+    }
     const result = { examined: 0, allowed: 0, blocked: 0, skipped: 0 };
     let batch: { entry: LedgerEntryInput; apply: () => void; outcome: GateOutcome }[] = [];
     const flush = async () => {
@@ -687,10 +773,9 @@ export class MemoryLedger {
       }
       batch = [];
     };
-    for (const [hash, s] of this.salience.entries()) {
-      if (s.energy < this.config.promotion_energy || s.promoted || !this.#index.has(hash)) continue;
+    for (const [hash, s] of due) {
       result.examined += 1;
-      const g = await this.#gate(hash, s);
+      const g = await this.#gate(hash, s, at, { latestViewIds });
       if (g === undefined) result.skipped += 1;
       else batch.push(g);
       if (batch.length >= GATE_BATCH) await flush();
@@ -741,12 +826,15 @@ export class MemoryLedger {
     return s.warrant.acceptance === 'ACCEPTED' || s.confidence >= this.config.confirmed_confidence;
   }
 
-  /** The memories of one scope with their state at T (for the context and the checkout). */
+  /**
+   * The memories of one scope with their state at T (for the checkout). Views read here are not kept:
+   * a scope may hold 100,000 memories.
+   */
   async #states(project: string | null, at: { text: string; instant: Instant }): Promise<(MemoryState & { salience: SalienceRecord })[]> {
     const out: (MemoryState & { salience: SalienceRecord })[] = [];
     for (const [hash, m] of this.#index) {
       if (m.facts.project !== project) continue;
-      out.push({ ...(await this.#state(hash, at)), salience: this.salience.get(hash) ?? emptySalience() });
+      out.push({ ...(await this.#state(hash, at, this.#views.has(hash))), salience: this.salience.get(hash) ?? emptySalience() });
     }
     return out;
   }
@@ -754,35 +842,91 @@ export class MemoryLedger {
   /**
    * The auto-context: "hot" (the most salient memories, each with class and confidence) and "confirmed"
    * (warrant ACCEPTED or confidence ≥ `confirmed_confidence`), as separate labelled parts. With
-   * `eviction_evidence_bias` 0 the hot part is ranked by salience alone.
+   * `eviction_evidence_bias` 0 the hot part is ranked by salience alone. Each part is bounded: at most
+   * `limit` rows (default `hot_k`) and `maxBytes` bytes of memory text (default `context_max_bytes`);
+   * `omitted` says how many qualifying memories were left out, so a ledger of any size gives a bounded context.
+   * @throws {MemoryError} `EWP_REFUSE_MEMORY_INPUT` naming the field (`project`, `at`, `limit`, `maxBytes`).
    */
-  async autoContext(options: { project?: string | null; at?: string; limit?: number } = {}): Promise<AutoContext> {
+  async autoContext(options: { project?: string | null; at?: string; limit?: number; maxBytes?: number } = {}): Promise<AutoContext> {
     const project = checkProject(options.project, 'project');
     const at = this.#at(options.at);
     const k = options.limit ?? this.config.hot_k;
+    if (!Number.isSafeInteger(k) || k < 0 || k > 10_000) throw badInput('limit', 'must be an integer from 0 to 10000');
+    const maxBytes = options.maxBytes ?? this.config.context_max_bytes;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw badInput('maxBytes', 'must be a non-negative integer');
     await this.refresh();
-    const states = await this.#states(project, at);
-    const row = (s: MemoryState & { salience: SalienceRecord }): ContextRow => ({
-      hash: s.hash,
-      text: s.text,
-      class: s.class,
-      confidence: s.confidence,
-      acceptance: s.warrant.acceptance,
-      conflict: s.warrant.conflict,
-      disputed: isDisputed(s),
-      salience: s.salience,
-    });
-    const hot = hotRanking(
-      states.map((s) => ({ hash: s.hash, salience: s.salience, confidence: s.confidence })),
-      this.config.eviction_evidence_bias,
+    const inScope = (hash: string) => this.#index.get(hash)?.facts.project === project;
+    const bias = this.config.eviction_evidence_bias;
+
+    // Hot: ranked from salience alone (only memories with energy qualify); confidence is read for
+    // every memory of the scope only when a bias asks for it.
+    const candidates: { hash: string; salience: SalienceRecord; confidence: number }[] = [];
+    if (bias === 0) {
+      for (const [hash, salience] of this.salience.entries()) if (salience.energy > 0 && inScope(hash)) candidates.push({ hash, salience, confidence: 0 });
+    } else {
+      for (const [hash, m] of this.#index) {
+        if (m.facts.project !== project) continue;
+        const cached = await this.#cached(hash, this.#views.has(hash));
+        const confidence = confidenceOf(this.#countsOf(cached, at.instant), this.config.confidence, at.instant);
+        candidates.push({ hash, salience: this.salience.get(hash) ?? emptySalience(), confidence });
+      }
+    }
+    const hot = await this.#contextPart(hotRanking(candidates, bias, candidates.length), k, maxBytes, at);
+
+    // Confirmed: every memory of the scope is judged (confidence first; the warrant only when
+    // confidence alone does not confirm), then the best `k` that fit are shown.
+    const confirmed: { hash: string; confidence: number }[] = [];
+    for (const [hash, m] of this.#index) {
+      if (m.facts.project !== project) continue;
+      const keep = this.#views.has(hash);
+      const confidence = confidenceOf(this.#countsOf(await this.#cached(hash, keep), at.instant), this.config.confidence, at.instant);
+      if (confidence >= this.config.confirmed_confidence || (await this.#state(hash, at, keep)).warrant.acceptance === 'ACCEPTED') {
+        confirmed.push({ hash, confidence });
+      }
+    }
+    confirmed.sort((a, b) => b.confidence - a.confidence || (a.hash < b.hash ? -1 : 1));
+    const shownConfirmed = await this.#contextPart(
+      confirmed.map((c) => c.hash),
       k,
-    ).map((h) => row(states.find((s) => s.hash === h)!));
-    const confirmed = states
-      .filter((s) => this.#isConfirmed(s))
-      .sort((a, b) => b.confidence - a.confidence || (a.hash < b.hash ? -1 : 1))
-      .slice(0, k)
-      .map(row);
-    return { evaluated_at: at.text, project, hot: { label: HOT_LABEL, rows: hot }, confirmed: { label: CONFIRMED_LABEL, rows: confirmed } };
+      maxBytes,
+      at,
+    );
+    return {
+      evaluated_at: at.text,
+      project,
+      hot: { label: HOT_LABEL, ...hot },
+      confirmed: { label: CONFIRMED_LABEL, ...shownConfirmed },
+    };
+  }
+
+  /** The first rows of `ranked` within `k` rows and `maxBytes` bytes of text; the rest are counted, not read. */
+  async #contextPart(
+    ranked: readonly string[],
+    k: number,
+    maxBytes: number,
+    at: { text: string; instant: Instant },
+  ): Promise<{ rows: ContextRow[]; omitted: number }> {
+    const rows: ContextRow[] = [];
+    let bytes = 0;
+    for (const hash of ranked) {
+      if (rows.length >= k) break;
+      const size = Buffer.byteLength(this.#index.get(hash)!.facts.text, 'utf8');
+      // A memory too large for what is left is skipped; a smaller one after it may still fit.
+      if (bytes + size > maxBytes) continue;
+      bytes += size;
+      const s = await this.#state(hash, at);
+      rows.push({
+        hash,
+        text: s.text,
+        class: s.class,
+        confidence: s.confidence,
+        acceptance: s.warrant.acceptance,
+        conflict: s.warrant.conflict,
+        disputed: isDisputed(s),
+        salience: this.salience.get(hash) ?? emptySalience(),
+      });
+    }
+    return { rows, omitted: ranked.length - rows.length };
   }
 
   /** The plain context, as before the evidence layer: the most salient memories' texts, nothing else. */
@@ -808,7 +952,8 @@ export class MemoryLedger {
 
   /**
    * The persona file of one scope: the memories promoted into the agent's context and those confirmed,
-   * disputed ones stated as disputed, hypotheses as hypotheses.
+   * disputed ones stated as disputed, hypotheses as hypotheses; at most `checkout_max_rows` lines and
+   * `checkout_max_bytes` bytes of them, with a closing note of how many were left out.
    */
   async checkout(options: { project?: string | null; at?: string } = {}): Promise<string> {
     const project = checkProject(options.project, 'project');
@@ -831,7 +976,7 @@ export class MemoryLedger {
       });
     }
     items.sort((a, b) => b.confidence - a.confidence || (a.hash < b.hash ? -1 : 1));
-    return renderPersonaFile(items, at.text, project);
+    return renderPersonaFile(items, at.text, project, { maxRows: this.config.checkout_max_rows, maxBytes: this.config.checkout_max_bytes });
   }
 
   /**
@@ -874,6 +1019,18 @@ export class MemoryLedger {
   close(): void {
     this.salience.close();
   }
+}
+
+/** The latest parsable assertion or observation time of a view: at or after it, every record is available. */
+function latestRecordTime(view: EvidenceView): Instant | undefined {
+  let latest: Instant | undefined;
+  const consider = (time: string) => {
+    const t = parseInstant(time);
+    if (typeof t !== 'string' && (latest === undefined || compareInstants(t, latest) > 0)) latest = t;
+  };
+  for (const a of view.assertions) consider(a.asserted_at);
+  for (const e of view.evidence) consider(e.observed_at);
+  return latest;
 }
 
 /** Disputed: something refutes it, or its warrant shows an open conflict. */

@@ -42,8 +42,25 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Write the persona file for `items` evaluated at `at`. */
-export function renderPersonaFile(items: readonly PersonaItem[], at: string, project: string | null): string {
+/** How much a persona file may list. */
+export interface PersonaBounds {
+  /** Memory lines at most. Default: no bound. */
+  maxRows?: number;
+  /** UTF-8 bytes of memory lines at most (a line too long for what is left is skipped). Default: no bound. */
+  maxBytes?: number;
+}
+
+/**
+ * Write the persona file for `items` evaluated at `at`. With bounds, sections are filled in their order
+ * (disputed first, so a dispute is the last thing left out) and a closing note says how many memories
+ * were left out; the note is not a bullet, so reading the file back ignores it.
+ */
+export function renderPersonaFile(items: readonly PersonaItem[], at: string, project: string | null, bounds: PersonaBounds = {}): string {
+  const maxRows = bounds.maxRows ?? Number.POSITIVE_INFINITY;
+  const maxBytes = bounds.maxBytes ?? Number.POSITIVE_INFINITY;
+  let rowsLeft = maxRows;
+  let bytes = 0;
+  let omitted = 0;
   const lines = [
     '# MEMORY.md',
     '',
@@ -52,15 +69,31 @@ export function renderPersonaFile(items: readonly PersonaItem[], at: string, pro
     '> (class inference), never as verification. Labels in brackets are part of the statement: keep them.',
   ];
   for (const section of SECTIONS) {
-    const rows = items.filter((i) => sectionOf(i) === section.key);
-    if (rows.length === 0) continue;
-    lines.push('', `## ${section.title}`, '');
-    for (const i of rows) {
+    const rows: string[] = [];
+    for (const i of items) {
+      if (sectionOf(i) !== section.key) continue;
       const counts = `${i.support_count} support${i.support_count === 1 ? '' : 's'}, ${i.refute_count} refutation${i.refute_count === 1 ? '' : 's'}`;
-      lines.push(
-        `- ${section.label}${oneLine(i.text)}  _(${i.class} · confidence ${i.confidence} · ${counts} · warrant ${i.acceptance})_ <!-- mem:${i.hash} -->`,
-      );
+      const line = `- ${section.label}${oneLine(i.text)}  _(${i.class} · confidence ${i.confidence} · ${counts} · warrant ${i.acceptance})_ <!-- mem:${i.hash} -->`;
+      const size = Buffer.byteLength(line, 'utf8') + 1;
+      if (rowsLeft <= 0 || bytes + size > maxBytes) {
+        omitted += 1;
+        continue;
+      }
+      rowsLeft -= 1;
+      bytes += size;
+      rows.push(line);
     }
+    if (rows.length > 0) lines.push('', `## ${section.title}`, '', ...rows);
+  }
+  if (omitted > 0) {
+    lines.push(
+      '',
+      `> … and ${omitted} more memor${omitted === 1 ? 'y' : 'ies'} not listed: this checkout holds at most ${[
+        ...(Number.isFinite(maxRows) ? [`${maxRows} lines (checkout_max_rows)`] : []),
+        ...(Number.isFinite(maxBytes) ? [`${maxBytes} bytes of lines (checkout_max_bytes)`] : []),
+      ].join(' and ')}.`,
+      '> Nothing was dropped from the ledger: `ewp recall` finds them.',
+    );
   }
   return `${lines.join('\n')}\n`;
 }

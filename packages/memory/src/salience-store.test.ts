@@ -1,10 +1,12 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryEvidenceStore } from '@ewp/ledger';
+import { MemoryError } from './errors.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryLedger } from './memory-ledger.js';
-import { emptySalience, JsonlSalienceStore } from './salience-store.js';
+import { memoryLedgerFor } from './shared-ledger.js';
+import { emptySalience, InMemorySalienceStore, JsonlSalienceStore, openSalienceStore, saliencePathFor } from './salience-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-salience-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,6 +17,7 @@ describe('JsonlSalienceStore', () => {
     const s = new JsonlSalienceStore(path);
     for (let n = 1; n <= 200; n += 1) s.set('h1', { ...emptySalience(), recall_count: n, energy: n });
     s.set('h2', { ...emptySalience(), importance: 1, promoted: true });
+    s.close();
     appendFileSync(path, '{"h":"h3","r":{"ener');
     const again = new JsonlSalienceStore(path);
     expect(again.get('h1')).toMatchObject({ recall_count: 200, energy: 200 });
@@ -30,7 +33,56 @@ describe('JsonlSalienceStore', () => {
     const m = await first.store({ text: 'The backup job starts at 06:00', class: 'observation', source: 'scheduler' });
     await first.recall({ query: 'backup' });
     await first.recall({ query: 'backup' });
+    first.close();
     const second = new MemoryLedger(store, { salience: new JsonlSalienceStore(path) });
     expect((await second.show(m.hash)).salience.recall_count).toBe(2);
+  });
+
+  it('buffers the bumps of one turn into one write, written on the next turn, by flush or by close', async () => {
+    const path = join(dir, 'c.jsonl');
+    const s = new JsonlSalienceStore(path);
+    for (let n = 1; n <= 10; n += 1) s.set(`h${n}`, { ...emptySalience(), recall_count: n });
+    // Nothing written yet: the hot path does no I/O.
+    expect(existsSync(path)).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(10);
+    s.set('h1', { ...emptySalience(), recall_count: 11 });
+    s.flush();
+    expect(new JsonlSalienceStore(path).get('h1')).toMatchObject({ recall_count: 11 });
+    s.set('h2', { ...emptySalience(), recall_count: 12 });
+    s.close();
+    expect(new JsonlSalienceStore(path).get('h2')).toMatchObject({ recall_count: 12 });
+    expect(() => s.set('h3', emptySalience())).toThrow(MemoryError);
+  });
+
+  it('a write that fails in the background is thrown by the next flush, and salience stays in memory', () => {
+    const s = new JsonlSalienceStore(join(dir, 'no-such-dir', 'd.jsonl'));
+    s.set('h1', { ...emptySalience(), recall_count: 1 });
+    expect(() => s.flush()).toThrow(/ENOENT/);
+    expect(s.get('h1')).toMatchObject({ recall_count: 1 });
+    s.close();
+  });
+});
+
+describe('where a ledger keeps salience', () => {
+  it('beside a SQLite file or a JSON-file directory; an explicit file wins; in memory for PostgreSQL and for no location', () => {
+    expect(saliencePathFor({ db: 'ewp.sqlite', cwd: '/data' })).toBe('/data/ewp.sqlite.salience.jsonl');
+    expect(saliencePathFor({ jsonDir: 'ledger/', cwd: '/data' })).toBe('/data/ledger.salience.jsonl');
+    expect(saliencePathFor({ db: '/x/ewp.sqlite', salience: 's.jsonl', cwd: '/data' })).toBe('/data/s.jsonl');
+    expect(saliencePathFor({ pg: 'postgres://127.0.0.1/test' })).toBeUndefined();
+    expect(openSalienceStore({ pg: 'postgres://127.0.0.1/test' })).toBeInstanceOf(InMemorySalienceStore);
+    const file = openSalienceStore({ db: join(dir, 'e.sqlite') });
+    expect(file).toBeInstanceOf(JsonlSalienceStore);
+    expect((file as JsonlSalienceStore).path).toBe(join(dir, 'e.sqlite.salience.jsonl'));
+  });
+
+  it('the shared layer of a store takes the salience store of its first caller and refuses another one later', () => {
+    const store = new MemoryEvidenceStore();
+    const salience = new InMemorySalienceStore();
+    const memory = memoryLedgerFor(store, undefined, { salience });
+    expect(memory.salience).toBe(salience);
+    expect(memoryLedgerFor(store)).toBe(memory);
+    expect(memoryLedgerFor(store, undefined, { salience })).toBe(memory);
+    expect(() => memoryLedgerFor(store, undefined, { salience: new InMemorySalienceStore() })).toThrow(expect.objectContaining({ path: 'salience' }));
   });
 });

@@ -4,7 +4,8 @@
  * evidence state or the hash chain. A salience store is deliberately synchronous (the recall hot path
  * must not wait on it); the default keeps it in memory, {@link JsonlSalienceStore} in a side file.
  */
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { badInput } from './errors.js';
 
 /** The salience of one memory. */
@@ -54,16 +55,30 @@ export class InMemorySalienceStore implements SalienceStore {
   close(): void {}
 }
 
+/** Buffered lines past this many characters are written at once, without waiting for the next turn. */
+const FLUSH_CHARS = 64 * 1024;
+
 /**
  * Salience in a side file of JSON lines next to the ledger (`ewp.salience.jsonl`): each change appends
  * the memory's whole record; opening replays the file (the last line of a memory wins) and rewrites it
  * compactly when most of its lines are superseded. A torn last line (a crash mid-write) is skipped:
  * salience is advisory, losing one bump is harmless.
+ *
+ * `set` is the recall hot path, so it only buffers: the lines of one turn of the event loop go out in one
+ * write on the next turn (or at once past 64 KiB), through a descriptor kept open, and {@link flush} or
+ * {@link close} write what is pending. A crash loses at most the last turn's bumps. A failed background
+ * write is kept and thrown by the next {@link flush} or {@link close}; salience stays correct in memory.
  */
 export class JsonlSalienceStore implements SalienceStore {
   readonly path: string;
   readonly #records = new Map<string, SalienceRecord>();
   #lines = 0;
+  #pending: string[] = [];
+  #pendingChars = 0;
+  #scheduled: NodeJS.Immediate | undefined;
+  #fd: number | undefined;
+  #failed: unknown;
+  #closed = false;
 
   constructor(path: string) {
     if (typeof path !== 'string' || path === '') throw badInput('salience.path', 'must be a file path');
@@ -92,16 +107,57 @@ export class JsonlSalienceStore implements SalienceStore {
   }
 
   set(hash: string, record: SalienceRecord): void {
+    if (this.#closed) throw badInput('salience', `the salience file ${this.path} is closed`);
     this.#records.set(hash, { ...record });
-    appendFileSync(this.path, `${JSON.stringify({ h: hash, r: record })}\n`);
+    const line = `${JSON.stringify({ h: hash, r: record })}\n`;
+    this.#pending.push(line);
+    this.#pendingChars += line.length;
     this.#lines += 1;
+    if (this.#pendingChars >= FLUSH_CHARS) this.#write();
+    else this.#scheduled ??= setImmediate(() => this.#write());
   }
 
   entries(): Iterable<[string, SalienceRecord]> {
     return [...this.#records].map(([h, r]) => [h, { ...r }] as [string, SalienceRecord]);
   }
 
-  close(): void {}
+  /** Write every pending line now; throws a write that failed since the last flush. */
+  flush(): void {
+    this.#write();
+    if (this.#failed !== undefined) {
+      const error = this.#failed;
+      this.#failed = undefined;
+      throw error;
+    }
+  }
+
+  /** Flush and release the file; later `set` calls are refused. */
+  close(): void {
+    if (this.#closed) return;
+    try {
+      this.flush();
+    } finally {
+      this.#closed = true;
+      if (this.#fd !== undefined) closeSync(this.#fd);
+      this.#fd = undefined;
+    }
+  }
+
+  /** Pending lines out in one write. Never throws: a background failure must not end the process. */
+  #write(): void {
+    if (this.#scheduled !== undefined) clearImmediate(this.#scheduled);
+    this.#scheduled = undefined;
+    if (this.#pending.length === 0) return;
+    const text = this.#pending.join('');
+    this.#pending = [];
+    this.#pendingChars = 0;
+    try {
+      this.#fd ??= openSync(this.path, 'a');
+      writeSync(this.#fd, text);
+    } catch (error) {
+      this.#failed ??= error;
+    }
+  }
 
   #compact(): void {
     const text = [...this.#records].map(([h, r]) => `${JSON.stringify({ h, r })}\n`).join('');
@@ -110,4 +166,37 @@ export class JsonlSalienceStore implements SalienceStore {
     renameSync(tmp, this.path);
     this.#lines = this.#records.size;
   }
+}
+
+/** Where a ledger is: the options a CLI verb or `ewp serve` was given (paths as given, resolved against `cwd`). */
+export interface LedgerLocation {
+  /** A SQLite ledger file. */
+  db?: string;
+  /** A JSON-file ledger directory. */
+  jsonDir?: string;
+  /** PostgreSQL: salience stays in memory unless `salience` names a file. */
+  pg?: string;
+  /** An explicit salience file; wins over the default beside the ledger. */
+  salience?: string;
+  /** Directory relative paths are resolved against. Default: the process's working directory. */
+  cwd?: string;
+}
+
+/**
+ * The salience side file of a ledger: `salience` if given, else `<db>.salience.jsonl` beside a SQLite
+ * file or `<dir>.salience.jsonl` beside a JSON-file ledger; `undefined` (salience in memory) for a
+ * PostgreSQL or an in-memory ledger. The one rule for every surface that opens a ledger by location.
+ */
+export function saliencePathFor(location: LedgerLocation): string | undefined {
+  const cwd = location.cwd ?? process.cwd();
+  if (location.salience !== undefined) return resolve(cwd, location.salience);
+  if (location.db !== undefined) return `${resolve(cwd, location.db)}.salience.jsonl`;
+  if (location.jsonDir !== undefined) return `${resolve(cwd, location.jsonDir).replace(/[\\/]+$/, '')}.salience.jsonl`;
+  return undefined;
+}
+
+/** The salience store of a ledger at `location` ({@link saliencePathFor}): the side file, or in memory. */
+export function openSalienceStore(location: LedgerLocation): SalienceStore {
+  const path = saliencePathFor(location);
+  return path === undefined ? new InMemorySalienceStore() : new JsonlSalienceStore(path);
 }
