@@ -8,6 +8,7 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
+import { memoryLedgerFor, type SalienceStore } from '@ewp/memory';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { createGuardedServer, DEFAULT_HTTP_LIMITS, type GuardedRequest, type HttpLimits } from '@ewp/http-guard';
@@ -50,6 +51,12 @@ export interface EwpHttpServerOptions {
    * 403 with a wrong one.
    */
   routes?: readonly RestRoute[];
+  /**
+   * Where the memory tools and routes keep salience (recall counts, energy, importance): for a ledger opened by
+   * location, `openSalienceStore` of that location (its `<ledger>.salience.jsonl`), so counts survive
+   * a restart. Default: in memory. The server never closes it.
+   */
+  salience?: SalienceStore;
 }
 
 export interface EwpHttpServer {
@@ -94,6 +101,8 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
   if (options.ingestToken !== undefined) assertIngestToken(options.ingestToken);
   const routes = compileRestRoutes(options.routes ?? []);
   const clock = options.clock ?? (() => new Date());
+  // The store's one memory layer, made now with this salience store, is the one the tools and the REST routes share.
+  if (options.salience !== undefined) memoryLedgerFor(options.store, clock, { salience: options.salience });
   // One server per role, made on first use and connected once: a request costs no server, transport or listener.
   const roles = new Map<boolean, Promise<{ server: Server; transport: HttpExchangeTransport }>>();
   const roleServer = (ingest: boolean) => {

@@ -7,6 +7,7 @@
  */
 import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
+import { memoryLedgerFor, type SalienceStore } from '@ewp/memory';
 import {
   EWP_TOOL_NAMES,
   EWP_TOOLS as TOOLSET,
@@ -65,6 +66,12 @@ export interface EwpMcpServerOptions {
   clock?: () => Date;
   /** `serverInfo.name`; default `ewp-mcp` (the reference's, so client configurations keep working). */
   name?: string;
+  /**
+   * Where the memory tools keep salience (recall counts, energy, importance): for a ledger opened by
+   * location, `openSalienceStore` of that location (its `<ledger>.salience.jsonl`), so counts survive
+   * a restart. Default: in memory. The server never closes it.
+   */
+  salience?: SalienceStore;
 }
 
 /** The `tools/list` answer, built on first use: converting the schemas costs startup time a server may never need. */
@@ -192,6 +199,8 @@ const NO_ELICITATION: jsonSchemaValidator = {
  * (`server.connect(transport)`); one server serves one connection.
  */
 export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
+  // The store's one memory layer is made here with this salience store; the memory tools then share it.
+  if (options.salience !== undefined) memoryLedgerFor(options.store, options.clock, { salience: options.salience });
   const context = toolContext({ store: options.store, ingest: options.roles.ingest, now: options.clock });
   const server = new Server(
     { name: options.name ?? 'ewp-mcp', title: 'EWP warrant for agent memory', version: PROTOCOL_VERSION },

@@ -3,10 +3,9 @@
  * {@link MemoryLedger} over the named store with its salience side file, and how a refusal is printed.
  * The verbs only parse and print; every rule is the library's.
  */
-import { resolve } from 'node:path';
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { JsonlSalienceStore, MemoryLedger } from '@ewp/memory';
+import { MemoryLedger, openSalienceStore } from '@ewp/memory';
 import { type CliIO, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
 
@@ -24,14 +23,6 @@ Salience (recall counts, energy, importance) is kept apart from the ledger, in -
 by default <db>.salience.jsonl beside a SQLite file or <dir>.salience.jsonl beside a JSON-file ledger,
 and in memory only for --pg.`;
 
-/** The salience side file for these options, if any. */
-function saliencePath(values: { db?: string; 'json-dir'?: string; salience?: string }, cwd: string): string | undefined {
-  if (values.salience !== undefined) return resolve(cwd, values.salience);
-  if (values.db !== undefined) return `${resolve(cwd, values.db)}.salience.jsonl`;
-  if (values['json-dir'] !== undefined) return `${resolve(cwd, values['json-dir']).replace(/[\\/]+$/, '')}.salience.jsonl`;
-  return undefined;
-}
-
 /** Open the memory layer over the named ledger; prints why and returns an exit code when it cannot. */
 export async function openMemoryLedger(
   verb: string,
@@ -46,9 +37,15 @@ export async function openMemoryLedger(
     io.stderr.write(`ewp ${verb}: ${StoreSpecError.isInstance(error) ? '' : 'unusable ledger: '}${(error as Error).message}\n`);
     return EXIT_USAGE;
   }
-  const path = saliencePath(values, io.cwd);
   try {
-    return { memory: new MemoryLedger(store, path === undefined ? {} : { salience: new JsonlSalienceStore(path) }), store };
+    // The side file beside the ledger: the rule `ewp serve` follows too (saliencePathFor).
+    const salience = openSalienceStore({
+      ...(values.db === undefined ? {} : { db: values.db }),
+      ...(values['json-dir'] === undefined ? {} : { jsonDir: values['json-dir'] }),
+      ...(values.salience === undefined ? {} : { salience: values.salience }),
+      cwd: io.cwd,
+    });
+    return { memory: new MemoryLedger(store, { salience }), store };
   } catch (error) {
     await store.close().catch(() => undefined);
     io.stderr.write(`ewp ${verb}: ${(error as Error).message}\n`);

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
+import { openSalienceStore, type SalienceStore } from '@ewp/memory';
 import { assertIngestToken, isLoopbackHost, MEMORY_REST_ROUTES, MIN_INGEST_TOKEN_BYTES, readIngestTokenFile, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { UsageError, usageError } from '../verb-arguments.js';
@@ -32,6 +33,10 @@ Serve EWP to MCP clients (Claude, Codex, OpenClaw, ...) over a ledger: eight too
 HTTP limits (per server): headers within 5 s and 16 KiB (else 408/431), a request within 15 s,
 bodies up to 1 MiB (else 413), 128 connections (the longest-idle is closed, else 503 with
 Retry-After), replies a client does not read pause its connection (docs/mcp.md).
+
+The memory tools keep salience (recall counts, energy, importance) in <db>.salience.jsonl beside a
+SQLite file or <dir>.salience.jsonl beside a JSON-file ledger, as the memory verbs do (in memory for
+--pg and for a ledger in memory).
 
 Without a way to write, the ledger is opened read-only and must exist.
 With a way to write and no ledger option, the ledger lives in memory.
@@ -152,6 +157,18 @@ export const serveCommand: Command = async (args, io) => {
     io.stderr.write(`ewp serve: ${(error as Error).message}\n`);
     return EXIT_USAGE;
   }
+  // Salience in the side file the memory verbs use (<db>.salience.jsonl, <dir>.salience.jsonl), in memory otherwise.
+  let salience: SalienceStore;
+  try {
+    salience = openSalienceStore({
+      ...(options.db === undefined ? {} : { db: options.db }),
+      ...(options.jsonDir === undefined ? {} : { jsonDir: options.jsonDir }),
+    });
+  } catch (error) {
+    await ledger.store.close();
+    io.stderr.write(`ewp serve: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
   try {
     if (options.http) {
       const server = await startEwpHttpServer({
@@ -162,6 +179,7 @@ export const serveCommand: Command = async (args, io) => {
         ...(options.ingestToken === undefined ? {} : { ingestToken: options.ingestToken }),
         // The memory layer's REST bridge: POST /v1/store (ingest token), POST /v1/recall, GET /v1/evidence/:hash.
         routes: MEMORY_REST_ROUTES,
+        salience,
       });
       if (!isLoopbackHost(options.http.host) && canWrite) {
         io.stderr.write('ewp serve: warning: this server is reachable beyond loopback over plain HTTP; the ingest token travels in clear (put TLS in front)\n');
@@ -172,12 +190,17 @@ export const serveCommand: Command = async (args, io) => {
       await server.close();
     } else {
       io.stderr.write(`ewp serve: MCP on stdio (ledger: ${ledger.label}; ingest role: ${canWrite ? 'granted' : 'none'})\n`);
-      await serveStdio({ store: ledger.store, allowIngest: options.allowIngest, input: io.stdin, output: io.stdout });
+      await serveStdio({ store: ledger.store, allowIngest: options.allowIngest, input: io.stdin, output: io.stdout, salience });
     }
   } catch (error) {
     io.stderr.write(`ewp serve: ${(error as Error).message}\n`);
     return EXIT_USAGE;
   } finally {
+    try {
+      salience.close();
+    } catch (error) {
+      io.stderr.write(`ewp serve: warning: salience not saved: ${(error as Error).message}\n`);
+    }
     await ledger.store.close();
   }
   return EXIT_OK;
