@@ -62,7 +62,13 @@ async function row(
     gate: r.gate,
     action: r.action,
     risk_policy: { policy_id: r.risk_policy.policy_id, version: r.risk_policy.version },
-    consulted: r.consulted.map((c) => ({ proposition_id: c.proposition_id, view_id: c.view_id, receipt_digest: c.receipt_digest, may_act: c.may_act, rule: c.rule })),
+    consulted: r.consulted.map((c) => ({
+      proposition_id: c.proposition_id,
+      view_id: c.view_id,
+      receipt_digest: c.receipt_digest,
+      may_act: c.may_act,
+      rule: c.rule,
+    })),
     recovery: r.recovery,
     // A held decision is no baseline for later uses (isClean): only a clean one is re-checked.
     later_use: isClean(r) ? await recoveryGateOf(store, ledger, d, newest, false, cache) : null,

@@ -35,6 +35,7 @@ export class SalienceFileReader implements SalienceStore {
     const stamp = stat === undefined ? 'missing' : `${stat.size}:${stat.mtimeMs}`;
     if (stamp !== this.#stamp) {
       this.#stamp = stamp;
+      this.#records?.close();
       if (stat === undefined) this.#records = undefined;
       else {
         this.#dir ??= mkdtempSync(join(tmpdir(), 'ewp-inspect-salience-'));
@@ -61,6 +62,7 @@ export class SalienceFileReader implements SalienceStore {
 
   /** Removes the private copy. */
   close(): void {
+    this.#records?.close();
     if (this.#dir !== undefined) rmSync(this.#dir, { recursive: true, force: true });
     this.#dir = undefined;
     this.#records = undefined;

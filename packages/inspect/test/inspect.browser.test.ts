@@ -1,21 +1,26 @@
 /// <reference lib="dom" />
 /**
  * The inspector in a real browser (headless Debian chromium): the quick-start ledger, search,
- * keyboard, time travel, the gate, the lineage graph, a tampered ledger, accessibility.
+ * keyboard, time travel, the gate, the lineage graph, a tampered ledger, a memory of the evidence
+ * layer with its recorded decisions, accessibility.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { EvidenceView } from '@ewp/core';
-import type { SqliteEvidenceStore } from '@ewp/sqlite';
+import { JsonlSalienceStore, MemoryLedger } from '@ewp/memory';
+import { SqliteEvidenceStore } from '@ewp/sqlite';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Inspector, serveInspector } from '../src/index.js';
 import { findChromium, launch, OUTPUT_DIR, watchErrors } from './browser.js';
 import { packFixture, quickstartViews, sqliteLedger } from './ledgers.js';
+import { memoryStory } from './memory-story.js';
 
 const chromiumBinary = findChromium();
 if ('missing' in chromiumBinary) console.warn(`@ewp/inspect browser tests skipped: ${chromiumBinary.missing}`);
 const NOW = '2026-09-23T12:00:00Z';
+/** After the memory story of test/memory-story.ts was written. */
+const MEMORY_NOW = '2026-12-02T12:00:00Z';
 
 describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
   let browser: Browser;
@@ -241,6 +246,89 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
     await page.screenshot({ path: `${OUTPUT_DIR}tampered.png`, fullPage: true });
   });
 
+  it('shows a memory of the evidence layer beside its warrant, and the decisions recorded on it', async () => {
+    const story = await memoryStory();
+    const store = new SqliteEvidenceStore(story.file, { readOnly: true });
+    const inspector = await serveInspector({ store, port: 0, clock: () => new Date(MEMORY_NOW), label: 'memory ledger', memory: { salience: story.salience } });
+    opened.push({ inspector, store });
+    const id = `mem:${story.hypothesis}`;
+    // What the library says about the same ledger, to compare the page with.
+    const library = new MemoryLedger(store, { salience: new JsonlSalienceStore(story.salience), now: () => new Date(MEMORY_NOW).toISOString() });
+    const shown = await library.show(story.hypothesis);
+    await newPage();
+    await page.goto(`${inspector.url}#/p/${encodeURIComponent(id)}`);
+    const panel = page.getByTestId('memory-panel');
+    await expect.poll(() => panel.count()).toBe(1);
+    // Beside the warrant, not inside it: the axes are their own line, the memory its own section.
+    expect(await page.getByTestId('axes').locator('[data-testid="memory-panel"]').count()).toBe(0);
+    expect(await panel.locator('[data-axis]').count()).toBe(0);
+    expect(await panel.locator('[data-class]').first().textContent()).toBe('hypothesis');
+    expect(await page.getByTestId('memory-confidence-value').textContent()).toBe(String(shown.confidence));
+    expect(await page.getByTestId('memory-supports').textContent()).toBe(String(shown.support_count));
+    expect(await page.getByTestId('memory-sources').textContent()).toBe(String(shown.distinct_sources));
+    expect(await page.getByTestId('memory-echoes').textContent()).toBe('1');
+    // Salience: labelled as not evidence, with its recall count, energy and importance.
+    const salience = page.getByTestId('memory-salience');
+    expect(await salience.locator('h3').textContent()).toBe('Salience (recall) — not evidence');
+    expect(await page.getByTestId('memory-recalls').textContent()).toBe(String(shown.salience.recall_count));
+    expect(await page.getByTestId('memory-energy').textContent()).toContain(String(shown.salience.energy));
+    expect(await page.getByTestId('memory-importance').textContent()).toBe('1');
+    expect(await page.getByTestId('memory-promoted').textContent()).toBe('yes');
+    // The gate history: refused with no evidence, then allowed once an independent source supported it.
+    const gateRows = page.getByTestId('memory-gate').locator('tbody tr');
+    expect(await gateRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-gate-decision')))).toEqual(['blocked', 'allowed']);
+    expect(await gateRows.first().textContent()).toContain('promotion_blocked:no_evidence');
+    // Links: the observation is independent, its paraphrase from the same source an echo.
+    const independent = page.locator(`[data-testid="memory-links"] tr[data-link="${story.observation}"]`);
+    const echo = page.locator(`[data-testid="memory-links"] tr[data-link="${story.echo}"]`);
+    expect(await independent.getAttribute('data-echo')).toBe('false');
+    expect(await independent.textContent()).toContain('independent');
+    expect(await echo.getAttribute('data-echo')).toBe('true');
+    expect(await echo.textContent()).toContain(`echo of sup:${story.observation}: adds no source`);
+    await page.screenshot({ path: `${OUTPUT_DIR}memory.png`, fullPage: true });
+    // Time travel moves confidence too: before the support was observed, nothing supports it.
+    await page.getByLabel('T (ISO 8601)').fill('2026-12-01T10:02:00Z');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await expect.poll(() => page.getByTestId('memory-confidence-value').textContent()).toBe('0');
+    await expect.poll(() => page.getByTestId('memory-supports').textContent()).toBe('0');
+
+    // The decisions that consulted it: the first run (a later use now held), the second (held when decided).
+    await page.locator('#tab-decisions').click();
+    const rows = page.getByTestId('decision-table').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(
+      await rows.evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-decision-id'), r.getAttribute('data-held'), r.getAttribute('data-held-now')])),
+    ).toEqual([
+      [story.decisions[0], 'false', 'true'],
+      [story.decisions[1], 'true', 'false'],
+    ]);
+    expect(await rows.first().locator('[data-decision]').first().getAttribute('data-decision')).toBe('MAY_ACT');
+    expect(await rows.first().textContent()).toContain(`DENY until re-evaluated: ${id} (evidence_refuted)`);
+    expect(await rows.last().textContent()).toContain('mayAct alone: MAY_ACT');
+    expect(await page.getByTestId('held-banner').textContent()).toContain('held until re-evaluated');
+    expect(await page.getByTestId('retracted').textContent()).toContain(`evidence:sup:${story.observation}`);
+    expect(await page.getByTestId('recovery-status').textContent()).toContain(story.planId);
+    await page.screenshot({ path: `${OUTPUT_DIR}decisions-tab.png`, fullPage: true });
+
+    // Every decision of the ledger, listed from the header; a consulted proposition links back.
+    await page.getByRole('link', { name: 'Decisions', exact: true }).click();
+    await expect.poll(() => page.getByTestId('decisions-summary').textContent()).toBe('2 decisions, 1 held now until re-evaluated.');
+    await page
+      .getByTestId('decision-table')
+      .locator(`a[href="#/p/${encodeURIComponent(id)}"]`)
+      .first()
+      .click();
+    await expect.poll(() => page.getByTestId('proposition-title').textContent()).toBe(id);
+
+    // A proposition that is no memory has no memory panel, and says no decision consulted it.
+    const other = await serve(quickstartViews());
+    await page.goto(`${other.url}#/p/P-deploys-from-main`);
+    await expect.poll(() => page.getByTestId('axes').count()).toBe(1);
+    await page.locator('#tab-decisions').click();
+    await expect.poll(() => page.getByTestId('no-decisions').count()).toBe(1);
+    expect(await page.getByTestId('memory-panel').count()).toBe(0);
+  });
+
   it('has no serious or critical accessibility violations (axe-core) on any page', async () => {
     const inspector = await serve([...quickstartViews(), packFixture('07-lineage')]);
     const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -262,11 +350,25 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
     await expect.poll(() => page.locator('a.row').count()).toBe(4);
     await audit('list');
     await page.goto(`${inspector.url}#/p/P-deploys-from-main`);
-    for (const tab of ['warrant', 'gate', 'records', 'timeline', 'graph']) {
+    for (const tab of ['warrant', 'gate', 'records', 'timeline', 'graph', 'decisions']) {
       await page.locator(`#tab-${tab}`).click();
       await expect.poll(() => page.locator(`#panel-${tab}`).count()).toBe(1);
       await page.waitForTimeout(100);
       await audit(tab);
     }
+    // A memory with its gate history and recorded decisions, and the decision list.
+    const story = await memoryStory();
+    const store = new SqliteEvidenceStore(story.file, { readOnly: true });
+    const memory = await serveInspector({ store, port: 0, clock: () => new Date(MEMORY_NOW), memory: { salience: story.salience } });
+    opened.push({ inspector: memory, store });
+    await page.goto(`${memory.url}#/p/${encodeURIComponent(`mem:${story.hypothesis}`)}`);
+    await expect.poll(() => page.getByTestId('memory-panel').count()).toBe(1);
+    await audit('memory');
+    await page.locator('#tab-decisions').click();
+    await expect.poll(() => page.getByTestId('decision-table').count()).toBe(1);
+    await audit('decisions tab');
+    await page.goto(`${memory.url}#/decisions`);
+    await expect.poll(() => page.getByTestId('decisions-summary').count()).toBe(1);
+    await audit('decision list');
   });
 });

@@ -30,7 +30,10 @@ export async function memoryStory(): Promise<MemoryStory> {
   const salience = `${file}.salience.jsonl`;
   const store = new SqliteEvidenceStore(file);
   let clock = Date.parse('2026-12-01T10:00:00Z');
-  const now = () => new Date((clock += 60_000));
+  const now = () => {
+    clock += 60_000;
+    return new Date(clock);
+  };
   const memory = new MemoryLedger(store, { salience: new JsonlSalienceStore(salience), now: () => now().toISOString() });
 
   const h = await memory.store({ text: 'The nightly backup fails because the NFS mount is slow', class: 'hypothesis' });
@@ -61,7 +64,12 @@ export async function memoryStory(): Promise<MemoryStory> {
     record: { gate: 'test' },
   };
   const first = await runGuarded(gate, {}, () => 'remounted');
-  await recordRetraction(store, { proposition_id: `mem:${h.hash}`, records: [`evidence:sup:${o.hash}`], note: 'the log was of another host', at: now().toISOString() });
+  await recordRetraction(store, {
+    proposition_id: `mem:${h.hash}`,
+    records: [`evidence:sup:${o.hash}`],
+    note: 'the log was of another host',
+    at: now().toISOString(),
+  });
   const second = await runGuarded(gate, {}, () => 'remounted');
   const plan = await planLedgerRecovery(store, { record: true });
   await store.close();

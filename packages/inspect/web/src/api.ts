@@ -2,7 +2,21 @@
 import type { EvidenceView } from '@ewp/core';
 import type { ChainStatus, InspectorMeta, PropositionDetail as WirePropositionDetail, PropositionRow, WireView } from '../../src/wire.js';
 
-export type { AdapterLossReport, LossCount, PropositionPage, PropositionRow, WireView } from '../../src/wire.js';
+export type {
+  AdapterLossReport,
+  DecisionPage,
+  DecisionRow,
+  LossCount,
+  MemoryAnswer,
+  MemoryGateAttempt,
+  MemoryLink,
+  MemoryPanel,
+  PropositionPage,
+  PropositionRecovery,
+  PropositionRow,
+  RecoveryGate,
+  WireView,
+} from '../../src/wire.js';
 
 /** The five axes as the list sends them. */
 export type Axes = Exclude<PropositionRow['warrant'], { error: string }>;

@@ -4,22 +4,23 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Chain, getJson, type Meta, type PropositionPage } from './api.js';
 import { AxisBadges, ErrorNote } from './badges.js';
 import { lossCountWords } from './loss.js';
+import { DecisionsPage } from './decisions-page.js';
 import { PropositionPage as PropositionView } from './proposition.js';
+import { decisionsHref, propositionHref } from './routes.js';
 import './style.css';
 
-type Route = { page: 'list'; query: string; offset: number } | { page: 'proposition'; id: string };
+type Route = { page: 'list'; query: string; offset: number } | { page: 'proposition'; id: string } | { page: 'decisions'; after: number | undefined };
 
 function readRoute(): Route {
   const hash = location.hash.replace(/^#/, '') || '/';
   const [path = '/', search = ''] = hash.split('?');
   if (path.startsWith('/p/')) return { page: 'proposition', id: decodeURIComponent(path.slice(3)) };
   const params = new URLSearchParams(search);
+  if (path === '/decisions') {
+    const after = params.get('after');
+    return { page: 'decisions', after: after !== null && /^\d{1,9}$/.test(after) ? Number(after) : undefined };
+  }
   return { page: 'list', query: params.get('q') ?? '', offset: Number(params.get('offset') ?? 0) || 0 };
-}
-
-/** The link to a proposition's page. */
-export function propositionHref(id: string): string {
-  return `#/p/${encodeURIComponent(id)}`;
 }
 
 function listHref(query: string, offset: number): string {
@@ -221,11 +222,14 @@ function App() {
         <a href="#/" class="brand">
           ewp inspect
         </a>
+        <a href={decisionsHref()}>Decisions</a>
         <span class="muted">{meta ? `${meta.label} · ${meta.protocol_version} · policy ${meta.policy.policy_id} · read-only` : 'read-only'}</span>
         {chain !== undefined && !(chain instanceof Error) && !chain.ok ? <span class="badge bad">audit chain FAILED</span> : null}
       </header>
       {route.page === 'list' ? (
         <ListPage query={route.query} offset={route.offset} meta={meta} chain={chain} ready={ready} verify={verify} />
+      ) : route.page === 'decisions' ? (
+        <DecisionsPage key={route.after ?? -1} after={route.after} ready={ready} />
       ) : (
         <PropositionView key={route.id} id={route.id} meta={meta} chain={chain} ready={ready} />
       )}

@@ -4,15 +4,24 @@ import { type Chain, getProposition, type Meta, type PropositionDetail } from '.
 import { AxisBadges, ErrorNote } from './badges.js';
 import { GraphPanel } from './graph-view.js';
 import { durationWords, isoOf } from './time.js';
+import { DecisionsPanel } from './decisions-panel.js';
 import { GatePanel } from './gate-panel.js';
+import { MemoryPanel } from './memory-panel.js';
 import { RecordsPanel } from './records-panel.js';
 import { SnapshotsPanel } from './snapshots-panel.js';
 import { TimeControl } from './time-control.js';
 import { WhyPanel } from './why-panel.js';
 
-const TABS = ['warrant', 'gate', 'records', 'timeline', 'graph'] as const;
+const TABS = ['warrant', 'gate', 'records', 'timeline', 'graph', 'decisions'] as const;
 type Tab = (typeof TABS)[number];
-const TAB_NAMES: Record<Tab, string> = { warrant: 'Why', gate: 'Gate', records: 'Records', timeline: 'Snapshots', graph: 'Lineage graph' };
+const TAB_NAMES: Record<Tab, string> = {
+  warrant: 'Why',
+  gate: 'Gate',
+  records: 'Records',
+  timeline: 'Snapshots',
+  graph: 'Lineage graph',
+  decisions: 'Decisions',
+};
 
 /** The proposition is fetched at once, alongside the server's meta (T starts at the server's clock). */
 export function PropositionPage({ id, meta, chain, ready }: { id: string; meta: Meta | undefined; chain: Chain | Error | undefined; ready: () => void }) {
@@ -116,6 +125,7 @@ function Loaded({ detail, setDetail, meta, chain, t, setT, nowSeconds, tab, setT
           <AxisBadges axes={warrant.warrant} /> <span class="muted">strength {warrant.warrant.strength.toFixed(2)} (non-normative)</span>
         </p>
       )}
+      <MemoryPanel id={view.proposition_id} at={at} />
       <div role="tablist" aria-label="Views of this proposition" class="tabs" onKeyDown={onTabKey}>
         {TABS.map((name) => (
           <button
@@ -133,7 +143,9 @@ function Loaded({ detail, setDetail, meta, chain, t, setT, nowSeconds, tab, setT
         ))}
       </div>
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} class="panel">
-        {warrant instanceof Error ? null : tab === 'warrant' ? (
+        {tab === 'decisions' ? (
+          <DecisionsPanel id={view.proposition_id} />
+        ) : warrant instanceof Error ? null : tab === 'warrant' ? (
           <WhyPanel view={view} w={warrant} at={at} />
         ) : tab === 'gate' ? (
           <GatePanel view={view} w={warrant} at={at} meta={meta} />
