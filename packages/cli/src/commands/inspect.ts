@@ -3,6 +3,7 @@
  * SIGINT/SIGTERM. The ledger is opened read-only: the page can only look.
  */
 import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { StoreOpener } from '@ewp/inspect';
 import type { EvidenceStore } from '@ewp/ledger';
@@ -12,11 +13,13 @@ import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { untilSignal } from '../until-signal.js';
 
 const HELP = `usage: ewp inspect (--db FILE | --pg URL | --json-dir DIR) [--port N] [--host HOST]
-                   [--allowed-host NAME ...] [--open]
+                   [--allowed-host NAME ...] [--salience FILE] [--open]
 
 Serve a local, read-only web page that shows why the evidence warrants what it does: the five
 axes with their reasons, the records and their origins, time travel over T, the lineage graph,
-the action gate for every risk, and the audit chain.
+the action gate for every risk, the audit chain, the gate decisions recorded on each proposition
+(and whether a later use is held until re-evaluation), and for a memory of the evidence layer its
+class, confidence, salience and promotion gate history beside the warrant.
 
   --db FILE            SQLite ledger
   --pg URL             PostgreSQL ledger (postgres://user@host:port/db?schema=name)
@@ -25,6 +28,9 @@ the action gate for every risk, and the audit chain.
   --host HOST          bind address (default 127.0.0.1: loopback only)
   --allowed-host NAME  repeatable: a host name the browser may use besides loopback
                        (required when HOST is not loopback; every request is checked)
+  --salience FILE      the memories' salience side file (recall counts, energy, importance),
+                       read-only; default <db>.salience.jsonl or <dir>.salience.jsonl, as the
+                       memory verbs (ewp store, recall, evidence) keep it; none for --pg
   --open               open the page in the default browser
 
 The ledger is opened read-only and must exist. The audit chain is verified in a worker thread,
@@ -41,10 +47,23 @@ function parse(args: string[]) {
       port: { type: 'string' },
       host: { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
+      salience: { type: 'string' },
       open: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+/**
+ * The salience side file of the memory verbs for this ledger (the rule of memory-ledger-open.ts:
+ * `<db>.salience.jsonl` beside a SQLite file, `<dir>.salience.jsonl` beside a JSON-file ledger,
+ * none for PostgreSQL); `--salience` names another. The inspector only reads it.
+ */
+function saliencePathOf(values: { db?: string; 'json-dir'?: string; salience?: string }, cwd: string): string | undefined {
+  if (values.salience !== undefined) return resolve(cwd, values.salience);
+  if (values.db !== undefined) return `${resolve(cwd, values.db)}.salience.jsonl`;
+  if (values['json-dir'] !== undefined) return `${resolve(cwd, values['json-dir']).replace(/[\\/]+$/, '')}.salience.jsonl`;
+  return undefined;
 }
 
 /** Open `url` in the desktop's browser; a failure only leaves the URL printed. */
@@ -107,6 +126,7 @@ export const inspectCommand: Command = async (args, io) => {
     const { serveInspector } = await import('@ewp/inspect');
     const chainOpener = chainOpenerOf(spec);
     const label = values.db ?? values['json-dir'] ?? 'PostgreSQL';
+    const salience = saliencePathOf(values, io.cwd);
     const inspector = await serveInspector({
       store,
       label: `${label} (read-only)`,
@@ -114,6 +134,7 @@ export const inspectCommand: Command = async (args, io) => {
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
       ...(chainOpener === undefined ? {} : { chainOpener }),
+      ...(salience === undefined ? {} : { memory: { salience } }),
     });
     io.stderr.write(`ewp inspect: ${inspector.url} (ledger: ${label}, read-only). Ctrl-C to stop.\n`);
     if (values.open) openBrowser(inspector.url, io);
