@@ -3,10 +3,10 @@
  * SIGINT/SIGTERM. The ledger is opened read-only: the page can only look.
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { StoreOpener } from '@ewp/inspect';
 import type { EvidenceStore } from '@ewp/ledger';
+import { saliencePathFor } from '@ewp/memory';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, type OpenStoreSpec, openStore, splitPgUrl } from '../open-store.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
@@ -52,18 +52,6 @@ function parse(args: string[]) {
       help: { type: 'boolean', short: 'h' },
     },
   });
-}
-
-/**
- * The salience side file of the memory verbs for this ledger (the rule of memory-ledger-open.ts:
- * `<db>.salience.jsonl` beside a SQLite file, `<dir>.salience.jsonl` beside a JSON-file ledger,
- * none for PostgreSQL); `--salience` names another. The inspector only reads it.
- */
-function saliencePathOf(values: { db?: string; 'json-dir'?: string; salience?: string }, cwd: string): string | undefined {
-  if (values.salience !== undefined) return resolve(cwd, values.salience);
-  if (values.db !== undefined) return `${resolve(cwd, values.db)}.salience.jsonl`;
-  if (values['json-dir'] !== undefined) return `${resolve(cwd, values['json-dir']).replace(/[\\/]+$/, '')}.salience.jsonl`;
-  return undefined;
 }
 
 /** Open `url` in the desktop's browser; a failure only leaves the URL printed. */
@@ -126,7 +114,13 @@ export const inspectCommand: Command = async (args, io) => {
     const { serveInspector } = await import('@ewp/inspect');
     const chainOpener = chainOpenerOf(spec);
     const label = values.db ?? values['json-dir'] ?? 'PostgreSQL';
-    const salience = saliencePathOf(values, io.cwd);
+    // The side file the memory verbs and `ewp serve` keep (the one rule of @ewp/memory); only read here.
+    const salience = saliencePathFor({
+      ...(values.db === undefined ? {} : { db: values.db }),
+      ...(values['json-dir'] === undefined ? {} : { jsonDir: values['json-dir'] }),
+      ...(values.salience === undefined ? {} : { salience: values.salience }),
+      cwd: io.cwd,
+    });
     const inspector = await serveInspector({
       store,
       label: `${label} (read-only)`,
