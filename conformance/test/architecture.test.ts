@@ -15,7 +15,9 @@ const LAYERS: string[][] = [
   ['@ewp/core'],
   ['@ewp/canonical', '@ewp/http-guard'],
   ['@ewp/ledger', '@ewp/receipts', '@ewp/conformance'],
-  ['@ewp/sqlite', '@ewp/postgres', '@ewp/mem0', '@ewp/zep', '@ewp/tools', '@ewp/memory'],
+  // The evidence layer sits on the engine; the agent tools build on it.
+  ['@ewp/memory'],
+  ['@ewp/sqlite', '@ewp/postgres', '@ewp/mem0', '@ewp/zep', '@ewp/tools'],
   ['@ewp/mcp', '@ewp/ai-sdk', '@ewp/langchain', '@ewp/openai-agents', '@ewp/mastra', '@ewp/claude-code', '@ewp/inspect'],
   ['@ewp/cli'],
 ];
