@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export {
+  type MemoryContextMiddleware,
   type MemoryContextOptions,
   type MemorySource,
   type MemorySystemPromptOptions,

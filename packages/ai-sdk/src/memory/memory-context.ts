@@ -9,7 +9,6 @@
 import { InvalidArgumentError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { agentContext, agentContextText, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
-import type { LanguageModelMiddleware } from 'ai';
 
 /** Where the memories are: a `MemoryLedger`, or an `EvidenceStore` (its shared ledger, `memoryLedgerFor`). */
 export type MemorySource = { ledger: MemoryLedger; store?: undefined } | { store: EvidenceStore; ledger?: undefined };
@@ -76,6 +75,16 @@ export async function memorySystemPrompt(options: MemorySystemPromptOptions): Pr
 /** The prompt as a middleware sees it (the same shape in AI SDK 6 and 7). */
 type Prompt = { role: string; content: unknown }[];
 
+/**
+ * A language-model middleware for `wrapLanguageModel` of AI SDK 6 (a `LanguageModelV3Middleware`) and
+ * AI SDK 7 (which takes v3 middleware too). Typed by shape, not by either SDK's type, so it fits both.
+ */
+export interface MemoryContextMiddleware {
+  readonly specificationVersion: 'v3';
+  /** Adds the memory context to the call's prompt as a system message. */
+  transformParams<P extends { prompt: readonly unknown[] }>(options: { params: P }): Promise<P>;
+}
+
 function userText(message: { content: unknown }): string {
   if (typeof message.content === 'string') return message.content;
   if (!Array.isArray(message.content)) return '';
@@ -96,12 +105,12 @@ function userText(message: { content: unknown }): string {
  * ```
  * @throws InvalidArgumentError when neither a ledger nor a store is given.
  */
-export function memoryContextMiddleware(options: MemoryContextOptions): LanguageModelMiddleware {
+export function memoryContextMiddleware(options: MemoryContextOptions): MemoryContextMiddleware {
   const ledger = ledgerOf(options);
   return {
     // AI SDK 7's wrapLanguageModel accepts v3 middleware as well.
     specificationVersion: 'v3',
-    transformParams: async ({ params }) => {
+    async transformParams<P extends { prompt: readonly unknown[] }>({ params }: { params: P }): Promise<P> {
       const prompt = params.prompt as unknown as Prompt;
       let lastUser = -1;
       for (let i = prompt.length - 1; i >= 0; i--) {
@@ -115,7 +124,7 @@ export function memoryContextMiddleware(options: MemoryContextOptions): Language
       let at = 0;
       while (at < prompt.length && prompt[at]!.role === 'system') at++;
       const next = [...prompt.slice(0, at), { role: 'system', content: text }, ...prompt.slice(at)];
-      return { ...params, prompt: next as unknown as typeof params.prompt };
+      return { ...params, prompt: next as unknown as P['prompt'] };
     },
   };
 }
