@@ -2,7 +2,8 @@
 /**
  * Time to first render of `ewp inspect` in headless chromium, over real SQLite ledgers:
  * the proposition list over 10,000 propositions (baseline: the 3-proposition quick-start ledger)
- * and one proposition of 100,000 records (baseline: one of 100 records). Each scenario is loaded
+ * and one proposition of 100,000 records (baseline: one of 100 records), and the memory panel of a
+ * memory of the evidence layer with 100,000 evidence records (baseline: 100). Each scenario is loaded
  * EWP_BENCH_RUNS times (default 5) in a fresh page; the median is reported. Also the gzipped size
  * of the built page. Writes bench/results/inspect-first-render.json at the repository root.
  */
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { MemoryLedger, propositionOf } from '@ewp/memory';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { chromium } from 'playwright-core';
 import { writeResults } from '../../../bench/machine.mjs';
@@ -123,6 +125,39 @@ async function ledger(views) {
   return file;
 }
 
+/**
+ * A ledger holding one memory of the evidence layer (stored by MemoryLedger) whose proposition has
+ * `n` more supporting evidence records, appended in batches (linking 100,000 observations one by
+ * one would measure the writer, not the page). Returns the file and the memory's proposition.
+ */
+async function memoryLedger(n) {
+  const file = join(mkdtempSync(join(tmpdir(), 'ewp-inspect-bench-')), 'ewp.sqlite');
+  const store = new SqliteEvidenceStore(file);
+  const memory = new MemoryLedger(store, { now: () => '2026-09-01T00:00:00Z' });
+  const { hash } = await memory.store({ text: 'The nightly backup fails because the NFS mount is slow', class: 'hypothesis' });
+  const pid = propositionOf(hash);
+  for (let i = 0; i < n; i += 10_000) {
+    const records = [];
+    for (let j = i; j < Math.min(n, i + 10_000); j++) {
+      records.push({
+        kind: 'evidence',
+        record: {
+          evidence_id: `e-${j}`,
+          proposition_id: pid,
+          polarity: 'supports',
+          content: `observation ${j}`,
+          observed_at: '2026-09-01T00:00:00Z',
+          source: source(`s-${j % 500}`),
+        },
+      });
+    }
+    await store.extend(pid, records);
+  }
+  memory.close();
+  await store.close();
+  return { file, pid };
+}
+
 /** `serveInspector` over the ledger in its own process, as `ewp inspect` runs it. */
 function serveApart(file) {
   const child = spawn(process.execPath, [join(here, 'serve-ledger.mjs'), file, NOW.toISOString()], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -151,8 +186,8 @@ async function firstRender(browser, url, selector) {
   return { median_ms: times[Math.floor(times.length / 2)], runs_ms: times.map((t) => Math.round(t)) };
 }
 
-async function scenario(browser, name, views, hash, selector) {
-  const server = await serveApart(await ledger(views));
+async function scenario(browser, name, views, hash, selector, file) {
+  const server = await serveApart(file ?? (await ledger(views)));
   try {
     const result = await firstRender(browser, `${server.url}${hash}`, selector);
     console.log(`${name}: median ${result.median_ms.toFixed(0)} ms (${result.runs_ms.join(', ')})`);
@@ -197,6 +232,12 @@ const list10k = await scenario(
 );
 const big100 = await scenario(browser, 'proposition, 100 records (baseline)', [bigView(100)], '#/p/P-big', axes);
 const big100k = await scenario(browser, 'proposition, 100,000 records', [bigView(100_000)], '#/p/P-big', axes);
+// The memory panel is asked for once the proposition is shown; measured to its confidence figure.
+const confidence = '[data-testid="memory-confidence-value"]';
+const memory100 = await memoryLedger(100);
+const mem100 = await scenario(browser, 'memory panel, 100 records (baseline)', [], `#/p/${encodeURIComponent(memory100.pid)}`, confidence, memory100.file);
+const memory100k = await memoryLedger(100_000);
+const mem100k = await scenario(browser, 'memory panel, 100,000 records', [], `#/p/${encodeURIComponent(memory100k.pid)}`, confidence, memory100k.file);
 await browser.close();
 
 const bundle = bundleSize();
@@ -204,13 +245,15 @@ console.log(`bundle: ${bundle.raw_bytes} bytes, ${bundle.gzip_bytes} gzipped`);
 const resultsFile = writeResults('inspect-first-render', {
   runs_per_scenario: RUNS,
   measure:
-    'ms from page.goto() to the first list row / the first axis badge attached, headless Debian chromium, server in its own process over a read-only SQLite ledger',
+    "ms from page.goto() to the first list row / the first axis badge / the memory panel's confidence attached, headless Debian chromium, server in its own process over a read-only SQLite ledger",
   goal_ms: 2000,
   scenarios: [
     { ...list3, ratio_to_baseline: 1 },
     { ...list10k, baseline: list3.name, ratio_to_baseline: list10k.median_ms / list3.median_ms },
     { ...big100, ratio_to_baseline: 1 },
     { ...big100k, baseline: big100.name, ratio_to_baseline: big100k.median_ms / big100.median_ms },
+    { ...mem100, ratio_to_baseline: 1 },
+    { ...mem100k, baseline: mem100.name, ratio_to_baseline: mem100k.median_ms / mem100.median_ms },
   ],
   bundle,
 });

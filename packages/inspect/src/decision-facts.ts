@@ -85,8 +85,14 @@ async function propositionRecovery(
 ): Promise<PropositionRecovery> {
   const refuted = ledger.refuted(propositionId);
   const last = ledger.lastRefutation(propositionId);
-  if (!newest.has(propositionId)) newest.set(propositionId, await store.get(propositionId));
-  const view = newest.get(propositionId);
+  // Re-verifying digests every record of the snapshot (seconds for 100,000 records): done only when
+  // something of it is retracted, the case where a re-evaluation of the same snapshot can still block.
+  let reevaluationNow: PropositionRecovery['reevaluation_now'] = null;
+  if (refuted.size > 0) {
+    if (!newest.has(propositionId)) newest.set(propositionId, await store.get(propositionId));
+    const view = newest.get(propositionId);
+    if (view !== undefined) reevaluationNow = reevaluationResult(view, refuted).action;
+  }
   const plans = await store.readEntries({ kind: DECISION_ENTRY_KINDS.plan, subject: propositionId, limit: 1000 });
   const reevaluation = ledger.reevaluation(propositionId);
   return {
@@ -94,7 +100,7 @@ async function propositionRecovery(
     retracted: [...refuted],
     last_retraction_index: last < 0 ? null : last,
     reevaluation: reevaluation === undefined ? null : { chain_index: reevaluation.chain_index, view_id: reevaluation.view_id },
-    reevaluation_now: view === undefined ? null : reevaluationResult(view, refuted).action,
+    reevaluation_now: reevaluationNow,
     plans: plans.map((e) => {
       const plan = e.body as unknown as LedgerRecoveryPlan;
       return {

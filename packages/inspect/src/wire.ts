@@ -211,7 +211,11 @@ export interface PropositionRecovery {
   last_retraction_index: number | null;
   /** Its latest recorded re-evaluation. */
   reevaluation: { chain_index: number; view_id: string } | null;
-  /** What re-evaluating its newest snapshot would prove now: ALLOW lifts its holds. */
+  /**
+   * What re-evaluating its newest snapshot would prove now, when records of it are retracted: ALLOW
+   * lifts the holds, BLOCK means the snapshot still holds a retracted record. `null` when nothing of
+   * it is retracted (not computed: re-verifying reads every record).
+   */
   reevaluation_now: 'ALLOW' | 'REVIEW_REQUIRED' | 'BLOCK' | null;
   /** Recorded recovery plans (`ewp recover plan --record`) that found it changed, oldest first. */
   plans: { plan_id: string; chain_index: number; committed_at: string; reason: string | null; held: number }[];

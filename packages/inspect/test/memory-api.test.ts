@@ -154,7 +154,7 @@ describe('GET /api/decisions', () => {
     expect([next.items.map((d) => d.decision_id), next.has_more]).toEqual([[story.decisions[1]], false]);
     const none = (await decisionsOf(`?proposition=mem:${story.echo}`)).body;
     expect(none.items).toEqual([]);
-    expect(none.recovery).toMatchObject({ retracted: [], plans: [], reevaluation_now: 'ALLOW' });
+    expect(none.recovery).toMatchObject({ retracted: [], plans: [], reevaluation_now: null });
   });
 
   it('refuses a bad page with 400 naming the parameter', async () => {
