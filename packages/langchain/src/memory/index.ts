@@ -5,5 +5,5 @@
  * load `@ewp/memory`.
  * @packageDocumentation
  */
-export { ledgerOf, type MemoryContextMiddlewareOptions, type MemorySource, memoryContextMiddleware } from './memory-middleware.js';
+export { type MemoryContextMiddlewareOptions, type MemorySource, memoryContextMiddleware } from './memory-middleware.js';
 export { type MemoryToolArtifact, type MemoryToolsOptions, memoryTools } from './memory-tools.js';

@@ -26,7 +26,7 @@ export type MemoryContextMiddlewareOptions = MemorySource & {
   now?: () => Date;
 };
 
-/** The ledger of `source`, or a typed refusal naming the missing field. */
+/** The ledger of `source`, or a typed refusal naming the missing field (internal to this entry). */
 export function ledgerOf(source: MemorySource | undefined, path = 'options'): MemoryLedger {
   if (typeof source !== 'object' || source === null) throw new InvalidArgumentError(path, 'an object with a ledger or a store is required');
   if (source.ledger !== undefined) return source.ledger;
