@@ -9,13 +9,18 @@ import { memoryLedgerFor } from './shared-ledger.js';
 import { emptySalience, InMemorySalienceStore, JsonlSalienceStore, openSalienceStore, saliencePathFor } from './salience-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-salience-'));
+const T = '2026-12-01T12:00:00Z';
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('JsonlSalienceStore', () => {
   it('keeps salience across reopening, skips a torn last line and compacts superseded lines', () => {
     const path = join(dir, 'a.jsonl');
     const s = new JsonlSalienceStore(path);
-    for (let n = 1; n <= 200; n += 1) s.set('h1', { ...emptySalience(), recall_count: n, energy: n });
+    // One line per flush: 200 superseded lines of h1.
+    for (let n = 1; n <= 200; n += 1) {
+      s.set('h1', { ...emptySalience(), recall_count: n, energy: n });
+      s.flush();
+    }
     s.set('h2', { ...emptySalience(), importance: 1, promoted: true });
     s.close();
     appendFileSync(path, '{"h":"h3","r":{"ener');
@@ -46,12 +51,15 @@ describe('JsonlSalienceStore', () => {
     expect(existsSync(path)).toBe(false);
     await new Promise((resolve) => setImmediate(resolve));
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(10);
+    // Bumps of one memory between writes become one line.
     s.set('h1', { ...emptySalience(), recall_count: 11 });
+    s.set('h1', { ...emptySalience(), recall_count: 12, last_recalled_at: T, blocked_at_state: 'hypothesis:v"1' });
     s.flush();
-    expect(new JsonlSalienceStore(path).get('h1')).toMatchObject({ recall_count: 11 });
-    s.set('h2', { ...emptySalience(), recall_count: 12 });
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(11);
+    expect(new JsonlSalienceStore(path).get('h1')).toEqual({ ...emptySalience(), recall_count: 12, last_recalled_at: T, blocked_at_state: 'hypothesis:v"1' });
+    s.set('h2', { ...emptySalience(), recall_count: 13 });
     s.close();
-    expect(new JsonlSalienceStore(path).get('h2')).toMatchObject({ recall_count: 12 });
+    expect(new JsonlSalienceStore(path).get('h2')).toMatchObject({ recall_count: 13 });
     expect(() => s.set('h3', emptySalience())).toThrow(MemoryError);
   });
 
