@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../cli-io.js';
-import { UsageError } from '../verb-arguments.js';
+import { UsageError } from '../errors.js';
 import { parseListenAddress, serveCommand } from './serve.js';
 import { NOTE_T, noteView } from '../testing/note-view.js';
 
@@ -149,6 +149,25 @@ describe('ewp serve on stdio', () => {
     expect(reader.stderr()).toContain('read-only');
     reader.stdin.end();
     expect(await readerDone).toBe(0);
+  });
+
+  it('keeps the memory tools\' recall counts in <db>.salience.jsonl, so they survive a restart', async () => {
+    const file = join(tempDir(), 'ewp.sqlite');
+    const first = session();
+    const done = serveCommand(['--db', file, '--allow-ingest'], first.io);
+    const stored = await first.tool('memory_store', { text: 'The backup job starts at 06:00', epistemic_class: 'observation', source: 'scheduler' });
+    const hash = (stored.structuredContent as { hash: string }).hash;
+    for (let i = 0; i < 3; i += 1) expect((await first.tool('memory_recall', { query: 'backup job' })).isError).toBeFalsy();
+    first.stdin.end();
+    expect(await done).toBe(0);
+    expect(existsSync(`${file}.salience.jsonl`)).toBe(true);
+
+    const again = session();
+    const againDone = serveCommand(['--db', file], again.io);
+    const shown = await again.tool('memory_evidence_show', { hash });
+    expect(shown.structuredContent).toMatchObject({ hash, salience: { recall_count: 3, energy: 3 } });
+    again.stdin.end();
+    expect(await againDone).toBe(0);
   });
 
   it('without a ledger option and with --allow-ingest, serves an in-memory ledger', async () => {
