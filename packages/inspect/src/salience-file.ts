@@ -25,11 +25,6 @@ export class SalienceFileReader implements SalienceStore {
     this.path = path;
   }
 
-  /** Whether the file exists (a missing file means nothing was ever recalled through it). */
-  exists(): boolean {
-    return statSync(this.path, { throwIfNoEntry: false }) !== undefined;
-  }
-
   #current(): SalienceStore | undefined {
     const stat = statSync(this.path, { throwIfNoEntry: false });
     const stamp = stat === undefined ? 'missing' : `${stat.size}:${stat.mtimeMs}`;
