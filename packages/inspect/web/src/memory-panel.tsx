@@ -165,6 +165,7 @@ function MemoryBody({ m }: { m: Memory }) {
           <h3>Salience (recall) — not evidence</h3>
           <p class="muted">
             How often and how strongly the agent recalls it. It raises neither confidence nor the warrant; importance rises only through the promotion gate.
+            Kept outside the ledger with no history: shown as it is now, whatever T.
           </p>
           {s === null ? (
             <p>Salience {m.salience_from}.</p>
