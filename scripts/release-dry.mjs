@@ -1,5 +1,5 @@
 // `pnpm release:dry`: the release workflow's steps on this machine, without publishing and without
-// touching the working tree. The committed tree (HEAD) is copied into a scratch folder, installed from
+// touching the working tree. The committed tree (HEAD) is cloned into a scratch folder, installed from
 // the local store, built (turbo's cache is shared with the working tree), versioned by changesets
 // (CHANGELOGs written there), and every public package goes through `pnpm publish --dry-run`. Prints
 // one row per tarball: name, version, files, packed size. Exits 1 when any step fails.
@@ -13,7 +13,7 @@ import { flag } from './check-results.mjs';
 import { packPackages } from './pack-packages.mjs';
 import { pnpmCommand } from './pnpm.mjs';
 import { mapLimit, run } from './run-process.mjs';
-import { ROOT, publicPackages, workspacePackages } from './workspace.mjs';
+import { ROOT, workspacePackages } from './workspace.mjs';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ewp-release-'));
 const tree = join(scratch, 'repo');
@@ -34,33 +34,63 @@ function step(title, cmd, args, cwd = tree) {
 
 const pnpmStep = (title, args) => step(title, ...pnpmCommand(args));
 
+/**
+ * The workspace's packages as the scratch copy holds them: discovered as everywhere else, but each read
+ * from the copy (its path, manifest, version, private flag), since the release is of the committed tree.
+ * A package only in the working tree (not committed yet) is not released; it is named, not an error.
+ */
+function committedPackages() {
+  const packages = [];
+  for (const p of workspacePackages()) {
+    const path = join(tree, p.dir);
+    if (!existsSync(join(path, 'package.json'))) {
+      console.log(`release:dry: ${p.name} (${p.dir}) is not in HEAD: not released`);
+      continue;
+    }
+    const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
+    packages.push({ ...p, path, manifest, name: manifest.name, version: manifest.version, private: manifest.private === true });
+  }
+  return packages;
+}
+
+/** The versions `changeset version` wrote into the copy. */
+function versioned(packages) {
+  return packages.map((p) => {
+    const manifest = JSON.parse(readFileSync(join(p.path, 'package.json'), 'utf8'));
+    return { ...p, manifest, version: manifest.version, private: manifest.private === true };
+  });
+}
+
 function kib(bytes) {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
 async function main() {
-  // The committed tree only: a release is of what is committed, not of anyone's uncommitted edits.
-  step('copy HEAD into a scratch folder', 'sh', ['-c', `mkdir -p "${tree}" && git -C "${ROOT}" archive --format=tar HEAD | tar -x -C "${tree}"`], ROOT);
+  // The committed tree only: a release is of what is committed, not of anyone's uncommitted edits. A
+  // clone (sharing the repository's objects, so nothing is copied or written there), not an archive:
+  // `changeset version` asks git which commit added each changeset and cites it in the CHANGELOGs, as
+  // in CI; without history every line would read a bare "Updated dependencies".
+  const head = execFileSync('git', ['-C', ROOT, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  step(`clone HEAD (${head.slice(0, 7)}) into a scratch folder`, 'git', ['clone', '--quiet', '--shared', '--no-checkout', ROOT, tree], ROOT);
+  step('check out', 'git', ['-C', tree, 'checkout', '--quiet', '--detach', head], ROOT);
   pnpmStep('install (offline, from the local store)', ['install', '--frozen-lockfile', '--prefer-offline']);
   // Built before versioning, so turbo's inputs match the working tree's and its cache answers.
   pnpmStep('build', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only', `--cache-dir=${join(ROOT, '.turbo/cache')}`]);
 
-  const before = new Map(workspacePackages().map((p) => [p.name, p.version]));
+  const committed = committedPackages();
+  const before = new Map(committed.map((p) => [p.name, p.version]));
   step('changeset version', process.execPath, [join(tree, 'node_modules/@changesets/cli/bin.js'), 'version']);
 
-  // The versioned manifests, read from the scratch copy through the same discovery as everywhere else.
-  const released = publicPackages().map((p) => {
-    const path = join(tree, p.dir);
-    const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
-    return { ...p, path, manifest, version: manifest.version };
-  });
-  const privates = workspacePackages().filter((p) => p.private);
+  const after = versioned(committed);
+  const released = after.filter((p) => !committed.find((c) => c.name === p.name).private);
+  const privates = committed.filter((p) => p.private);
   const problems = [];
-  for (const p of privates) {
-    const manifest = JSON.parse(readFileSync(join(tree, p.dir, 'package.json'), 'utf8'));
-    if (manifest.private !== true) problems.push(`${p.name} lost "private": true`);
-    if (manifest.version !== p.version)
-      problems.push(`${p.name} is private but was versioned ${p.version} -> ${manifest.version} (set privatePackages.version false in .changeset/config.json)`);
+  for (const p of after.filter((a) => privates.some((c) => c.name === a.name))) {
+    if (!p.private) problems.push(`${p.name} lost "private": true`);
+    if (p.version !== before.get(p.name))
+      problems.push(
+        `${p.name} is private but was versioned ${before.get(p.name)} -> ${p.version} (set privatePackages.version false in .changeset/config.json)`,
+      );
   }
   for (const p of released) {
     if (p.version === '0.0.0') problems.push(`${p.name} stays at 0.0.0: no pending changeset names it`);
