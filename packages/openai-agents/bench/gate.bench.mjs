@@ -1,6 +1,7 @@
 // Gate overhead per tool call through the OpenAI Agents SDK runner: one run of an agent whose model
 // (the SDK's ScriptedModel) calls `restart` once and then answers, with the tool gated by
-// gateAgentTool (MAY_ACT: needsApproval + the input guardrail decide on a stored view) against the
+// gateAgentTool (MAY_ACT: needsApproval + the input guardrail decide on a stored view, each decision
+// recorded, and invoke runs through runGuarded: decided again, claimed and its outcome recorded) against the
 // same tool ungated, sampled in turn in the same process. Needs the package built (`pnpm build`).
 // Usage: pnpm --filter @ewp/openai-agents bench   (EWP_BENCH_QUICK=1: fewer samples)
 // Results: <repo>/bench/results/openai-agents-gate.json

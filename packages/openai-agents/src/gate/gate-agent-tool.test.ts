@@ -1,8 +1,9 @@
 import { loadFixtures } from '@ewp/conformance/pack';
 import { EwpError } from '@ewp/core';
-import { MemoryEvidenceStore } from '@ewp/ledger';
+import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
-import { run, RunState, tool } from '@openai/agents-core';
+import { DecisionError, decisionHistory, listDecisions, runDecision, verifyDecision } from '@ewp/tools';
+import { run, RunState, ToolCallError, tool } from '@openai/agents-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,12 @@ async function setup(at = T0) {
 
 const high = (reversible: boolean) => ({ action_id: 'restart', kind: 'restart', risk: 'high' as const, reversible });
 const parsed = (output: unknown) => JSON.parse(String(output)) as Record<string, unknown>;
+
+/** What the ledger holds about a proposition's decisions, read back with the decision functions of @ewp/tools. */
+async function ledgerOf(store: EvidenceStore, proposition: string) {
+  const decisions = await listDecisions(store, { proposition });
+  return Promise.all(decisions.map((d) => decisionHistory(store, d.decision_id)));
+}
 
 describe('gateAgentTool', () => {
   it('MAY_ACT runs the tool without asking', async () => {
@@ -253,5 +260,181 @@ describe('gateAgentTool', () => {
     expect(EwpError.isInstance(notATool) && notATool.code === 'WRONG_TYPE' && notATool.path === 'tool').toBe(true);
     const noStore = error(() => gateAgentTool(restart, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store: undefined as never }));
     expect(EwpError.isInstance(noStore) && noStore.code === 'MISSING_FIELD' && noStore.path === 'store').toBe(true);
+  });
+
+  describe('guarded execution (runGuarded): decision, approval, execution claim and outcome in the ledger', () => {
+    it('MAY_ACT: the call runs once, under a recorded decision with its execution claim and outcome; that decision never runs again', async () => {
+      const { store, clock, calls, restart } = await setup();
+      const gated = gateAgentTool(restart, { proposition: 'P-win', action: high(true), store, now: clock.now });
+      await run(agentWith(gated, restartModel(['server01'], 'Restarted.')), 'restart server01');
+      expect(calls).toEqual(['server01']);
+      const ledger = await ledgerOf(store, 'P-win');
+      // Decided when proposed, by the guardrail and by the guarded run: each recorded, as this call of this gate.
+      expect(ledger.length).toBeGreaterThanOrEqual(2);
+      for (const h of ledger)
+        expect(h.decision.record).toMatchObject({ gate: 'openai-agents', call_id: 'call-1', decision: 'MAY_ACT', action: { action_id: 'restart' } });
+      const executed = ledger.filter((h) => h.execution !== null);
+      expect(executed).toHaveLength(1);
+      const [ran] = executed;
+      expect(ran?.execution?.body).toMatchObject({ decision_id: ran?.decision.decision_id, operation_digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(ran?.outcome?.body).toMatchObject({ status: 'succeeded', error: null });
+      expect(ran?.confirmation).toBeNull();
+      expect(await verifyDecision(store, ran!.decision.decision_id)).toMatchObject({ ok: true, status: 'VERIFIED' });
+      expect((await store.verifyChain()).ok).toBe(true);
+      // A replay of that decision (the same input, or any other) is refused by its execution claim.
+      for (const input of [{ server: 'server01' }, { server: 'server02' }]) {
+        await expect(runDecision(store, ran!.decision.decision_id, input, () => calls.push('again'))).rejects.toMatchObject({
+          code: 'EWP_REFUSE_DECISION_NOT_EXECUTABLE',
+        });
+      }
+      expect(calls).toEqual(['server01']);
+    });
+
+    it('the execution claim survives a restart: a decision a run executed over a SQLite ledger is not executed again after reopening it', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ewp-oa-replay-'));
+      try {
+        const file = join(dir, 'ledger.sqlite');
+        const first = new SqliteEvidenceStore(file);
+        await first.put(fixture('08-verified-now'));
+        const calls: string[] = [];
+        await run(
+          agentWith(gateAgentTool(restartTool(calls), { proposition: 'P-win', action: high(true), store: first, now: () => T0 }), restartModel(['server01'])),
+          'x',
+        );
+        expect(calls).toEqual(['server01']);
+        await first.close();
+        const reopened = new SqliteEvidenceStore(file);
+        const executed = (await ledgerOf(reopened, 'P-win')).filter((h) => h.execution !== null);
+        expect(executed.map((h) => h.outcome?.body)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+        await expect(runDecision(reopened, executed[0]!.decision.decision_id, { server: 'server01' }, () => calls.push('again'))).rejects.toMatchObject({
+          code: 'EWP_REFUSE_DECISION_NOT_EXECUTABLE',
+        });
+        expect(calls).toEqual(['server01']);
+        expect((await reopened.verifyChain()).ok).toBe(true);
+        await reopened.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('DENY: the refusals are recorded decisions, and nothing is claimed or executed', async () => {
+      const { store, clock, calls, restart } = await setup();
+      const gated = gateAgentTool(restart, { proposition: 'P-x', action: high(false), store, now: clock.now });
+      const result = await run(agentWith(gated, restartModel(['server01'], 'no')), 'restart');
+      expect(calls).toEqual([]);
+      const refusal = parsed(toolOutputs(result)[0]);
+      const ledger = await ledgerOf(store, 'P-x');
+      expect(ledger.length).toBeGreaterThanOrEqual(1);
+      expect(ledger.map((h) => h.decision.decision_id)).toContain(refusal.decision_id);
+      for (const h of ledger) {
+        expect(h.decision.record).toMatchObject({ decision: 'DENY', gate: 'openai-agents', call_id: 'call-1' });
+        expect([h.execution, h.outcome, h.confirmation]).toEqual([null, null, null]);
+      }
+    });
+
+    it('REQUIRE_CONFIRMATION: the approval is recorded as the confirmation of the decision that ran, once', async () => {
+      const { store, calls, restart } = await setup();
+      const gated = gateAgentTool(restart, { proposition: 'P-win', action: { ...high(true), risk: 'medium' }, store, now: () => LATER });
+      const agent = agentWith(gated, restartModel(['server01'], 'ok'));
+      const first = await run(agent, 'restart server01');
+      // Asked, not yet answered: decided and recorded, nothing confirmed or claimed.
+      const asked = await ledgerOf(store, 'P-win');
+      expect(asked.map((h) => [h.decision.record.decision, h.confirmation, h.execution])).toEqual([['REQUIRE_CONFIRMATION', null, null]]);
+      first.state.approve(first.interruptions[0]!);
+      await run(agent, first.state);
+      expect(calls).toEqual(['server01']);
+      const executed = (await ledgerOf(store, 'P-win')).filter((h) => h.execution !== null);
+      expect(executed).toHaveLength(1);
+      expect(executed[0]).toMatchObject({
+        decision: { record: { decision: 'REQUIRE_CONFIRMATION', gate: 'openai-agents', call_id: 'call-1' } },
+        confirmation: { body: { confirmed_by: 'openai-agents approval of restart call call-1' } },
+        outcome: { body: { status: 'succeeded' } },
+      });
+    });
+
+    it('reject(): no confirmation, no execution claim', async () => {
+      const { store, calls, restart } = await setup();
+      const gated = gateAgentTool(restart, { proposition: 'P-win', action: { ...high(true), risk: 'medium' }, store, now: () => LATER });
+      const agent = agentWith(gated, restartModel(['server01'], 'ok'));
+      const first = await run(agent, 'restart');
+      first.state.reject(first.interruptions[0]!);
+      await run(agent, first.state);
+      expect(calls).toEqual([]);
+      for (const h of await ledgerOf(store, 'P-win')) expect([h.confirmation, h.execution, h.outcome]).toEqual([null, null, null]);
+    });
+
+    it('the guarded run decides again: a call the guardrail allowed that needs a confirmation by the time it runs is refused, and recorded so', async () => {
+      const { store, calls, restart } = await setup();
+      // The third decision of the call (the guarded run's) is made after the 7-day check went stale.
+      let decided = 0;
+      const now = () => (++decided <= 2 ? T0 : LATER);
+      const gated = gateAgentTool(restart, { proposition: 'P-win', action: { ...high(true), risk: 'medium' }, store, now });
+      const result = await run(agentWith(gated, restartModel(['server01'], 'no')), 'restart');
+      expect(calls).toEqual([]);
+      expect(result.toolInputGuardrailResults.map((g) => g.output.behavior.type)).toEqual(['allow']);
+      const refusal = parsed(toolOutputs(result)[0]);
+      expect(refusal).toMatchObject({ ewp_gate: 'REQUIRE_CONFIRMATION', currency: 'STALE' });
+      const history = await decisionHistory(store, refusal.decision_id as string);
+      expect(history).toMatchObject({ execution: null, confirmation: null, outcome: { body: { status: 'not_confirmed' } } });
+    });
+
+    it('a tool that throws (errorFunction: null) is recorded as failed, and the error reaches the caller', async () => {
+      const { store, clock } = await setup();
+      const failing = tool({
+        name: 'restart',
+        description: 'r',
+        parameters: z.object({ server: z.string() }),
+        errorFunction: null,
+        execute: async () => {
+          throw new Error('winrm unreachable');
+        },
+      });
+      const gated = gateAgentTool(failing, { proposition: 'P-win', action: high(true), store, now: clock.now });
+      await expect(run(agentWith(gated, restartModel(['server01'])), 'restart')).rejects.toThrow('winrm unreachable');
+      const executed = (await ledgerOf(store, 'P-win')).filter((h) => h.execution !== null);
+      expect(executed.map((h) => h.outcome?.body)).toEqual([expect.objectContaining({ status: 'failed', error: 'Error: winrm unreachable' })]);
+    });
+
+    it('fails closed: over a ledger that cannot record, the run stops with a typed error and the tool never runs', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ewp-oa-readonly-'));
+      try {
+        const file = join(dir, 'ledger.sqlite');
+        const writer = new SqliteEvidenceStore(file);
+        await writer.put(fixture('08-verified-now'));
+        await writer.close();
+        const readOnly = new SqliteEvidenceStore(file, { readOnly: true });
+        const calls: string[] = [];
+        const gated = gateAgentTool(restartTool(calls), { proposition: 'P-win', action: high(true), store: readOnly, now: () => T0 });
+        // The SDK reports it as a ToolCallError around the gate's DecisionError.
+        await expect(run(agentWith(gated, restartModel(['server01'])), 'x')).rejects.toSatisfy(
+          (e: unknown) => e instanceof ToolCallError && DecisionError.isInstance(e.error) && e.error.code === 'EWP_REFUSE_DECISION_NOT_RECORDED',
+        );
+        expect(calls).toEqual([]);
+        await readOnly.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('record: false runs the call unrecorded; a gate name of the caller is kept', async () => {
+      const { store, clock, calls, restart } = await setup();
+      await run(
+        agentWith(gateAgentTool(restart, { proposition: 'P-win', action: high(true), store, now: clock.now, record: false }), restartModel(['server01'])),
+        'x',
+      );
+      expect(calls).toEqual(['server01']);
+      expect(await store.readEntries()).toEqual([]);
+      await run(
+        agentWith(
+          gateAgentTool(restart, { proposition: 'P-win', action: high(true), store, now: clock.now, record: { gate: 'ops-bot' } }),
+          restartModel(['server02']),
+        ),
+        'x',
+      );
+      expect(calls).toEqual(['server01', 'server02']);
+      const ledger = await ledgerOf(store, 'P-win');
+      expect(new Set(ledger.map((h) => h.decision.record.gate))).toEqual(new Set(['ops-bot']));
+      expect(ledger.filter((h) => h.outcome !== null)).toHaveLength(1);
+    });
   });
 });

@@ -5,10 +5,12 @@
  * same state or one restored from `state.toString()`), and DENY is a tool input guardrail that
  * rejects the call with the reason the model reads. The decision is the shared gate of
  * `@ewp/tools`, made on the latest stored evidence when the call is proposed and made again when it
- * is about to run: evidence that changed while the run was paused decides.
+ * is about to run: evidence that changed while the run was paused decides. Every decision is recorded
+ * in the ledger, and the call itself runs through `runGuarded` (decided once more, then executed only
+ * on MAY_ACT or the SDK's recorded approval, once per decision, its outcome recorded).
  */
 import { EwpError } from '@ewp/core';
-import { decideGate, denyReason, type GateDecision, type GateOptions, gateRefusal } from '@ewp/tools';
+import { decideGate, denyReason, type GateDecision, type GateOptions, gateRefusal, runGuarded } from '@ewp/tools';
 import {
   defineToolInputGuardrail,
   type FunctionTool,
@@ -20,6 +22,9 @@ import {
 
 /** The name the gate's guardrail carries in run results and traces. */
 export const GATE_GUARDRAIL_NAME = 'ewp_warrant_gate';
+
+/** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
+const RECORDING_GATE = 'openai-agents';
 
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's own tool type is generic in its parameters.
 type AnyFunctionTool = FunctionTool<any, any, any>;
@@ -44,6 +49,19 @@ function callInput(argumentsText: string): unknown {
   }
 }
 
+/**
+ * The caller's gate options for one call: its records name this gate (unless the caller named one or
+ * turned recording off) and carry the SDK's call id (unless the caller maps its own), so the
+ * decisions made on one proposed call read as one call in the ledger.
+ */
+function forCall<INPUT>(options: GateOptions<INPUT>, callId: string | undefined): GateOptions<INPUT> {
+  return {
+    ...options,
+    record: options.record === false ? false : { gate: RECORDING_GATE, ...options.record },
+    callId: options.callId ?? (() => callId),
+  };
+}
+
 function refuse(d: GateDecision, gate: 'DENY' | 'REQUIRE_CONFIRMATION', reason: string): ToolGuardrailFunctionOutput {
   const refusal = gateRefusal(d, gate, reason);
   return ToolGuardrailFunctionOutputFactory.rejectContent(JSON.stringify(refusal), refusal);
@@ -54,7 +72,7 @@ function gateGuardrail<INPUT>(options: GateOptions<INPUT>, toolName: string): To
   return defineToolInputGuardrail({
     name: GATE_GUARDRAIL_NAME,
     run: async ({ context, toolCall }) => {
-      const d = await decideGate(options, callInput(toolCall.arguments) as INPUT);
+      const d = await decideGate(forCall(options, toolCall.callId), callInput(toolCall.arguments) as INPUT);
       if (d.decision === 'DENY') return refuse(d, 'DENY', denyReason(d));
       if (d.decision === 'REQUIRE_CONFIRMATION' && context.isToolApproved({ toolName, callId: toolCall.callId }) !== true) {
         // Decided MAY_ACT when proposed, REQUIRE_CONFIRMATION now: nobody was asked.
@@ -66,9 +84,43 @@ function gateGuardrail<INPUT>(options: GateOptions<INPUT>, toolName: string): To
 }
 
 /**
+ * The guarded run of one call (`runGuarded` of `@ewp/tools`): decide on the evidence of this moment
+ * and record it, run `inner.invoke` only on MAY_ACT or on the SDK's approval of this call
+ * (`isToolApproved`, recorded as the confirmation), claim the one execution of the decision in the
+ * ledger first and record the outcome. A refusal here (evidence that changed since the guardrail
+ * allowed the call) is the `GateRefusal` JSON the model reads, as from the guardrail.
+ */
+function guardedInvoke<INPUT>(inner: AnyFunctionTool, options: GateOptions<INPUT>): AnyFunctionTool['invoke'] {
+  return async (context, input, details) => {
+    const callId = details?.toolCall?.callId;
+    const run = await runGuarded(
+      {
+        ...forCall(options, callId),
+        confirm: () =>
+          callId !== undefined && context.isToolApproved({ toolName: inner.name, callId }) === true
+            ? { confirmed_by: `openai-agents approval of ${inner.name} call ${callId}` }
+            : false,
+      },
+      callInput(input) as INPUT,
+      () => inner.invoke(context, input, details),
+    );
+    return run.status === 'executed' ? run.result : JSON.stringify(run.refusal);
+  };
+}
+
+/**
  * Wrap `inner` with the warrant gate. The gated tool keeps the inner name, description, parameters,
- * execute, input guardrails (the gate runs after them) and its own approval when the warrant says
- * MAY_ACT.
+ * input guardrails (the gate runs after them) and its own approval when the warrant says MAY_ACT;
+ * its `invoke` runs the inner one through `runGuarded`, so each execution has its decision, its
+ * approval if one was needed, a once-only execution claim and its outcome in the store's ledger
+ * (read them back with `listDecisions` / `decisionHistory` of `@ewp/tools`, or `ewp decisions list`).
+ * The outcome is what `inner.invoke` did: an error the SDK's tool `errorFunction` turned into a
+ * message for the model (a failing `execute`, or arguments its schema refuses) returned, so it is
+ * recorded as succeeded (a tool made with `errorFunction: null` throws, and is recorded as failed).
+ *
+ * @throws {DecisionError} from the gated tool's `needsApproval`, guardrail or `invoke` when the
+ * ledger cannot record (`EWP_REFUSE_DECISION_NOT_RECORDED`: nothing runs), or when the decision was
+ * already executed once (`EWP_REFUSE_DECISION_NOT_EXECUTABLE`).
  *
  * @example
  * const gated = gateAgentTool(restart, { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk: 'high' }, store });
@@ -87,9 +139,10 @@ export function gateAgentTool<T extends AnyFunctionTool, INPUT = unknown>(inner:
   return {
     ...inner,
     needsApproval: async (context: RunContext, input: unknown, callId?: string): Promise<boolean> => {
-      const d = await decideGate(options, input as INPUT);
+      const d = await decideGate(forCall(options, callId), input as INPUT);
       return NEEDS_APPROVAL[d.decision] ?? innerApproval(context, input, callId);
     },
+    invoke: guardedInvoke(inner, options),
     inputGuardrails: [...(inner.inputGuardrails ?? []), gateGuardrail(options, inner.name)],
   };
 }
