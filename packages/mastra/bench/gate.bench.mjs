@@ -1,6 +1,7 @@
 // Gate overhead per tool call through a Mastra agent (Node >= 22.13): one `generate` whose AI SDK mock
 // model calls `restart` once and then answers, with the tool gated by gateMastraTool + warrantToolHooks
-// (MAY_ACT: requireApproval and beforeToolCall decide on a stored view) against the same tool
+// (MAY_ACT: requireApproval and beforeToolCall decide on a stored view, each decision recorded, and the
+// call runs through runGuarded: decided again, claimed and its outcome recorded) against the same tool
 // ungated, sampled in turn in the same process. Needs the package built (`pnpm build`).
 // Usage: pnpm --filter @ewp/mastra bench under Node 22 (the lane's binary: .ci/node22/node_modules/.bin/node bench/gate.bench.mjs)
 // Results: <repo>/bench/results/mastra-gate.json

@@ -1,6 +1,10 @@
 import { loadFixtures } from '@ewp/conformance/pack';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EwpError } from '@ewp/core';
-import { MemoryEvidenceStore } from '@ewp/ledger';
+import { type EvidenceStore, JsonFileEvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
+import { decisionHistory, listDecisions, runDecision, verifyDecision } from '@ewp/tools';
 import type { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { describe, expect, it } from 'vitest';
@@ -30,6 +34,12 @@ async function streamed(agent: Agent, prompt: string) {
   const types: string[] = [];
   for await (const chunk of stream.fullStream) types.push(chunk.type);
   return { runId: stream.runId, types, text: await stream.text, toolResults: await stream.toolResults };
+}
+
+/** What the ledger holds about a proposition's decisions, read back with the decision functions of @ewp/tools. */
+async function ledgerOf(store: EvidenceStore, proposition: string) {
+  const decisions = await listDecisions(store, { proposition });
+  return Promise.all(decisions.map((d) => decisionHistory(store, d.decision_id)));
 }
 
 async function drained(stream: Awaited<ReturnType<Agent['approveToolCall']>>) {
@@ -171,5 +181,148 @@ describe('the Mastra warrant gate', () => {
     expect(codeOf(() => gateMastraTool(restart, { proposition: 'P', action: high(true), store: undefined as never }))).toBe('MISSING_FIELD gate.store');
     expect(codeOf(() => warrantToolHooks({ restart: { proposition: 'P', action: high(true) } as never }))).toBe('MISSING_FIELD gates.restart.store');
     expect(codeOf(() => warrantToolHooks(null as never))).toBe('NOT_AN_OBJECT gates');
+  });
+
+  describe('guarded execution (runGuarded): decision, approval, execution claim and outcome in the ledger', () => {
+    it('MAY_ACT: the call runs once, under a recorded decision with its execution claim and outcome; that decision never runs again', async () => {
+      const { store, calls, restart } = await setup();
+      const gate = { proposition: 'P-win', action: high(true), store, now: () => T0 };
+      const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'Restarted.'), warrantToolHooks({ restart: gate }));
+      await agent.generate('restart server01');
+      expect(calls).toEqual(['server01']);
+      const ledger = await ledgerOf(store, 'P-win');
+      // Decided when Mastra asked for approval, in the hook and in the guarded run: each recorded by this gate.
+      expect(ledger.length).toBeGreaterThanOrEqual(2);
+      for (const h of ledger) expect(h.decision.record).toMatchObject({ gate: 'mastra', decision: 'MAY_ACT', action: { action_id: 'restart' } });
+      const executed = ledger.filter((h) => h.execution !== null);
+      expect(executed).toHaveLength(1);
+      const [ran] = executed;
+      expect(ran?.decision.record.call_id).toBe('call-1');
+      expect(ran?.execution?.body).toMatchObject({ decision_id: ran?.decision.decision_id, operation_digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(ran?.outcome?.body).toMatchObject({ status: 'succeeded', error: null });
+      expect(ran?.confirmation).toBeNull();
+      expect(await verifyDecision(store, ran!.decision.decision_id)).toMatchObject({ ok: true, status: 'VERIFIED' });
+      expect((await store.verifyChain()).ok).toBe(true);
+      // A replay of that decision is refused by its execution claim.
+      await expect(runDecision(store, ran!.decision.decision_id, { server: 'server01' }, () => calls.push('again'))).rejects.toMatchObject({
+        code: 'EWP_REFUSE_DECISION_NOT_EXECUTABLE',
+      });
+      expect(calls).toEqual(['server01']);
+    });
+
+    it('the execution claim survives a restart: a decision executed over a JSON-file ledger is not executed again after reopening it', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ewp-mastra-replay-'));
+      try {
+        const first = new JsonFileEvidenceStore(dir);
+        await first.put(fixture('08-verified-now'));
+        const calls: string[] = [];
+        const gate = { proposition: 'P-win', action: high(true), store: first, now: () => T0 };
+        await opsAgent({ restart: gateMastraTool(restartTool(calls), gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate })).generate('x');
+        expect(calls).toEqual(['server01']);
+        await first.close();
+        const reopened = new JsonFileEvidenceStore(dir);
+        const executed = (await ledgerOf(reopened, 'P-win')).filter((h) => h.execution !== null);
+        expect(executed.map((h) => h.outcome?.body)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+        await expect(runDecision(reopened, executed[0]!.decision.decision_id, { server: 'server01' }, () => calls.push('again'))).rejects.toMatchObject({
+          code: 'EWP_REFUSE_DECISION_NOT_EXECUTABLE',
+        });
+        expect(calls).toEqual(['server01']);
+        await reopened.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('DENY: the refusals are recorded decisions, and nothing is claimed or executed', async () => {
+      const { store, calls, restart } = await setup();
+      const gate = { proposition: 'P-x', action: high(false), store, now: () => T0 };
+      const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'no'), warrantToolHooks({ restart: gate }));
+      const result = await agent.generate('restart');
+      expect(calls).toEqual([]);
+      const refusal = result.toolResults[0]?.payload.result as { decision_id: string };
+      const ledger = await ledgerOf(store, 'P-x');
+      expect(ledger.map((h) => h.decision.decision_id)).toContain(refusal.decision_id);
+      for (const h of ledger) {
+        expect(h.decision.record).toMatchObject({ decision: 'DENY', gate: 'mastra' });
+        expect([h.execution, h.outcome, h.confirmation]).toEqual([null, null, null]);
+      }
+    });
+
+    it('DENY without the hook: the guarded run itself refuses, and the model reads the refusal', async () => {
+      const { store, calls, restart } = await setup();
+      const model = restartModel(['server01'], 'no');
+      const agent = opsAgent({ restart: gateMastraTool(restart, { proposition: 'P-x', action: high(false), store, now: () => T0 }) }, model);
+      const result = await agent.generate('restart');
+      expect(calls).toEqual([]);
+      expect(result.toolResults[0]?.payload.result).toMatchObject({ ewp_gate: 'DENY', proposition_id: 'P-x', conflict: 'OPEN' });
+      expect(JSON.stringify(model.prompts[1])).toContain('"ewp_gate":"DENY"');
+      for (const h of await ledgerOf(store, 'P-x')) expect(h.execution).toBeNull();
+    });
+
+    it('REQUIRE_CONFIRMATION: the approval is recorded as the confirmation of the decision that ran, once', async () => {
+      const { store, calls, restart } = await setup();
+      const gate = { proposition: 'P-win', action: medium, store, now: () => LATER };
+      const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'ok'), warrantToolHooks({ restart: gate }));
+      const first = await streamed(agent, 'restart server01');
+      expect(first.types).toContain('tool-call-approval');
+      const asked = await ledgerOf(store, 'P-win');
+      expect(asked.length).toBeGreaterThanOrEqual(1);
+      for (const h of asked) expect([h.decision.record.decision, h.confirmation, h.execution]).toEqual(['REQUIRE_CONFIRMATION', null, null]);
+      await drained(await agent.approveToolCall({ runId: first.runId }));
+      expect(calls).toEqual(['server01']);
+      const executed = (await ledgerOf(store, 'P-win')).filter((h) => h.execution !== null);
+      expect(executed).toHaveLength(1);
+      expect(executed[0]).toMatchObject({
+        decision: { record: { decision: 'REQUIRE_CONFIRMATION', gate: 'mastra', call_id: 'call-1' } },
+        confirmation: { body: { confirmed_by: 'mastra approveToolCall of restart call call-1' } },
+        outcome: { body: { status: 'succeeded' } },
+      });
+    });
+
+    it('declineToolCall: no confirmation, no execution claim', async () => {
+      const { store, calls, restart } = await setup();
+      const gate = { proposition: 'P-win', action: medium, store, now: () => LATER };
+      const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'ok'), warrantToolHooks({ restart: gate }));
+      const first = await streamed(agent, 'restart');
+      await drained(await agent.declineToolCall({ runId: first.runId }));
+      expect(calls).toEqual([]);
+      for (const h of await ledgerOf(store, 'P-win')) expect([h.confirmation, h.execution, h.outcome]).toEqual([null, null, null]);
+    });
+
+    it('a tool that throws is recorded as failed', async () => {
+      const { store } = await setup();
+      const failing = createTool({
+        id: 'restart',
+        description: 'r',
+        inputSchema: z.object({ server: z.string() }),
+        execute: async () => {
+          throw new Error('winrm unreachable');
+        },
+      });
+      const gate = { proposition: 'P-win', action: high(true), store, now: () => T0 };
+      await opsAgent({ restart: gateMastraTool(failing, gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate })).generate('restart');
+      const executed = (await ledgerOf(store, 'P-win')).filter((h) => h.execution !== null);
+      expect(executed.map((h) => h.outcome?.body)).toEqual([expect.objectContaining({ status: 'failed', error: 'Error: winrm unreachable' })]);
+    });
+
+    it('fails closed: over a ledger that cannot record, the tool never runs and nothing is written', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ewp-mastra-readonly-'));
+      try {
+        const writer = new JsonFileEvidenceStore(dir);
+        await writer.put(fixture('08-verified-now'));
+        await writer.close();
+        const readOnly = new JsonFileEvidenceStore(dir, { readOnly: true });
+        const calls: string[] = [];
+        const gate = { proposition: 'P-win', action: high(true), store: readOnly, now: () => T0 };
+        await opsAgent({ restart: gateMastraTool(restartTool(calls), gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate }))
+          .generate('x')
+          .catch(() => undefined);
+        expect(calls).toEqual([]);
+        expect(await readOnly.readEntries()).toEqual([]);
+        await readOnly.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 });

@@ -3,10 +3,12 @@
  * (REQUIRE_CONFIRMATION suspends the run for `approveToolCall` / `declineToolCall`) and the agent's
  * `beforeToolCall` hook (DENY skips the call and hands the model a typed refusal). The decision is
  * the shared gate of `@ewp/tools`, made on the latest stored evidence when Mastra asks whether the
- * call needs approval and made again just before it runs.
+ * call needs approval and made again just before it runs. Every decision is recorded in the ledger,
+ * and a tool gated by `gateMastraTool` executes through `runGuarded` (decided once more, run only on
+ * MAY_ACT or an approval Mastra gave, once per decision, its outcome recorded).
  */
 import { EwpError } from '@ewp/core';
-import { decideGate, denyReason, type GateDecision, type GateOptions, type GateRefusal, gateRefusal } from '@ewp/tools';
+import { decideGate, denyReason, type GateDecision, type GateOptions, type GateRefusal, gateRefusal, runGuarded } from '@ewp/tools';
 import type { Tool, ToolHooks } from '@mastra/core/tools';
 
 /** The gates of an agent, by the tool name the model calls. */
@@ -42,6 +44,30 @@ function askedFor(options: GateOptions<unknown>): Map<string, boolean> {
 
 const inputKey = (input: unknown): string => JSON.stringify(input) ?? 'undefined';
 
+/** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
+const RECORDING_GATE = 'mastra';
+
+/**
+ * The caller's gate options for one call: its records name this gate (unless the caller named one or
+ * turned recording off) and carry Mastra's tool call id when there is one (unless the caller maps its
+ * own), so the decisions made on one call read as one call in the ledger.
+ */
+function forCall<INPUT>(gate: GateOptions<INPUT>, callId: string | undefined): GateOptions<INPUT> {
+  return {
+    ...gate,
+    record: gate.record === false ? false : { gate: RECORDING_GATE, ...gate.record },
+    callId: gate.callId ?? (() => callId),
+  };
+}
+
+/** The tool call id in what Mastra passes a tool's `execute` (`context.agent`) or the hooks (the call options). */
+function toolCallIdOf(context: unknown): string | undefined {
+  if (context === null || typeof context !== 'object') return undefined;
+  const c = context as { toolCallId?: unknown; agent?: { toolCallId?: unknown } };
+  const id = c.agent?.toolCallId ?? c.toolCallId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
 function checkGate(options: GateOptions<unknown>, path: string): void {
   if (options === null || typeof options !== 'object') throw new EwpError('NOT_AN_OBJECT', 'a gate is an object { proposition, action, store }', { path });
   if (options.store === undefined || options.store === null) throw new EwpError('MISSING_FIELD', 'an EvidenceStore is required', { path: `${path}.store` });
@@ -54,20 +80,48 @@ type AnyMastraTool = Tool<any, any, any, any, any, any, any>;
  * The same tool with `requireApproval` decided by the warrant: REQUIRE_CONFIRMATION asks a human,
  * MAY_ACT keeps the tool's own `requireApproval`. Pair it with {@link warrantToolHooks} over the
  * same gate object, which refuses DENY.
+ *
+ * Its `execute` runs the tool's own through `runGuarded` of `@ewp/tools`: decided once more on the
+ * evidence of that moment and recorded; run only on MAY_ACT, or on REQUIRE_CONFIRMATION when this gate
+ * asked a human for this input and Mastra is running the call (it runs an approval-gated call only
+ * after `approveToolCall`), that approval recorded as the decision's confirmation; the one execution
+ * of the decision claimed in the ledger first, and its outcome recorded. Read them back with
+ * `listDecisions` / `decisionHistory` of `@ewp/tools`, or `ewp decisions list`. A refusal there is the
+ * `GateRefusal` the model reads, as from the hook.
+ *
+ * @throws {DecisionError} from `execute` (and the approval and hook decisions) when the ledger
+ * cannot record (`EWP_REFUSE_DECISION_NOT_RECORDED`: nothing runs), or when the decision was already
+ * executed once (`EWP_REFUSE_DECISION_NOT_EXECUTABLE`).
  */
 export function gateMastraTool<T extends AnyMastraTool, INPUT = unknown>(tool: T, gate: GateOptions<INPUT>): T {
   if (tool === null || typeof tool !== 'object' || typeof tool.execute !== 'function') {
     throw new EwpError('WRONG_TYPE', 'gateMastraTool wraps a Mastra tool with an execute function', { path: 'tool' });
   }
   checkGate(gate as GateOptions<unknown>, 'gate');
-  const { needsApprovalFn: _resolved, requireApproval: own, ...rest } = tool as T & { needsApprovalFn?: unknown };
+  const { needsApprovalFn: _resolved, requireApproval: own, execute: ownExecute, ...rest } = tool as T & { needsApprovalFn?: unknown };
   const requireApproval = async (input: unknown, ctx?: { requestContext?: Record<string, unknown> }): Promise<boolean> => {
-    const d = await decideGate(gate, input as INPUT);
+    // Mastra does not pass the tool call id here: this decision's call id is a fresh one.
+    const d = await decideGate(forCall(gate, undefined), input as INPUT);
     const answer = REQUIRE_APPROVAL[d.decision] ?? (typeof own === 'function' ? await own(input, ctx) : own === true);
     askedFor(gate as GateOptions<unknown>).set(inputKey(input), d.decision === 'REQUIRE_CONFIRMATION');
     return answer;
   };
-  const gated = Object.assign(Object.create(Object.getPrototypeOf(tool) as object) as T, rest, { requireApproval, needsApprovalFn: requireApproval });
+  const execute = async (input: unknown, context?: unknown): Promise<unknown> => {
+    const callId = toolCallIdOf(context);
+    const run = await runGuarded(
+      {
+        ...forCall(gate, callId),
+        confirm: () =>
+          askedFor(gate as GateOptions<unknown>).get(inputKey(input)) === true
+            ? { confirmed_by: `mastra approveToolCall of ${tool.id} call ${callId ?? '(no call id)'}` }
+            : false,
+      },
+      input as INPUT,
+      (i) => (ownExecute as (input: unknown, context?: unknown) => unknown)(i, context),
+    );
+    return run.status === 'executed' ? run.result : run.refusal;
+  };
+  const gated = Object.assign(Object.create(Object.getPrototypeOf(tool) as object) as T, rest, { requireApproval, needsApprovalFn: requireApproval, execute });
   return gated;
 }
 
@@ -90,7 +144,7 @@ export function warrantToolHooks(gates: WarrantGates, inner: ToolHooks = {}): To
     beforeToolCall: async (context) => {
       const gate = Object.hasOwn(gates, context.toolName) ? gates[context.toolName] : undefined;
       if (gate !== undefined) {
-        const d = await decideGate(gate, context.input);
+        const d = await decideGate(forCall(gate, toolCallIdOf(context.context)), context.input);
         if (d.decision === 'DENY') return refused(d, 'DENY', denyReason(d));
         if (d.decision === 'REQUIRE_CONFIRMATION' && askedFor(gate).get(inputKey(context.input)) !== true) {
           return refused(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action; it was not given`);
