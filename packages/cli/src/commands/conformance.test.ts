@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvidenceView } from '@ewp/core';
@@ -48,6 +48,17 @@ describe('ewp conformance', () => {
     expect(r.stderr).toContain('skipped @ewp/mem0/conformance (not installed');
     expect(r.stderr).toContain('skipped @ewp/zep/conformance (not installed');
     expect(r.stdout).toContain('| good | 52 | 52 | 52 | 0 (0) | 0 | 0 | — | 0 | 0 | 0 | pass |');
+  });
+
+  it('a live Mem0 or Zep target whose adapter package is not installed: exit 2 with the install command', async () => {
+    const keyFile = join(dir, 'key');
+    writeFileSync(keyFile, 'k\n', { mode: 0o600 });
+    for (const [flag, pkg] of [['--mem0', '@ewp/mem0'], ['--zep', '@ewp/zep']] as const) {
+      const r = await run([flag, 'https://api.example.test', '--secret-file', keyFile], loader([]), dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`npm install ${pkg}`);
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+    }
   });
 
   it('fails (exit 1) on an unlisted loss and prints it; --json gives the counts', async () => {

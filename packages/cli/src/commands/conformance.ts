@@ -132,8 +132,10 @@ export async function runConformanceCommand(args: string[], io: CliIO, load: Mod
     try {
       live = await targetSubject(values, io.cwd, io.env, load);
     } catch (error) {
-      if (!TargetError.isInstance(error)) throw error;
-      return usageError('conformance', error.message, io);
+      if (TargetError.isInstance(error)) return usageError('conformance', error.message, io);
+      if (!notInstalled(error)) throw error;
+      const pkg = values.mem0 !== undefined ? '@ewp/mem0' : values.zep !== undefined ? '@ewp/zep' : '@ewp/postgres';
+      return usageError('conformance', `this live store needs ${pkg}, which is not installed: npm install ${pkg} (and its client SDK), then run again`, io);
     }
   } else if (values['secret-file'] !== undefined) {
     return usageError('conformance', '--secret-file goes with --pg, --mem0 or --zep', io);

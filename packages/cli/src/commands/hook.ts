@@ -7,6 +7,7 @@
  * and always exits 0 so that Claude Code reads the answer.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK } from '../cli-io.js';
@@ -65,7 +66,8 @@ export const hookCommand: Command = async (args: string[], io: CliIO) => {
   const event = await readAll(io.stdin);
   let mapping: ReturnType<typeof parseToolMapping>;
   try {
-    mapping = parseToolMapping(JSON.parse(readFileSync(values.map, 'utf8')));
+    // Relative to the directory the CLI runs in, as every other path option.
+    mapping = parseToolMapping(JSON.parse(readFileSync(resolve(io.cwd, values.map), 'utf8')));
   } catch (error) {
     return refuse(`unusable tool mapping ${values.map}: ${message(error)}`);
   }
