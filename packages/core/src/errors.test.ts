@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EWP_ERROR_CODES } from './error-codes.js';
+import { type ErrorCodeTable, EWP_ERROR_CODES } from './error-codes.js';
 import { EwpError, InvalidAction, InvalidEvidenceView, UnknownPolicy } from './errors.js';
 
 describe('EwpError', () => {
@@ -38,11 +38,32 @@ describe('EwpError', () => {
     expect(EwpError.isInstance(copy)).toBe(true);
   });
 
-  it('every code has a meaning in the one table', () => {
+  it("every code has a meaning in the kernel's table", () => {
     for (const [code, meaning] of Object.entries(EWP_ERROR_CODES)) {
       expect(code).toMatch(/^[A-Z][A-Z0-9_]+$/);
       expect(meaning.length).toBeGreaterThan(5);
     }
+  });
+
+  it("carries a package's own code when the class names its table, and only then", () => {
+    const TABLE = { DEMO_REFUSAL: 'a refusal only the demo package raises' } as const satisfies ErrorCodeTable;
+    class DemoError extends EwpError<keyof typeof TABLE> {
+      static override readonly marker: symbol = Symbol.for('ewp.error.DemoError');
+    }
+    const e = new DemoError('DEMO_REFUSAL', 'no');
+    expect(e).toMatchObject({ code: 'DEMO_REFUSAL', message: 'no' });
+    expect(EwpError.isInstance(e) && DemoError.isInstance(e)).toBe(true);
+    expect(new EwpError<keyof typeof TABLE>('DEMO_REFUSAL', 'no').code).toBe('DEMO_REFUSAL');
+    // @ts-expect-error a plain EwpError takes core codes only
+    expect(new EwpError('DEMO_REFUSAL', 'no').code).toBe('DEMO_REFUSAL');
+    // @ts-expect-error a class that names its codes takes those only
+    expect(new DemoError('JSON_SYNTAX', 'no').code).toBe('JSON_SYNTAX');
+    const caught: unknown = e;
+    if (EwpError.isInstance(caught)) {
+      const code: string = caught.code; // a caught error's code is any package's code
+      expect(code).toBe('DEMO_REFUSAL');
+    }
+    expect(Object.hasOwn(EWP_ERROR_CODES, 'DEMO_REFUSAL')).toBe(false);
   });
 
   it('markers are not enumerable (errors serialize as before)', () => {

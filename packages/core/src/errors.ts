@@ -20,7 +20,7 @@ export type InvalidViewCode =
   | 'DUPLICATE_ID'
   | 'SOURCE_REF_MISMATCH';
 
-export type { EwpErrorCode } from './error-codes.js';
+export type { ErrorCodeTable, EwpErrorCode } from './error-codes.js';
 
 const BASE_MARKER = Symbol.for('ewp.error');
 
@@ -34,25 +34,32 @@ export interface EwpErrorOptions {
 
 /**
  * The one base of every error an `@ewp/*` package throws on bad input or broken state: a stable
- * `code` from {@link EWP_ERROR_CODES}, an optional JSON `path`, and `cause`.
+ * `code`, an optional JSON `path`, and `cause`.
+ *
+ * `Code` is the set of codes the error may carry. `new EwpError(code, …)` takes a code of core's
+ * {@link EWP_ERROR_CODES}; a package that owns codes (its own {@link ErrorCodeTable}) names them,
+ * `class CliError extends EwpError<CliErrorCode>` or `new EwpError<CliErrorCode>('USAGE', …)`. A
+ * caught error's `code` is a `string`: compare it with the codes you handle.
  *
  * Test with `EwpError.isInstance(e)` (or `SomeSubclass.isInstance(e)`), not `instanceof`: the
  * check reads a `Symbol.for` marker, so it holds when two copies of a package are installed.
  * A subclass that wants its own check declares `static override readonly marker = Symbol.for('ewp.error.Name')`.
  */
-export class EwpError extends Error {
+export class EwpError<Code extends string = string> extends Error {
   /** The marker `isInstance` looks for; every instance carries the markers of its class chain. */
   static readonly marker: symbol = BASE_MARKER;
   /** Stable, machine-readable code. */
-  readonly code: EwpErrorCode;
+  readonly code: Code;
   /** JSON path of the offending value, when there is one. */
   readonly path: string | undefined;
 
-  constructor(code: EwpErrorCode, message: string, options: EwpErrorOptions | string = {}) {
+  /** @param code a core code, or one of `Code` when the class (or type argument) names the codes */
+  constructor(code: string extends Code ? EwpErrorCode : NoInfer<Code>, message: string, options: EwpErrorOptions | string = {}) {
     const { path, cause } = typeof options === 'string' ? { path: options, cause: undefined } : options;
     super(path === undefined ? message : `${path}: ${message}`, cause === undefined ? undefined : { cause });
     this.name = 'EwpError';
-    this.code = code;
+    // When Code is `string` the parameter is narrower (a core code), so it is always a Code.
+    this.code = code as Code;
     this.path = path;
     for (let c: unknown = new.target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
       if (Object.hasOwn(c, 'marker')) {
