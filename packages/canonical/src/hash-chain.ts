@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EwpError } from '@ewp/core';
+import type { CanonicalErrorCode } from './canonicalization-error.js';
 import { sha256Hex } from './digest.js';
 import { ebcj1String } from './ebcj1.js';
 
@@ -104,7 +105,9 @@ export function buildChainEntries(anchor: ChainAnchor, events: readonly Record<s
   const entries: StoredChainEntry[] = [];
   for (const event of events) {
     if (Object.hasOwn(event, 'seq') && event.seq !== seq && event.seq !== BigInt(seq)) {
-      throw new EwpError('SEQ_MISMATCH', `event.seq is ${String(event.seq)}, its position in the log is ${seq}`, { path: `$[${seq - anchor.length}].seq` });
+      throw new EwpError<CanonicalErrorCode>('SEQ_MISMATCH', `event.seq is ${String(event.seq)}, its position in the log is ${seq}`, {
+        path: `$[${seq - anchor.length}].seq`,
+      });
     }
     const text = ebcj1String({ ...event, seq });
     const hash = chainHash(prev, text);

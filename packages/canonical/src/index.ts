@@ -7,7 +7,12 @@
  * @packageDocumentation
  */
 
-export { type CanonicalizationCode, CanonicalizationError } from './canonicalization-error.js';
+export {
+  CANONICAL_ERROR_CODES,
+  type CanonicalErrorCode,
+  type CanonicalizationCode,
+  CanonicalizationError,
+} from './canonicalization-error.js';
 export { EBCJ1_MAX_DEPTH, EBCJ1_MAX_INTEGER_DIGITS, EBCJ1_VERSION, ebcj1Bytes, ebcj1String } from './ebcj1.js';
 /** Re-exported from `@ewp/core`, where the rule lives. */
 export { jsonString } from '@ewp/core';
