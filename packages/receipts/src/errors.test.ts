@@ -9,7 +9,16 @@ import { decodeCheckpoint } from './checkpoint/decode.js';
 import type { Checkpoint } from './checkpoint/model.js';
 import type { VerificationResult } from './checkpoint/verification.js';
 import { EvidenceBound } from './checkpoint/evidence-bound.js';
-import { CheckpointError, GraphError, PersistenceError, PersistenceIntegrityError, ReceiptFormatError, ReceiptsError, TimestampError } from './errors.js';
+import {
+  CheckpointError,
+  GraphError,
+  PersistenceError,
+  PersistenceIntegrityError,
+  RECEIPTS_ERROR_CODES,
+  ReceiptFormatError,
+  ReceiptsError,
+  TimestampError,
+} from './errors.js';
 import { DependencyGraph } from './graph/dependency-graph.js';
 import { parseInstantMicros } from './checkpoint/instant.js';
 import { openSqliteReceiptStore } from './persistence/sqlite-receipt-store.js';
@@ -37,7 +46,7 @@ describe('receipts errors are EwpErrors', () => {
     expect(EwpError.isInstance(error)).toBe(true);
     expect(TimestampError.isInstance(error)).toBe(false);
     expect(CanonicalizationError.isInstance(error)).toBe(false);
-    expect(Object.hasOwn(EWP_ERROR_CODES, (error as EwpError).code)).toBe(true);
+    expect(Object.hasOwn(RECEIPTS_ERROR_CODES, (error as EwpError).code) || Object.hasOwn(EWP_ERROR_CODES, (error as EwpError).code)).toBe(true);
   });
 
   it('a format refusal names the field in path and message', () => {

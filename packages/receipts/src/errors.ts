@@ -1,14 +1,40 @@
 /**
- * Typed errors of @ewp/receipts. Each is an `@ewp/core` {@link EwpError} with a stable `code` from
- * the project's one code table; the message wording follows the Python reference where it has one
- * (informational), the code is the contract. Map them with `X.isInstance(e)`, never `instanceof`.
+ * Typed errors of @ewp/receipts. Each is an `@ewp/core` {@link EwpError} with a stable `code`, from
+ * this package's {@link RECEIPTS_ERROR_CODES} or core's shared table; the message wording follows
+ * the Python reference where it has one (informational), the code is the contract. Map them with
+ * `X.isInstance(e)`, never `instanceof`.
  */
-import { EwpError, type EwpErrorCode } from '@ewp/core';
+import { type ErrorCodeTable, EwpError, type EwpErrorCode } from '@ewp/core';
+
+/** The error codes only @ewp/receipts raises (receipts, checkpoints, signatures, persistence), with their meanings. */
+export const RECEIPTS_ERROR_CODES = {
+  NAIVE_TIMESTAMP: 'a timestamp without a UTC offset',
+  BAD_TIMESTAMP: 'a malformed or out-of-range timestamp',
+  DUPLICATE_CHECKPOINT_ID: 'a checkpoint id used twice',
+  DUPLICATE_EVIDENCE_IDS: 'an evidence id listed twice in one checkpoint',
+  UNKNOWN_DEPENDENCIES: 'a checkpoint depends on checkpoints that do not exist',
+  MISSING_DEPENDENCY: 'a graph node names a dependency that is not in the graph',
+  UNKNOWN_CHECKPOINT: 'no checkpoint of that id',
+  KEY_NOT_ACTIVE: 'the signing key is not active at that time',
+  BLANK_ALGORITHM: 'a signature without an algorithm',
+  BLANK_KEY_ID: 'a signature without a key id',
+  RECEIPT_VERSION: 'an unknown receipt version',
+  CANONICALIZATION_VERSION: 'an unknown canonicalization version',
+  EMPTY_SIGNATURE: 'an empty signature',
+  REPLAY_CONFLICT: 'an operation id reused with another payload',
+  BAD_FORMAT: 'a receipt or envelope that is not well formed',
+  PERSISTENCE: 'the receipt store could not be read or written',
+  PERSISTENCE_INTEGRITY: 'stored receipts fail their integrity check',
+  UNSUPPORTED_SCHEMA: 'a receipt store of another schema version',
+} as const satisfies ErrorCodeTable;
+
+/** A code of {@link RECEIPTS_ERROR_CODES}. */
+export type ReceiptsErrorCode = keyof typeof RECEIPTS_ERROR_CODES;
 
 /** Base class of every error this package throws on bad input or broken state. */
-export class ReceiptsError extends EwpError {
+export class ReceiptsError extends EwpError<ReceiptsErrorCode | EwpErrorCode> {
   static override readonly marker: symbol = Symbol.for('ewp.error.ReceiptsError');
-  constructor(code: EwpErrorCode, message: string, options: { path?: string | undefined; cause?: unknown } = {}) {
+  constructor(code: ReceiptsErrorCode | EwpErrorCode, message: string, options: { path?: string | undefined; cause?: unknown } = {}) {
     super(code, message, options);
     this.name = 'ReceiptsError';
   }

@@ -11,6 +11,8 @@
 export {
   CheckpointError,
   GraphError,
+  RECEIPTS_ERROR_CODES,
+  type ReceiptsErrorCode,
   PersistenceError,
   PersistenceIntegrityError,
   ReceiptFormatError,
