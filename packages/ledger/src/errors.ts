@@ -1,17 +1,22 @@
 /**
- * Typed store refusals. Each is an `EwpError` (from @ewp/core) with a stable `code` from the one
- * code table, so the CLI, the tools and adapters map them by code (or `isInstance`), never by class
- * identity or message text.
+ * Typed store refusals. Each is an `EwpError` (from @ewp/core) with a stable `code`: the store
+ * contract's codes live in core's table (every backend and tool binding raises them), the entry
+ * code in {@link LEDGER_ERROR_CODES}. The CLI, the tools and adapters map them by code (or
+ * `isInstance`), never by class identity or message text.
  */
-import { EwpError } from '@ewp/core';
+import { type ErrorCodeTable, EwpError } from '@ewp/core';
+
+/** The error codes only @ewp/ledger raises, with their meanings. */
+export const LEDGER_ERROR_CODES = {
+  EWP_REFUSE_INVALID_ENTRY: 'a ledger entry or entry query with a malformed kind, id, subjects, body or bound',
+} as const satisfies ErrorCodeTable;
 
 /** Stable codes of the store errors. */
-export type LedgerErrorCode = 'EWP_REFUSE_IMMUTABLE_RECORD' | 'EWP_REFUSE_MISSING_VIEW' | 'EWP_REFUSE_LEDGER_UNAVAILABLE' | 'EWP_REFUSE_INVALID_ENTRY';
+export type LedgerErrorCode = 'EWP_REFUSE_IMMUTABLE_RECORD' | 'EWP_REFUSE_MISSING_VIEW' | 'EWP_REFUSE_LEDGER_UNAVAILABLE' | keyof typeof LEDGER_ERROR_CODES;
 
 /** Base class of every error a store throws on its own account (view refusals come from @ewp/core). */
-export class LedgerError extends EwpError {
+export class LedgerError extends EwpError<LedgerErrorCode> {
   static override readonly marker: symbol = Symbol.for('ewp.error.LedgerError');
-  declare readonly code: LedgerErrorCode;
   constructor(code: LedgerErrorCode, message: string, options?: { path?: string | undefined; cause?: unknown }) {
     super(code, message, options);
     this.name = 'LedgerError';

@@ -8,6 +8,7 @@ export {
   ImmutableRecordError,
   type ImmutableRecordKind,
   InvalidEntryError,
+  LEDGER_ERROR_CODES,
   LedgerError,
   type LedgerErrorCode,
   MissingViewError,
