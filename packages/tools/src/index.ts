@@ -13,6 +13,8 @@ export {
   isToolCode,
   type RefusalPayload,
   refusalPayload,
+  TOOL_ERROR_CODES,
+  type ToolErrorCode,
   ToolRefusal,
   toRefusal,
 } from './refusal.js';

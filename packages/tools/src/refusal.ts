@@ -3,9 +3,36 @@
  * call can be refused with, and the mapping from kernel and store errors onto them (by `code`,
  * never by class identity, so it holds across duplicate installs and any EvidenceStore).
  */
-import { EwpError, type EwpErrorCode, InvalidEvidenceView } from '@ewp/core';
+import { type ErrorCodeTable, EwpError, type EwpErrorCode, InvalidEvidenceView } from '@ewp/core';
 
-/** Every code a tool call can be refused with (all from core's `EWP_ERROR_CODES`). */
+/**
+ * The error codes only @ewp/tools raises (tool-call refusals and decision records), with their
+ * meanings. Every binding (MCP, AI SDK, LangChain, …) passes them on unchanged.
+ */
+export const TOOL_ERROR_CODES = {
+  EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN: 'a trusted origin claimed without attestation',
+  EWP_REFUSE_INVALID_EVIDENCE_VIEW: 'a view given to a tool breaks a rule of the protocol',
+  EWP_REFUSE_PERSIST_WARRANT: 'an attempt to store a warrant as evidence',
+  EWP_REFUSE_CLIENT_SUPPLIED_WARRANT: 'a client passed its own warrant where the server computes it',
+  EWP_REFUSE_INLINE_VIEW_FOR_ACTION: 'an action gated on a view the client supplied inline',
+  EWP_REFUSE_INVALID_ACTION: 'the action given to the gate is malformed',
+  EWP_REFUSE_EVALUATED_AT_SKEW: 'the evaluation time is too far from the server clock',
+  EWP_REFUSE_STALE_VIEW_FOR_ACTION: 'the gate was asked about a view older than the latest',
+  EWP_REFUSE_CLIENT_RISK_POLICY: 'a client tried to pass its own risk policy',
+  EWP_REFUSE_MISSING_CONTENT_HASH: 'an external check without a content hash',
+  EWP_REFUSE_MISSING_OBSERVED_AT: 'a record without an observation time',
+  EWP_REFUSE_MAY_ACT_WITHOUT_ACTION: 'the gate was called without an action',
+  EWP_MISSING_EVALUATED_AT: 'a tool that needs an evaluation time got none',
+  EWP_UNKNOWN_TOOL: 'no tool of that name',
+  EWP_REFUSE_DECISION_UNKNOWN: 'no recorded decision with that id in the ledger',
+  EWP_REFUSE_DECISION_NOT_RECORDED: 'the gate could not record its decision in the ledger, so nothing runs (fail closed)',
+  EWP_REFUSE_DECISION_NOT_EXECUTABLE: 'a guarded run refused: the decision does not permit acting, its evidence changed, or it already ran',
+} as const satisfies ErrorCodeTable;
+
+/** A code of {@link TOOL_ERROR_CODES}. */
+export type ToolErrorCode = keyof typeof TOOL_ERROR_CODES;
+
+/** Every code a tool call can be refused with (from {@link TOOL_ERROR_CODES} and core's `EWP_ERROR_CODES`). */
 export const EWP_TOOL_CODES = [
   'EWP_REFUSE_INGEST_ROLE',
   'EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN',
@@ -28,7 +55,7 @@ export const EWP_TOOL_CODES = [
   'EWP_UNKNOWN_TOOL',
   'EWP_UNKNOWN_RESOURCE',
   'LONE_SURROGATE',
-] as const satisfies readonly EwpErrorCode[];
+] as const satisfies readonly (ToolErrorCode | EwpErrorCode)[];
 
 /** A code a tool call can be refused with. */
 export type EwpToolCode = (typeof EWP_TOOL_CODES)[number];
@@ -44,9 +71,8 @@ export function isToolCode(code: unknown): code is EwpToolCode {
  * A refused tool call. Every binding turns it into the result the model reads
  * ({@link refusalPayload}); test for it with `ToolRefusal.isInstance(e)`.
  */
-export class ToolRefusal extends EwpError {
+export class ToolRefusal extends EwpError<EwpToolCode> {
   static override readonly marker: symbol = Symbol.for('ewp.error.ToolRefusal');
-  declare readonly code: EwpToolCode;
   /** The message without the path prefix `EwpError` adds (what the model is told). */
   readonly reason: string;
   constructor(code: EwpToolCode, reason: string, options: { path?: string | undefined; cause?: unknown } = {}) {
