@@ -1,23 +1,26 @@
 /**
- * Typed refusals of the memory layer. Each is an `EwpError` with a stable code from the one code
- * table of @ewp/core and the path of the offending field; nothing is written when one is thrown.
+ * Typed refusals of the memory layer. Each is an `EwpError` with a stable code of
+ * {@link MEMORY_ERROR_CODES} and the path of the offending field; nothing is written when one is thrown.
  */
-import { EwpError } from '@ewp/core';
+import { type ErrorCodeTable, EwpError } from '@ewp/core';
 
-/** The codes the memory layer refuses with. */
-export type MemoryErrorCode =
-  | 'EWP_REFUSE_MEMORY_INPUT'
-  | 'EWP_REFUSE_MEMORY_UNKNOWN'
-  | 'EWP_REFUSE_MEMORY_CLASS_CONFLICT'
-  | 'EWP_REFUSE_MEMORY_SUPPORT_CLASS'
-  | 'EWP_REFUSE_MEMORY_SELF_LINK'
-  | 'EWP_REFUSE_MEMORY_PROJECT_SCOPE'
-  | 'EWP_REFUSE_MEMORY_LINK_CONFLICT';
+/** The codes the memory layer refuses with (only @ewp/memory raises them), with their meanings. */
+export const MEMORY_ERROR_CODES = {
+  EWP_REFUSE_MEMORY_INPUT: 'a memory-layer call with a missing or malformed field (text, class, project, source, time, config)',
+  EWP_REFUSE_MEMORY_UNKNOWN: 'no memory with that hash in the store',
+  EWP_REFUSE_MEMORY_CLASS_CONFLICT: 'a memory stored again under another class (a class changes only by reclass)',
+  EWP_REFUSE_MEMORY_SUPPORT_CLASS: 'an inference or hypothesis given as support or refutation (only observations and evidence may)',
+  EWP_REFUSE_MEMORY_SELF_LINK: 'a memory given as support or refutation of itself',
+  EWP_REFUSE_MEMORY_PROJECT_SCOPE: 'a support or refutation from another project scope than the memory it is linked to',
+  EWP_REFUSE_MEMORY_LINK_CONFLICT: 'one memory given as both support and refutation of the same memory',
+} as const satisfies ErrorCodeTable;
+
+/** A code of {@link MEMORY_ERROR_CODES}. */
+export type MemoryErrorCode = keyof typeof MEMORY_ERROR_CODES;
 
 /** A memory-layer refusal. `memory` names the memory (hash) the refusal is about, when there is one. */
-export class MemoryError extends EwpError {
+export class MemoryError extends EwpError<MemoryErrorCode> {
   static override readonly marker: symbol = Symbol.for('ewp.error.MemoryError');
-  declare readonly code: MemoryErrorCode;
   /** The memory hash the refusal names (the offending support, the unknown id), when there is one. */
   readonly memory: string | undefined;
   constructor(code: MemoryErrorCode, message: string, options: { path?: string; memory?: string; cause?: unknown } = {}) {

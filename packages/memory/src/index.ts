@@ -17,7 +17,7 @@ export { confidenceOf, wholePeriodsSince } from './confidence.js';
 export { checkEcho, type EchoDecision } from './echo-check.js';
 export { EPISTEMIC_CLASSES, type EpistemicClass, isClaimClass, isEpistemicClass, maySupport } from './epistemic-class.js';
 export { type EvidenceCounts, echoRecordIds, evidenceCounts } from './evidence-counts.js';
-export { MemoryError, type MemoryErrorCode } from './errors.js';
+export { MEMORY_ERROR_CODES, MemoryError, type MemoryErrorCode } from './errors.js';
 export {
   type EchoCandidate,
   type GateEventBody,
