@@ -4,3 +4,4 @@
  */
 export * from './cli-io.js';
 export { COMMANDS } from './commands.js';
+export { CLI_ERROR_CODES, type CliErrorCode, UsageError } from './errors.js';

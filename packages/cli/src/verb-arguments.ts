@@ -1,18 +1,4 @@
-import { EwpError } from '@ewp/core';
 import { type CliIO, EXIT_OK, EXIT_USAGE } from './cli-io.js';
-
-/**
- * The one error of a command line a verb cannot run (an unknown or conflicting option, a bad value,
- * an unreadable argument file): code `USAGE`, the message names the option. Verbs report it with
- * {@link usageError} and exit with EXIT_USAGE.
- */
-export class UsageError extends EwpError {
-  static override readonly marker: symbol = Symbol.for('ewp.error.UsageError');
-  constructor(message: string) {
-    super('USAGE', message);
-    this.name = 'UsageError';
-  }
-}
 
 /**
  * Report unusable arguments of `verb` as one line on stderr (the reason, and where the usage is) and

@@ -8,6 +8,7 @@
 import { closeSync, createReadStream, fstatSync, openSync, ReadStream, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EwpError, parseJson, Utf8StreamDecoder } from '@ewp/core';
+import type { CliErrorCode } from './errors.js';
 
 /** A refusal as the CLI reports it: code, JSON path, message. */
 export interface ItemError {
@@ -61,8 +62,8 @@ function formatSize(bytes: number): string {
 }
 
 /** A line, list element or document longer than the limit: reading the file stops there. */
-function tooLarge(max: number): EwpError {
-  return new EwpError(
+function tooLarge(max: number): EwpError<CliErrorCode> {
+  return new EwpError<CliErrorCode>(
     'INPUT_TOO_LARGE',
     `a line, list element or document longer than ${formatSize(max)} (--${MAX_VIEW_BYTES_OPTION}); the rest of the input is not read`,
   );

@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
-import { parseVerbArguments, UsageError, usageError } from '../verb-arguments.js';
+import { UsageError } from '../errors.js';
+import { parseVerbArguments, usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp decisions list   (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>) [--proposition P] [--since N] [--limit N] [--json]
        ewp decisions show   <decision-id> (--db ... ) 

@@ -20,7 +20,8 @@ import {
   verifyWarrantReceipt,
 } from '@ewp/receipts';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
-import { UsageError, usageError } from '../verb-arguments.js';
+import { UsageError } from '../errors.js';
+import { usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp receipt issue <view.json|-> [--at T] [--key SEED_FILE --key-id ID] [--out FILE]
        ewp receipt verify <receipt.json> <view.json|-> [--keys REGISTRY.json | --public-key HEX --key-id ID]

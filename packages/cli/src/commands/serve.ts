@@ -4,7 +4,8 @@ import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { openSalienceStore, type SalienceStore } from '@ewp/memory';
 import { assertIngestToken, isLoopbackHost, MEMORY_REST_ROUTES, MIN_INGEST_TOKEN_BYTES, readIngestTokenFile, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
-import { UsageError, usageError } from '../verb-arguments.js';
+import { UsageError } from '../errors.js';
+import { usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, openStore } from '../open-store.js';
 import { untilSignal } from '../until-signal.js';
 
