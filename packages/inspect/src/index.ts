@@ -15,6 +15,7 @@ export {
   serveInspector,
 } from './serve-inspector.js';
 export { type ChainVerification, ChainVerificationError, type StoreOpener, verifyChainInWorker } from './chain-status.js';
+export { INSPECT_ERROR_CODES, type InspectErrorCode } from './errors.js';
 export {
   type AdapterLossReport,
   type LossCount,

@@ -3,6 +3,7 @@
  * request; warrant comes from @ewp/core, origin trust from @ewp/tools. Nothing here writes.
  */
 import { EwpError, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type SourceRef, warrantNow } from '@ewp/core';
+import type { InspectErrorCode } from './errors.js';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
 import { ChainStatusCache, type ChainVerification } from './chain-status.js';
@@ -64,7 +65,7 @@ export function toWireView(view: EvidenceView): WireView {
 }
 
 /** A request the API refuses: an HTTP status and a message naming the parameter. */
-export class InspectorRequestError extends EwpError {
+export class InspectorRequestError extends EwpError<InspectErrorCode> {
   static override readonly marker: symbol = Symbol.for('ewp.error.InspectorRequestError');
   constructor(
     readonly status: 400 | 404,

@@ -9,6 +9,7 @@ import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EwpError, type RiskPolicy } from '@ewp/core';
+import type { InspectErrorCode } from './errors.js';
 import { createGuardedServer, type GuardedRequest, type HttpLimits } from '@ewp/http-guard';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type StoreOpener, verifyChainInWorker } from './chain-status.js';
@@ -107,7 +108,7 @@ export interface Inspector {
 }
 
 /** The page is not built (the package's `build` runs `vite build` into dist/web). */
-export class InspectorAssetsMissingError extends EwpError {
+export class InspectorAssetsMissingError extends EwpError<InspectErrorCode> {
   static override readonly marker: symbol = Symbol.for('ewp.error.InspectorAssetsMissingError');
   constructor(dir: string) {
     super('INSPECTOR_ASSETS_MISSING', `the inspector page is not built: no index.html in ${dir} (run the package build)`);
