@@ -15,7 +15,7 @@ export {
 } from './consolidate/consolidate.js';
 export { BaseStoreLedger, type BaseStoreLedgerOptions, DEFAULT_EWP_NAMESPACE } from './ledger/base-store-ledger.js';
 export { BaseStoreRecordStore } from './ledger/base-store-record-store.js';
-export { ReservedNamespaceError } from './ledger/reserved-namespace-error.js';
+export { LANGCHAIN_ERROR_CODES, type LangChainErrorCode, ReservedNamespaceError } from './ledger/reserved-namespace-error.js';
 export {
   type DocumentWarrant,
   WarrantRetriever,
