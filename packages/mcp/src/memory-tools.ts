@@ -6,7 +6,7 @@
  * need the ingest role, checked before any argument is read. A recall may append a PROMO_GATE event
  * (an audit record of the promotion gate, never evidence), so it is a read for the role check.
  */
-import { EwpError } from '@ewp/core';
+import { EwpError, type EwpErrorCode } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { agentContext, agentContextText, EPISTEMIC_CLASSES, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
 import { jsonSchemaOf } from '@ewp/tools';
@@ -153,7 +153,7 @@ export function isMemoryToolName(name: unknown): name is MemoryToolName {
 }
 
 /** A refused memory tool call, as the binding frames it: code, message, argument path. */
-export class MemoryToolRefusal extends EwpError {
+export class MemoryToolRefusal extends EwpError<EwpErrorCode> {
   static override readonly marker: symbol = Symbol.for('ewp.error.MemoryToolRefusal');
 }
 

@@ -126,12 +126,12 @@ export function matchRestRoute(routes: readonly CompiledRestRoute[], method: str
 }
 
 /** Status of the error a handler threw, by its stable code. */
-const STATUS_OF_CODE: Partial<Record<EwpErrorCode, number>> = {
+const STATUS_OF_CODE: Partial<Record<string, number>> = {
   EWP_REFUSE_MISSING_VIEW: 404,
   EWP_REFUSE_IMMUTABLE_RECORD: 409,
   EWP_REFUSE_INGEST_ROLE: 403,
   EWP_REFUSE_LEDGER_UNAVAILABLE: 503,
-};
+} satisfies Partial<Record<EwpErrorCode, number>>;
 
 /** The JSON body of every REST error reply. */
 export interface RestErrorBody {
