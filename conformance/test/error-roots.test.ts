@@ -27,7 +27,7 @@ it('every error class extends EwpError (one root)', () => {
   const sources = repositoryFiles().filter((f) => /^(packages\/[^/]+|conformance)\//.test(f) && /\.(ts|tsx|mts)$/.test(f) && !/\.test\.tsx?$/.test(f));
   for (const file of sources) {
     const text = readFileSync(join(repositoryRoot, file), 'utf8');
-    for (const match of text.matchAll(/class\s+(\w+)\s+extends\s+(?:Error|TypeError|RangeError|SyntaxError)\b/g)) {
+    for (const match of text.matchAll(/class\s+(\w+)(?:<[^{]*?>)?\s+extends\s+(?:Error|TypeError|RangeError|SyntaxError)\b/g)) {
       roots.push(`${file} ${match[1]}`);
     }
   }
