@@ -112,6 +112,14 @@ function successResult(result: Record<string, unknown>): CallToolResult {
 }
 
 /**
+ * `JSON.stringify(successResult(result))`, written without building that object: the tool text is
+ * escaped into place once and the result serialised once.
+ */
+function successResultText(result: Record<string, unknown>): string {
+  return `{"content":[{"type":"text","text":${JSON.stringify(stableJson(result))}}],"structuredContent":${JSON.stringify(result)}}`;
+}
+
+/**
  * Run one tool call. Exposed for transports that bypass MCP framing (and for tests); an MCP
  * session goes through {@link createEwpMcpServer}.
  */
@@ -124,14 +132,24 @@ export async function callEwpTool(name: string, rawArguments: unknown, context: 
     const decided = await runDecisionTool(name, rawArguments, context);
     return decided.ok ? successResult(decided.value) : refusalResult(decided.refusal);
   }
-  let outcome: Awaited<ReturnType<typeof runTool>>;
+  const outcome = await runToolsetCall(name, rawArguments, context);
+  return outcome.ok ? successResult(outcome.value as Record<string, unknown>) : refusalResult(outcome.refusal);
+}
+
+/** `JSON.stringify(await callEwpTool(...))`, with a toolset result serialised once (see {@link successResultText}). */
+async function callEwpToolText(name: string, rawArguments: unknown, context: ToolContext): Promise<string> {
+  if (isMemoryToolName(name) || isDecisionToolName(name)) return JSON.stringify(await callEwpTool(name, rawArguments, context));
+  const outcome = await runToolsetCall(name, rawArguments, context);
+  return outcome.ok ? successResultText(outcome.value as Record<string, unknown>) : JSON.stringify(refusalResult(outcome.refusal));
+}
+
+async function runToolsetCall(name: string, rawArguments: unknown, context: ToolContext): Promise<Awaited<ReturnType<typeof runTool>>> {
   try {
-    outcome = await runTool(name, rawArguments, context);
+    return await runTool(name, rawArguments, context);
   } catch (error) {
     // Not a refusal: a defect. Surface it as a JSON-RPC internal error rather than dress it up as a code.
     throw new McpError(ErrorCode.InternalError, `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return outcome.ok ? successResult(outcome.value as Record<string, unknown>) : refusalResult(outcome.refusal);
 }
 
 /**
@@ -169,7 +187,7 @@ function directCalls(context: ToolContext): DirectCalls {
     if (typeof params.name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) return undefined;
     const id = m.id;
     const name = params.name;
-    const compute = async (): Promise<string> => JSON.stringify(await callEwpTool(name, args, context));
+    const compute = (): Promise<string> => callEwpToolText(name, args, context);
     const tool = Object.hasOwn(TOOLSET, name) ? (TOOLSET[name as keyof typeof TOOLSET] as EwpTool) : undefined;
     // The arguments came from JSON text, so their JSON text names them (key order aside: a miss, never a wrong hit).
     const result = cache !== undefined && tool?.deterministic === true ? cache.text(`${name}\n${JSON.stringify(args ?? {})}`, compute) : compute();
