@@ -11,10 +11,15 @@ import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes 
 /** Longest accepted line (one message), in bytes. */
 export const MAX_STDIO_MESSAGE_BYTES = 1024 * 1024;
 
+/** Direct calls (see `directCallsOf`) started together, by default; the lines after them wait their turn. */
+export const DIRECT_CALL_BATCH = 32;
+
 export interface LineTransportOptions {
   maxMessageBytes?: number;
   /** Answers the messages it can without the SDK server (see `directCallsOf`). */
   direct?: DirectCalls | undefined;
+  /** Most direct calls in flight at once (default {@link DIRECT_CALL_BATCH}). */
+  directBatch?: number;
 }
 
 /**
@@ -27,6 +32,11 @@ function isBlank(line: Buffer): boolean {
   }
   return true;
 }
+
+const EMPTY_LINE = Buffer.alloc(0);
+
+/** Queued output written at once when it reaches this many characters (a Linux pipe holds 64 KiB). */
+const FLUSH_AT_CHARS = 64 * 1024;
 
 /** A server-side {@link Transport} over a readable and a writable byte stream. */
 export class LineDelimitedServerTransport implements Transport {
@@ -49,6 +59,19 @@ export class LineDelimitedServerTransport implements Transport {
   private flushScheduled = false;
   private readonly maxBytes: number;
   private readonly direct: DirectCalls | undefined;
+  private readonly directBatch: number;
+  /** Direct calls started and not yet answered. */
+  private directInFlight = 0;
+  /**
+   * Complete lines read while a batch of direct calls is in flight, handled in order once it is
+   * answered. A pipelined client writes thousands of calls at once; started together, each would hold
+   * its state until the last is answered, and that state would outlive the young generation of the
+   * heap (slow collections, a heap grown to hold it). Input is paused while lines wait.
+   */
+  private waiting: Buffer[] = [];
+  private waitingAt = 0;
+  /** Input paused because lines wait (see `waiting`), as opposed to a lagging reader (see `draining`). */
+  private heldBack = false;
   private readonly onData = (chunk: Buffer | string) => this.receive(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   private readonly onEnd = () => {
     this.ended = true;
@@ -68,6 +91,7 @@ export class LineDelimitedServerTransport implements Transport {
   ) {
     this.maxBytes = options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
     this.direct = options.direct;
+    this.directBatch = Math.max(1, options.directBatch ?? DIRECT_CALL_BATCH);
   }
 
   async start(): Promise<void> {
@@ -78,7 +102,7 @@ export class LineDelimitedServerTransport implements Transport {
   }
 
   private closeWhenAnswered(): void {
-    if (this.ended && this.inFlight.size === 0) void this.close();
+    if (this.ended && this.inFlight.size === 0 && this.waitingAt === this.waiting.length) void this.close();
   }
 
   private receive(chunk: Buffer): void {
@@ -109,9 +133,39 @@ export class LineDelimitedServerTransport implements Transport {
       this.reply(errorReply(null, INVALID_REQUEST, `invalid request: message larger than ${this.maxBytes} bytes`));
       return;
     }
-    let line = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
+    const line = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
     this.chunks = [];
     this.pending = 0;
+    if (this.directInFlight >= this.directBatch || this.waitingAt < this.waiting.length) {
+      this.waiting.push(line);
+      if (!this.heldBack) {
+        this.heldBack = true;
+        this.input.pause();
+      }
+      return;
+    }
+    this.handleLine(line);
+  }
+
+  /** Handle the lines that wait, in order, until a batch of direct calls is in flight again. */
+  private handleWaiting(): void {
+    while (this.waitingAt < this.waiting.length && this.directInFlight < this.directBatch && !this.closed) {
+      const line = this.waiting[this.waitingAt] as Buffer;
+      this.waiting[this.waitingAt++] = EMPTY_LINE;
+      this.handleLine(line);
+    }
+    if (this.waitingAt < this.waiting.length) return;
+    this.waiting = [];
+    this.waitingAt = 0;
+    if (this.heldBack) {
+      this.heldBack = false;
+      if (!this.closed && this.draining === undefined) this.input.resume();
+    }
+    this.closeWhenAnswered();
+  }
+
+  private handleLine(received: Buffer): void {
+    let line = received;
     if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
     if (isBlank(line)) return;
     const parsed = parseJsonBytes(line);
@@ -129,7 +183,13 @@ export class LineDelimitedServerTransport implements Transport {
     const direct = this.direct?.(guarded.message);
     if (direct !== undefined) {
       const id = message.id as string | number;
-      void direct.then((text) => this.deliver(id, text));
+      this.directInFlight += 1;
+      void direct.then((text) => {
+        this.directInFlight -= 1;
+        this.deliver(id, text);
+        // The next batch starts once this one is answered, all in one run: its lookups share one revision read.
+        if (this.directInFlight === 0 && this.waitingAt < this.waiting.length) this.handleWaiting();
+      });
       return;
     }
     this.onmessage?.(guarded.message);
@@ -151,6 +211,12 @@ export class LineDelimitedServerTransport implements Transport {
 
   private writeText(text: string): Promise<void> | undefined {
     this.outgoing += `${text}\n`;
+    // A long run of answers (a pipelined client's thousands of calls) goes out as it fills a pipe's
+    // worth, instead of piling up in the heap until the run ends.
+    if (this.outgoing.length >= FLUSH_AT_CHARS) {
+      this.writeOutgoing();
+      return this.draining;
+    }
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(this.flush);
@@ -160,6 +226,10 @@ export class LineDelimitedServerTransport implements Transport {
 
   private readonly flush = (): void => {
     this.flushScheduled = false;
+    this.writeOutgoing();
+  };
+
+  private writeOutgoing(): void {
     if (this.outgoing === '') return;
     const text = this.outgoing;
     this.outgoing = '';
@@ -168,11 +238,11 @@ export class LineDelimitedServerTransport implements Transport {
     this.draining = new Promise<void>((resolve) => {
       this.output.once('drain', () => {
         this.draining = undefined;
-        if (!this.closed) this.input.resume();
+        if (!this.closed && !this.heldBack) this.input.resume();
         resolve();
       });
     });
-  };
+  }
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
@@ -204,6 +274,8 @@ export class LineDelimitedServerTransport implements Transport {
     this.input.off('error', this.onStreamError);
     this.output.off('error', this.onOutputError);
     this.chunks = [];
+    this.waiting = [];
+    this.waitingAt = 0;
     this.inFlight.clear();
     this.onclose?.();
   }
