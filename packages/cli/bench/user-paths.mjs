@@ -20,7 +20,7 @@
  * EWP_BENCH_INGEST_RECORDS (100,000; 10 records per view), EWP_BENCH_MCP_CALLS (5,000),
  * EWP_BENCH_REPEAT (3: baseline and ewp run in turn that many times; each keeps its fastest run). EWP_BENCH_ONLY=eval,view,ingest,stdio,distinct,http,startup
  * runs a subset (startup: EWP_BENCH_STARTUP_RUNS pairs, 10; distinct: EWP_BENCH_DISTINCT_PROPOSITIONS, 10,000,
- * and EWP_BENCH_DISTINCT_CALLS, 100,000; EWP_BENCH_CPU_PROF=<dir> writes the server's CPU profiles there). Writes <repo>/bench/results/user-paths.json (or EWP_BENCH_OUT).
+ * and EWP_BENCH_DISTINCT_CALLS, 100,000; EWP_BENCH_CPU_PROF=<dir> writes the server's CPU profiles there; EWP_BENCH_PREVIOUS_BIN=<bin.js> measures an earlier build in turn on that row). Writes <repo>/bench/results/user-paths.json (or EWP_BENCH_OUT).
  */
 import { spawn } from 'node:child_process';
 import {
@@ -47,6 +47,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..', '..', '..');
 // EWP_BENCH_BIN: another build of the bin to measure (e.g. a bundle), same arguments.
 const EWP = process.env.EWP_BENCH_BIN ?? join(HERE, '..', 'dist', 'bin.js');
+// EWP_BENCH_PREVIOUS_BIN: the bin of an earlier build, measured in turn with this one on the distinct row.
+const PREVIOUS_BIN = process.env.EWP_BENCH_PREVIOUS_BIN;
 const OUT = process.env.EWP_BENCH_OUT ?? join(REPO, 'bench', 'results', 'user-paths.json');
 const EVAL_LINES = Number(process.env.EWP_BENCH_EVAL_LINES ?? 20_000);
 const VIEW_RECORDS = Number(process.env.EWP_BENCH_VIEW_RECORDS ?? 1_000_000);
@@ -815,24 +817,53 @@ if (ONLY.has('distinct')) {
   const idle = [];
   for (let i = 0; i < 3; i += 1) idle.push((await startStdio([EWP, 'serve', '--db', db])).rss_mb);
   const options = { call: distinctCall, calls: DISTINCT_CALLS, sequentialCalls: 2000 };
-  const [base, ewp] = await fastestInTurn([
+  // Node flags, not NODE_OPTIONS: Node 20 refuses --cpu-prof there.
+  const profile = process.env.EWP_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.EWP_BENCH_CPU_PROF}`] : [];
+  const serve = (bin) => () => driveStdio([...profile, bin, 'serve', '--db', db], { handshake: true, ...options }).then((r) => ({ ...r.pipelined, r }));
+  const [base, ewp, previous] = await fastestInTurn([
     () => driveStdio([join(work, 'stdio-echo.mjs')], { handshake: false, ...options }).then((r) => ({ ...r.pipelined, r })),
-    () =>
-      driveStdio([EWP, 'serve', '--db', db], { handshake: true, ...options, env: process.env.EWP_BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.EWP_BENCH_CPU_PROF}` } : {} }).then(
-        (r) => ({ ...r.pipelined, r }),
-      ),
+    serve(EWP),
+    ...(PREVIOUS_BIN === undefined ? [] : [serve(PREVIOUS_BIN)]),
   ]);
   base.what = 'node: line-delimited JSON-RPC echo (same calls)';
   const idleRss = median(idle);
-  const r = row(`ewp serve (stdio), distinct propositions of ${DISTINCT_PROPOSITIONS}`, 'calls', DISTINCT_CALLS, ewp, base, { kind: 'ratio>=', value: 0.25 }, {
-    idle_rss_mb: idleRss,
-    rss_over_idle_mb: ewp.rss_mb - idleRss,
-    rss_target_met: ewp.rss_mb - idleRss <= 32,
-    sequential_p50_ms: ewp.r.sequential.p50_ms,
-    sequential_p99_ms: ewp.r.sequential.p99_ms,
-    baseline_sequential_p50_ms: base.r.sequential.p50_ms,
-  });
-  process.stderr.write(`    peak RSS ${ewp.rss_mb.toFixed(0)} MB after ${DISTINCT_CALLS} calls, idle ${idleRss.toFixed(0)} MB (+${r.rss_over_idle_mb.toFixed(0)} MB, goal +32)\n`);
+  let previousRow;
+  if (previous !== undefined) {
+    const previousIdle = [];
+    for (let i = 0; i < 3; i += 1) previousIdle.push((await startStdio([PREVIOUS_BIN, 'serve', '--db', db])).rss_mb);
+    previousRow = {
+      bin: PREVIOUS_BIN,
+      rate: DISTINCT_CALLS / previous.seconds,
+      ratio: previous.seconds === 0 ? Number.NaN : base.seconds / previous.seconds,
+      peak_rss_mb: previous.rss_mb,
+      idle_rss_mb: median(previousIdle),
+      rss_over_idle_mb: previous.rss_mb - median(previousIdle),
+      ...(previous.cpu_s === undefined ? {} : { cpu_s: previous.cpu_s }),
+    };
+    process.stderr.write(
+      `    previous build: ${previousRow.rate.toFixed(0)} calls/s (${previousRow.ratio.toFixed(2)}x the echo), peak RSS ${previous.rss_mb.toFixed(0)} MB, idle ${previousRow.idle_rss_mb.toFixed(0)} MB (+${previousRow.rss_over_idle_mb.toFixed(0)} MB)\n`,
+    );
+  }
+  const r = row(
+    `ewp serve (stdio), distinct propositions of ${DISTINCT_PROPOSITIONS}`,
+    'calls',
+    DISTINCT_CALLS,
+    ewp,
+    base,
+    { kind: 'ratio>=', value: 0.25 },
+    {
+      idle_rss_mb: idleRss,
+      rss_over_idle_mb: ewp.rss_mb - idleRss,
+      rss_target_met: ewp.rss_mb - idleRss <= 32,
+      sequential_p50_ms: ewp.r.sequential.p50_ms,
+      sequential_p99_ms: ewp.r.sequential.p99_ms,
+      baseline_sequential_p50_ms: base.r.sequential.p50_ms,
+      ...(previousRow === undefined ? {} : { previous_build: previousRow }),
+    },
+  );
+  process.stderr.write(
+    `    peak RSS ${ewp.rss_mb.toFixed(0)} MB after ${DISTINCT_CALLS} calls, idle ${idleRss.toFixed(0)} MB (+${r.rss_over_idle_mb.toFixed(0)} MB, goal +32)\n`,
+  );
 }
 
 // ---------------------------------------------------------------- report
