@@ -30,6 +30,33 @@ export function emptySalience(): SalienceRecord {
   return { recall_count: 0, energy: 0, importance: 0, last_recalled_at: null, promoted: false, blocked_at_state: null };
 }
 
+/** A copy of a record, field by field: the recall hot path makes one per returned memory. */
+function copyOf(r: SalienceRecord): SalienceRecord {
+  return {
+    recall_count: r.recall_count,
+    energy: r.energy,
+    importance: r.importance,
+    last_recalled_at: r.last_recalled_at,
+    promoted: r.promoted,
+    blocked_at_state: r.blocked_at_state,
+  };
+}
+
+/** Store `record` under `hash` in `records`: a kept record is updated in place (no garbage on the hot path). */
+function keep(records: Map<string, SalienceRecord>, hash: string, record: SalienceRecord): void {
+  const r = records.get(hash);
+  if (r === undefined) {
+    records.set(hash, copyOf(record));
+    return;
+  }
+  r.recall_count = record.recall_count;
+  r.energy = record.energy;
+  r.importance = record.importance;
+  r.last_recalled_at = record.last_recalled_at;
+  r.promoted = record.promoted;
+  r.blocked_at_state = record.blocked_at_state;
+}
+
 /** Where salience is kept. */
 export interface SalienceStore {
   get(hash: string): SalienceRecord | undefined;
@@ -44,13 +71,13 @@ export class InMemorySalienceStore implements SalienceStore {
   readonly #records = new Map<string, SalienceRecord>();
   get(hash: string): SalienceRecord | undefined {
     const r = this.#records.get(hash);
-    return r === undefined ? undefined : { ...r };
+    return r === undefined ? undefined : copyOf(r);
   }
   set(hash: string, record: SalienceRecord): void {
-    this.#records.set(hash, { ...record });
+    keep(this.#records, hash, record);
   }
   entries(): Iterable<[string, SalienceRecord]> {
-    return [...this.#records].map(([h, r]) => [h, { ...r }] as [string, SalienceRecord]);
+    return [...this.#records].map(([h, r]) => [h, copyOf(r)] as [string, SalienceRecord]);
   }
   close(): void {}
 }
@@ -111,19 +138,19 @@ export class JsonlSalienceStore implements SalienceStore {
 
   get(hash: string): SalienceRecord | undefined {
     const r = this.#records.get(hash);
-    return r === undefined ? undefined : { ...r };
+    return r === undefined ? undefined : copyOf(r);
   }
 
   set(hash: string, record: SalienceRecord): void {
     if (this.#closed) throw badInput('salience', `the salience file ${this.path} is closed`);
-    this.#records.set(hash, { ...record });
+    keep(this.#records, hash, record);
     this.#dirty.add(hash);
     if (this.#dirty.size >= FLUSH_RECORDS) this.#write();
     else this.#scheduled ??= setImmediate(() => this.#write());
   }
 
   entries(): Iterable<[string, SalienceRecord]> {
-    return [...this.#records].map(([h, r]) => [h, { ...r }] as [string, SalienceRecord]);
+    return [...this.#records].map(([h, r]) => [h, copyOf(r)] as [string, SalienceRecord]);
   }
 
   /** Write every pending line now; throws a write that failed since the last flush. */
