@@ -754,10 +754,10 @@ export class MemoryLedger {
       due.push([hash, s]);
       if (s.blocked_at_state !== null) refusedBefore += 1;
     }
-    // Listing every proposition costs about a twentieth of reading each one's view (SQLite, measured):
-    // worth it when more than one memory in sixteen was refused before.
+    // Listing every proposition costs a fifth to a twentieth of reading each one's view (SQLite under
+    // load, measured): worth it when more than one memory in five was refused before.
     let latestViewIds: Map<string, string> | undefined;
-    if (refusedBefore > 0 && refusedBefore * 16 > this.#index.size) {
+    if (refusedBefore > 0 && refusedBefore * 5 > this.#index.size) {
       latestViewIds = new Map();
       for (const p of await this.evidenceStore.listPropositions({ query: 'mem:', limit: Number.MAX_SAFE_INTEGER })) {
         const hash = hashOfProposition(p.proposition_id);
