@@ -7,7 +7,7 @@
  */
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { decisionHistory, decisionSummary, jsonSchemaOf, listDecisions, planLedgerRecovery, verifyDecision } from '@ewp/tools';
+import { decisionHistory, decisionSummary, jsonSchemaOf, listDecisions, parseToolArguments, planLedgerRecovery, verifyDecision } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
@@ -55,17 +55,8 @@ export function isDecisionToolName(name: unknown): name is DecisionToolName {
   return typeof name === 'string' && Object.hasOwn(DECISION_TOOL_INPUTS, name);
 }
 
-/** A refused decision tool call: code, message, argument path. */
-export class DecisionToolRefusal extends EwpError {
-  static override readonly marker: symbol = Symbol.for('ewp.error.DecisionToolRefusal');
-}
-
 function argumentsOf<N extends DecisionToolName>(name: N, raw: unknown): z.infer<(typeof DECISION_TOOL_INPUTS)[N]> {
-  const parsed = DECISION_TOOL_INPUTS[name].safeParse(raw ?? {});
-  if (parsed.success) return parsed.data as z.infer<(typeof DECISION_TOOL_INPUTS)[N]>;
-  const issue = parsed.error.issues[0];
-  const path = `$${(issue?.path ?? []).map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`;
-  throw new DecisionToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', issue?.message ?? 'invalid arguments', { path });
+  return parseToolArguments(DECISION_TOOL_INPUTS[name], raw) as z.infer<(typeof DECISION_TOOL_INPUTS)[N]>;
 }
 
 async function run(name: DecisionToolName, raw: unknown, store: EvidenceStore): Promise<Record<string, unknown>> {

@@ -6,38 +6,18 @@
  * need the ingest role, checked before any argument is read. A recall may append a PROMO_GATE event
  * (an audit record of the promotion gate, never evidence), so it is a read for the role check.
  */
-import { EwpError, type EwpErrorCode } from '@ewp/core';
+import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { agentContext, agentContextText, EPISTEMIC_CLASSES, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
-import { jsonSchemaOf } from '@ewp/tools';
+import { agentContext, agentContextText, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
+import { jsonSchemaOf, MEMORY_ARGUMENT_FIELDS, MEMORY_TOOL_ARGUMENTS, memoryRecallQuery, memoryStoreInput, parseToolArguments, ToolRefusal } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-const hash = z.string().min(1).describe('a memory hash, as memory_store or memory_recall answered it');
-const cls = z.enum(EPISTEMIC_CLASSES);
-const project = z.string().min(1).nullable().optional().describe('project scope; omit for global memories. Supports never cross scopes.');
-const at = z.string().optional().describe('ISO-8601 instant T for confidence and warrant; default: the server clock');
+const { hash, project, evaluated_at: at } = MEMORY_ARGUMENT_FIELDS;
 
-/** Arguments of each memory tool. */
+/** Arguments of each memory tool (`memory_store` and `memory_recall` are `@ewp/tools`' own, shared with every binding). */
 export const MEMORY_TOOL_INPUTS = {
-  memory_store: z.object({
-    text: z.string().min(1),
-    epistemic_class: cls.describe(
-      'observation (raw, perceived), evidence (an observation linked to a claim), inference (a conclusion), hypothesis (to be checked)',
-    ),
-    supports: z.array(hash).optional().describe('memories this one supports: only observations and evidence may support'),
-    project,
-    source: z.string().min(1).optional().describe('where it came from (a tool, a document, the agent); default "agent"'),
-    derived_from: z.array(hash).optional(),
-  }),
-  memory_recall: z.object({
-    query: z.string().optional(),
-    project,
-    class: z.union([cls, z.array(cls)]).optional(),
-    confidence_min: z.number().min(0).max(100).optional(),
-    limit: z.number().int().min(1).max(1000).optional(),
-    evaluated_at: at,
-  }),
+  ...MEMORY_TOOL_ARGUMENTS,
   memory_auto_context: z.object({
     query: z.string().optional().describe('the current message: the memories recalled for it are shown first, as their own part'),
     project,
@@ -71,15 +51,7 @@ export const MEMORY_TOOLS: { [N in MemoryToolName]: MemoryTool<N> } = {
       'Store a memory as evidence records with its class (observation, evidence, inference, hypothesis); with supports, link it as support of ' +
       'those memories (only observations and evidence may support; an inference or hypothesis as support is refused). Answers hash, class and confidence.',
     writes: true,
-    run: (m, a) =>
-      m.store({
-        text: a.text,
-        class: a.epistemic_class,
-        ...opt('supports', a.supports),
-        ...opt('project', a.project),
-        ...opt('source', a.source),
-        ...opt('derived_from', a.derived_from),
-      }),
+    run: (m, a) => m.store(memoryStoreInput(a)),
   },
   memory_recall: {
     title: 'Recall memories with class and confidence',
@@ -87,17 +59,7 @@ export const MEMORY_TOOLS: { [N in MemoryToolName]: MemoryTool<N> } = {
       'Recall memories by text (or the most salient). Every row has class and confidence (0-100 from independent observations, never from recall). ' +
       'Recall makes a memory hot, not better founded: present an inference or hypothesis as such.',
     writes: false,
-    run: (m, a) =>
-      m
-        .recall({
-          ...opt('query', a.query),
-          ...opt('project', a.project),
-          ...opt('class', a.class),
-          ...opt('confidence_min', a.confidence_min),
-          ...opt('limit', a.limit),
-          ...opt('at', a.evaluated_at),
-        })
-        .then((rows) => ({ rows })),
+    run: (m, a) => m.recall(memoryRecallQuery(a)).then((rows) => ({ rows })),
   },
   memory_auto_context: {
     title: 'Context before a turn: hot and confirmed apart',
@@ -152,18 +114,9 @@ export function isMemoryToolName(name: unknown): name is MemoryToolName {
   return typeof name === 'string' && Object.hasOwn(MEMORY_TOOLS, name);
 }
 
-/** A refused memory tool call, as the binding frames it: code, message, argument path. */
-export class MemoryToolRefusal extends EwpError<EwpErrorCode> {
-  static override readonly marker: symbol = Symbol.for('ewp.error.MemoryToolRefusal');
-}
-
-/** Read a tool's arguments by its schema, refusing the first bad one with its path. */
+/** Read a tool's arguments by its schema, refusing the first bad one with its path (`parseToolArguments` of @ewp/tools). */
 export function memoryToolArguments<N extends MemoryToolName>(name: N, raw: unknown): z.infer<(typeof MEMORY_TOOL_INPUTS)[N]> {
-  const parsed = MEMORY_TOOL_INPUTS[name].safeParse(raw ?? {});
-  if (parsed.success) return parsed.data as z.infer<(typeof MEMORY_TOOL_INPUTS)[N]>;
-  const issue = parsed.error.issues[0];
-  const path = `$${(issue?.path ?? []).map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`;
-  throw new MemoryToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', issue?.message ?? 'invalid arguments', { path });
+  return parseToolArguments(MEMORY_TOOL_INPUTS[name], raw) as z.infer<(typeof MEMORY_TOOL_INPUTS)[N]>;
 }
 
 /**
@@ -177,7 +130,7 @@ export async function runMemoryTool(
 ): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; refusal: EwpError }> {
   const tool = MEMORY_TOOLS[name] as MemoryTool<MemoryToolName>;
   try {
-    if (tool.writes && !context.ingest) throw new MemoryToolRefusal('EWP_REFUSE_INGEST_ROLE', `${name} writes to the ledger and needs the ingest role`);
+    if (tool.writes && !context.ingest) throw new ToolRefusal('EWP_REFUSE_INGEST_ROLE', `${name} writes to the ledger and needs the ingest role`);
     const args = memoryToolArguments(name, raw);
     return { ok: true, value: (await tool.run(memoryLedgerFor(context.store, context.now), args as never)) as Record<string, unknown> };
   } catch (error) {

@@ -5,7 +5,8 @@
  * the same library function the MCP tools and the CLI call.
  */
 import { memoryLedgerFor } from '@ewp/memory';
-import { MemoryToolRefusal, memoryToolArguments } from './memory-tools.js';
+import { invalidArgument, memoryRecallQuery, memoryStoreInput, ToolRefusal } from '@ewp/tools';
+import { memoryToolArguments } from './memory-tools.js';
 import type { RestRoute } from './rest-routes.js';
 
 /** The memory routes. */
@@ -23,12 +24,10 @@ export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
         a = memoryToolArguments('memory_store', { ...rest, epistemic_class: c });
       } catch (error) {
         // The REST body names the field `class`; the tool schema calls it `epistemic_class`.
-        if (MemoryToolRefusal.isInstance(error) && error.path === '$.epistemic_class') {
-          throw new MemoryToolRefusal(error.code, error.message.replace('$.epistemic_class: ', ''), { path: '$.class' });
-        }
+        if (ToolRefusal.isInstance(error) && error.path === '$.epistemic_class') throw invalidArgument('$.class', error.reason);
         throw error;
       }
-      return memoryLedgerFor(ctx.store, ctx.clock).store({ ...a, class: a.epistemic_class });
+      return memoryLedgerFor(ctx.store, ctx.clock).store(memoryStoreInput(a));
     },
   },
   {
@@ -38,7 +37,7 @@ export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
     // `{query, project?, class?, confidence_min?, limit?}`; each row has class and confidence.
     handler: async (body, _params, ctx) => {
       const a = memoryToolArguments('memory_recall', body);
-      const rows = await memoryLedgerFor(ctx.store, ctx.clock).recall({ ...a, ...(a.evaluated_at === undefined ? {} : { at: a.evaluated_at }) });
+      const rows = await memoryLedgerFor(ctx.store, ctx.clock).recall(memoryRecallQuery(a));
       return { rows };
     },
   },

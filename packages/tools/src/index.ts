@@ -28,7 +28,7 @@ export {
   outputs,
   refusalSchema,
 } from './schemas.js';
-export { isObject, type ToolArguments } from './tool-arguments.js';
+export { isObject, parseToolArguments, type ToolArguments } from './tool-arguments.js';
 export type { EwpTool, ToolContext, ToolInput, ToolOutput } from './tool-context.js';
 export {
   EWP_TOOL_NAMES,
@@ -69,3 +69,13 @@ export {
 export { type ConversationTurn, recordTurn, turnAssertion } from './turn-evidence.js';
 export * from './decisions/index.js';
 export { recoveryReason } from './gate-decision.js';
+export {
+  AGENT_MEMORY_TOOL_ARGUMENTS,
+  MEMORY_ARGUMENT_FIELDS,
+  MEMORY_TOOL_ARGUMENTS,
+  type MemoryArgumentScope,
+  type MemoryRecallArguments,
+  type MemoryStoreArguments,
+  memoryRecallQuery,
+  memoryStoreInput,
+} from './memory-tool-args.js';

@@ -4,6 +4,7 @@
  * schemas describe the same arguments to models and clients; these readers decide, because every
  * malformed value must get its own EWP code rather than a framework's validation error.
  */
+import type { z } from 'zod';
 import { invalidArgument, ToolRefusal } from './refusal.js';
 
 /** An unpaired UTF-16 surrogate: it cannot be stored as UTF-8, so an id holding one is refused by name. */
@@ -32,6 +33,24 @@ function describe(value: unknown): string {
 /** The JSON path of an argument given by its dotted name (`check.source` → `$.check.source`). */
 export function argumentPath(name: string): string {
   return `$.${name}`;
+}
+
+/** The JSON path of a schema issue's path (`['supports', 1]` → `$.supports[1]`). */
+export function issuePath(path: readonly PropertyKey[]): string {
+  return `$${path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`;
+}
+
+/**
+ * Read tool arguments by a zod schema (absent or `null` arguments are `{}`), for the tools whose
+ * schema is the whole rule (the memory and decision tools). The first issue is refused with
+ * `EWP_REFUSE_INVALID_ARGUMENTS`, the schema's message and the argument's JSON path.
+ * @throws {ToolRefusal} `EWP_REFUSE_INVALID_ARGUMENTS` naming the first bad argument.
+ */
+export function parseToolArguments<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  const parsed = schema.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw invalidArgument(issuePath(issue?.path ?? []), issue?.message ?? 'invalid arguments');
 }
 
 function invalid(name: string, message: string): ToolRefusal {

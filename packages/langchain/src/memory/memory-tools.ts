@@ -1,17 +1,19 @@
 /**
  * `memoryTools()`: `memory_store` and `memory_recall` as LangChain tools that write and read through an
  * `@ewp/memory` ledger, so what the agent stores gets its epistemic class, the support rule and the echo
- * check, and what it recalls comes back with class and confidence. The names and arguments are those of
- * the MCP tools of the same names.
+ * check, and what it recalls comes back with class and confidence. The names, the argument schemas
+ * and their mapping onto the ledger are `@ewp/tools`' (`AGENT_MEMORY_TOOL_ARGUMENTS`, `memoryStoreInput`,
+ * `memoryRecallQuery`), the same the MCP tools of the same names use.
  *
  * The source of the agent's writes is fixed by the developer (default `agent`), never chosen by the
  * model: a model that could name a new source for each paraphrase of its own conclusion could make
  * it look independently observed, which is what the echo check exists to stop.
  */
-import { EPISTEMIC_CLASSES, type MemoryLedger } from '@ewp/memory';
+import type { MemoryLedger } from '@ewp/memory';
 import { EwpError, InvalidArgumentError } from '@ewp/core';
+import { AGENT_MEMORY_TOOL_ARGUMENTS, memoryRecallQuery, memoryStoreInput } from '@ewp/tools';
 import { type DynamicStructuredTool, tool } from '@langchain/core/tools';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ledgerOf, type MemorySource } from './memory-middleware.js';
 
 /** Options of {@link memoryTools}. */
@@ -27,24 +29,8 @@ export type MemoryToolsOptions = MemorySource & {
 /** What a memory tool keeps as its artifact: the library's answer, or the refusal the model read. */
 export type MemoryToolArtifact = Record<string, unknown> | { error: { code: string; message: string; path?: string; memory?: string } };
 
-const hash = z.string().min(1).describe('a memory hash (mem:<hash> in the context, or hash from memory_store / memory_recall)');
-const cls = z.enum(EPISTEMIC_CLASSES);
-
-const STORE_INPUT = z.object({
-  text: z.string().min(1).describe('the memory, one statement'),
-  epistemic_class: cls.describe(
-    'observation (read from a tool, a document, the user), evidence (an observation linked to a claim), inference (your conclusion), hypothesis (to be checked)',
-  ),
-  supports: z.array(hash).optional().describe('memories this one supports: only an observation or evidence may support'),
-  derived_from: z.array(hash).optional().describe('memories an inference or hypothesis was derived from (lineage, not support)'),
-});
-
-const RECALL_INPUT = z.object({
-  query: z.string().optional().describe('text to match; omit for the most salient memories'),
-  class: z.union([cls, z.array(cls)]).optional(),
-  confidence_min: z.number().min(0).max(100).optional(),
-  limit: z.number().int().min(1).max(100).optional(),
-});
+const STORE_INPUT = AGENT_MEMORY_TOOL_ARGUMENTS.memory_store;
+const RECALL_INPUT = AGENT_MEMORY_TOOL_ARGUMENTS.memory_recall;
 
 /** Run `work`; a refusal of the library (every EwpError) becomes the answer the model reads. */
 async function answer(work: () => Promise<Record<string, unknown>>): Promise<[string, MemoryToolArtifact]> {
@@ -66,20 +52,11 @@ async function answer(work: () => Promise<Record<string, unknown>>): Promise<[st
   }
 }
 
-const opt = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
-
 function storeTool(ledger: MemoryLedger, project: string | null, source: string): DynamicStructuredTool {
   return tool(
     (input: z.infer<typeof STORE_INPUT>) =>
       answer(async () => {
-        const r = await ledger.store({
-          text: input.text,
-          class: input.epistemic_class,
-          project,
-          source,
-          ...opt('supports', input.supports),
-          ...opt('derived_from', input.derived_from),
-        });
+        const r = await ledger.store(memoryStoreInput(input, { project, source }));
         return {
           hash: r.hash,
           status: r.status,
@@ -106,13 +83,7 @@ function recallTool(ledger: MemoryLedger, project: string | null): DynamicStruct
   return tool(
     (input: z.infer<typeof RECALL_INPUT>) =>
       answer(async () => {
-        const rows = await ledger.recall({
-          project,
-          ...opt('query', input.query === '' ? undefined : input.query),
-          ...opt('class', input.class),
-          ...opt('confidence_min', input.confidence_min),
-          ...opt('limit', input.limit),
-        });
+        const rows = await ledger.recall(memoryRecallQuery(input, { project }));
         return { rows: rows.map(({ hash: h, text, class: c, confidence, source, score }) => ({ hash: h, text, class: c, confidence, source, score })) };
       }),
     {
