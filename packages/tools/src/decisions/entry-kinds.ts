@@ -4,6 +4,12 @@ export const DECISION_ENTRY_KINDS = {
   decision: 'decision',
   /** A guarded run's claim to execute a decision once (the durable replay guard): id = the decision id. */
   execution: 'decision.execution',
+  /**
+   * A guarded run's claim to execute one framework call once, across every decision made on it (a
+   * resumed or replayed approval decides again): id = `callClaimId(gate, callId)`,
+   * appended in the same write as the decision's `execution` claim.
+   */
+  call: 'decision.call',
   /** What the execution did: id = the decision id. */
   outcome: 'decision.outcome',
   /** A recorded confirmation of a REQUIRE_CONFIRMATION decision: id = the decision id. */

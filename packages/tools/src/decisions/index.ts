@@ -17,4 +17,12 @@ export {
 export { type KeyStateChange, ledgerKeyVerifier, recordKeyState } from './key-states.js';
 export { type Reevaluation, type Retraction, recordRetraction, reevaluate } from './reevaluation.js';
 export { type HeldAction, type LedgerRecoveryOptions, type LedgerRecoveryPlan, planLedgerRecovery } from './ledger-recovery-plan.js';
-export { type Confirmation, type GuardedRun, type GuardedRunOptions, runDecision, runGuarded } from './run-guarded.js';
+export {
+  callClaimId,
+  type Confirmation,
+  gateOptionsForCall,
+  type GuardedRun,
+  type GuardedRunOptions,
+  runDecision,
+  runGuarded,
+} from './run-guarded.js';

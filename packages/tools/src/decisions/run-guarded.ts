@@ -2,10 +2,13 @@
  * Guarded runs (docs/spec/receipts.md §12.6; EvidenceBound's `run_guarded`): decide and record, execute only on
  * MAY_ACT or on a confirmation that is itself recorded, claim the execution in the ledger first (a
  * decision authorizes one execution, durably: the claim is a ledger entry, so a restart cannot run
- * it twice), and record the outcome. Whatever cannot be recorded does not run.
+ * it twice), and record the outcome. Whatever cannot be recorded does not run. A framework call with
+ * an id is executed once whatever number of decisions are made on it: a resumed or replayed approval
+ * decides again, and its claim on the call is refused.
  */
+import { domainDigest } from '@ewp/canonical';
 import { type Decision, EwpError } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
+import type { AppendEntryResult, EvidenceStore, LedgerEntryInput } from '@ewp/ledger';
 import { minDecision, operationDigest } from '@ewp/receipts';
 import { type GateDecision, type GateOptions, type GateRefusal, decideGate, denyReason, gateRefusal } from '../gate-decision.js';
 import { DecisionError } from './decision-error.js';
@@ -26,6 +29,34 @@ export interface GuardedRunOptions<INPUT> extends GateOptions<INPUT> {
   confirm?: (decision: GateDecision, input: INPUT) => Promise<Confirmation | false> | Confirmation | false;
 }
 
+/**
+ * A binding's gate options for one framework call: its records name the binding's `gate` (unless
+ * the caller named one, or turned recording off) and carry the framework's `callId` (unless the
+ * caller maps its own), so the decisions made on one call read as one call in the ledger and a
+ * guarded run executes that call at most once.
+ */
+export function gateOptionsForCall<INPUT>(options: GateOptions<INPUT>, gate: string, callId: string | undefined): GateOptions<INPUT> {
+  return {
+    ...options,
+    record: options.record === false ? false : { ...options.record, gate: options.record?.gate ?? gate },
+    callId: options.callId ?? (() => callId),
+  };
+}
+
+/**
+ * The ledger id of the claim on one call of one gate (`decision.call` entries): a digest, so any gate
+ * name and call id fit the entry id and no two pairs share one.
+ */
+export function callClaimId(gate: string, callId: string): string {
+  return `call_${domainDigest('ewp-decision-call', { gate, call_id: callId }).slice(0, 32)}`;
+}
+
+/** The call a guarded run claims besides its decision: the gate that records it and the framework's call id. */
+interface CallClaim {
+  gate: string;
+  callId: string;
+}
+
 /** What a guarded run did. */
 export type GuardedRun<R> =
   | { status: 'executed'; decision_id: string | null; decision: GateDecision | null; result: R }
@@ -35,12 +66,21 @@ export type GuardedRun<R> =
  * Decide (recording the decision), then execute `execute(input)` only when the effective decision
  * is MAY_ACT or a recorded confirmation lifts REQUIRE_CONFIRMATION; record the outcome.
  * With `record: false` (an operator's unrecorded gate) it decides and runs without any entry.
+ *
+ * Once only: the decision's execution is claimed in the ledger first, and when `options.callId`
+ * names the call, the call of this gate is claimed in the same write, so a call runs once across
+ * every decision made on it (a framework that resumes or replays an approved call decides again);
+ * two such runs at once, in one process or several, execute it once. Without a call id, once per decision.
  * @throws {DecisionError} `EWP_REFUSE_DECISION_NOT_RECORDED` when the ledger cannot record the
- * decision, the claim or the outcome (nothing runs unless the claim is recorded).
+ * decision, the claim or the outcome (nothing runs unless the claim is recorded);
+ * `EWP_REFUSE_DECISION_NOT_EXECUTABLE` when the decision, or the call under another decision, was
+ * already executed (nothing runs; for the call, the refusal is the decision's recorded outcome).
  * @throws whatever `execute` throws, after its failure is recorded.
  */
 export async function runGuarded<INPUT, R>(options: GuardedRunOptions<INPUT>, input: INPUT, execute: (input: INPUT) => Promise<R> | R): Promise<GuardedRun<R>> {
-  const d = await decideGate(options, input);
+  // The call id is read once: the decision records it and the execution claims it.
+  const callId = options.callId?.(input);
+  const d = await decideGate({ ...options, callId: () => callId }, input);
   // record: false is the operator's choice of an unrecorded gate: it decides, and nothing is claimed or recorded.
   const recorded = options.record !== false;
   const id = d.decisionId as string;
@@ -65,15 +105,18 @@ export async function runGuarded<INPUT, R>(options: GuardedRunOptions<INPUT>, in
     }
   }
   if (!recorded) return { status: 'executed', decision_id: null, decision: d, result: await execute(input) };
-  return { status: 'executed', decision_id: id, decision: d, result: await executeOnce(options.store, id, [d.propositionId], input, execute) };
+  const call = typeof callId === 'string' && callId !== '' ? { gate: d.record.gate, callId } : undefined;
+  return { status: 'executed', decision_id: id, decision: d, result: await executeOnce(options.store, id, [d.propositionId], input, execute, call) };
 }
 
 /**
  * A later use of a recorded decision (decide now, execute later, possibly in another process): the
  * effective decision is min(the recorded decision, or MAY_ACT when `confirmation` lifts a
- * REQUIRE_CONFIRMATION, and the recovery gate now). Runs at most once per decision.
+ * REQUIRE_CONFIRMATION, and the recovery gate now). Runs at most once per decision, and at most
+ * once per call the decision records (its gate and call id), as {@link runGuarded}.
  * @throws {DecisionError} `EWP_REFUSE_DECISION_UNKNOWN` for an id the ledger does not hold;
- * `EWP_REFUSE_DECISION_NOT_RECORDED` when the ledger cannot record the claim or the outcome.
+ * `EWP_REFUSE_DECISION_NOT_RECORDED` when the ledger cannot record the claim or the outcome;
+ * `EWP_REFUSE_DECISION_NOT_EXECUTABLE` when the decision, or its call under another decision, was already executed.
  */
 export async function runDecision<INPUT, R>(
   store: EvidenceStore,
@@ -93,7 +136,9 @@ export async function runDecision<INPUT, R>(
       : await recheck(store, stored, 'MAY_ACT');
   if (bound.decision !== 'MAY_ACT') return refuse(bound.reason);
   const subjects = stored.record.consulted.map((c) => c.proposition_id);
-  return { status: 'executed', decision_id: decisionId, decision: null, result: await executeOnce(store, decisionId, subjects, input, execute) };
+  // The record names its call (a random id when the gate was given none, which no other decision shares).
+  const call = { gate: stored.record.gate, callId: stored.record.call_id };
+  return { status: 'executed', decision_id: decisionId, decision: null, result: await executeOnce(store, decisionId, subjects, input, execute, call) };
 }
 
 async function confirmAndRecheck(store: EvidenceStore, stored: StoredDecision, confirmation: Confirmation): Promise<{ decision: Decision; reason: string }> {
@@ -103,12 +148,14 @@ async function confirmAndRecheck(store: EvidenceStore, stored: StoredDecision, c
       decisionId: stored.decision_id,
     });
   }
-  await append(store, {
-    kind: DECISION_ENTRY_KINDS.confirmation,
-    id: stored.decision_id,
-    subjects: stored.record.consulted.map((c) => c.proposition_id),
-    body: { decision_id: stored.decision_id, confirmed_by: confirmation.confirmed_by, confirmed_at: new Date().toISOString() },
-  });
+  await append(store, [
+    {
+      kind: DECISION_ENTRY_KINDS.confirmation,
+      id: stored.decision_id,
+      subjects: stored.record.consulted.map((c) => c.proposition_id),
+      body: { decision_id: stored.decision_id, confirmed_by: confirmation.confirmed_by, confirmed_at: new Date().toISOString() },
+    },
+  ]);
   return recheck(store, stored, 'MAY_ACT');
 }
 
@@ -136,21 +183,42 @@ function payloadDigest(decisionId: string, input: unknown): string {
   }
 }
 
-/** Claims the one execution of a decision in the ledger, runs it, records the outcome. */
+/**
+ * Claims the one execution of a decision (and of its call, when given) in the ledger, runs it,
+ * records the outcome. Both claims are one `appendEntries` write: the store checks and appends them
+ * under its one write lock, so of two decisions racing for a call, one write is stored whole and the
+ * other is refused whole (another body under the call's `(kind, id)`).
+ */
 async function executeOnce<INPUT, R>(
   store: EvidenceStore,
   decisionId: string,
   subjects: readonly string[],
   input: INPUT,
   execute: (input: INPUT) => Promise<R> | R,
+  call: CallClaim | undefined,
 ): Promise<R> {
-  const [claim] = await append(store, {
-    kind: DECISION_ENTRY_KINDS.execution,
-    id: decisionId,
-    subjects,
-    body: { decision_id: decisionId, operation_digest: payloadDigest(decisionId, input) },
-  });
-  if (claim?.status !== 'stored') {
+  const claims: LedgerEntryInput[] = [
+    { kind: DECISION_ENTRY_KINDS.execution, id: decisionId, subjects, body: { decision_id: decisionId, operation_digest: payloadDigest(decisionId, input) } },
+  ];
+  if (call !== undefined) {
+    claims.push({
+      kind: DECISION_ENTRY_KINDS.call,
+      id: callClaimId(call.gate, call.callId),
+      subjects,
+      body: { gate: call.gate, call_id: call.callId, decision_id: decisionId },
+    });
+  }
+  let claimed: AppendEntryResult[];
+  try {
+    claimed = await append(store, claims);
+  } catch (error) {
+    if (call !== undefined && DecisionError.isInstance(error) && error.code === 'EWP_REFUSE_DECISION_NOT_EXECUTABLE') {
+      await refuseClaimedCall(store, decisionId, subjects, call, error);
+    }
+    throw error;
+  }
+  // `unchanged`: these very claims are stored already, so this decision ran.
+  if (claimed.some((c) => c.status !== 'stored')) {
     throw new DecisionError('EWP_REFUSE_DECISION_NOT_EXECUTABLE', `decision ${decisionId} has already been executed once`, { decisionId });
   }
   let result: R;
@@ -164,28 +232,65 @@ async function executeOnce<INPUT, R>(
   return result;
 }
 
-async function recordOutcome(store: EvidenceStore, decisionId: string, subjects: readonly string[], status: string, error: string | null): Promise<void> {
-  await append(store, {
-    kind: DECISION_ENTRY_KINDS.outcome,
-    id: decisionId,
-    subjects,
-    body: { decision_id: decisionId, status, error, finished_at: new Date().toISOString() },
+/**
+ * When the call was claimed under another decision: record this decision's refusal as its outcome
+ * and throw it. Returns when the claim that refused the write is not the call's (the decision's own).
+ */
+async function refuseClaimedCall(
+  store: EvidenceStore,
+  decisionId: string,
+  subjects: readonly string[],
+  call: CallClaim,
+  refused: DecisionError,
+): Promise<void> {
+  let prior: unknown;
+  try {
+    const [claim] = await store.readEntries({ kind: DECISION_ENTRY_KINDS.call, id: callClaimId(call.gate, call.callId), limit: 1 });
+    prior = claim?.body.decision_id;
+  } catch {
+    return; // the claim cannot be read: the refusal stands as it is
+  }
+  if (typeof prior !== 'string' || prior === decisionId) return;
+  const reason = `call ${JSON.stringify(call.callId)} of gate ${JSON.stringify(call.gate)} was already executed under decision ${prior}; decision ${decisionId} does not run it again`;
+  let unrecorded: unknown;
+  try {
+    await recordOutcome(store, decisionId, subjects, 'call_already_executed', reason);
+  } catch (error) {
+    unrecorded = error;
+  }
+  throw new DecisionError('EWP_REFUSE_DECISION_NOT_EXECUTABLE', unrecorded === undefined ? reason : `${reason} (the refusal could not be recorded)`, {
+    decisionId,
+    cause: unrecorded ?? refused,
   });
 }
 
-async function append(store: EvidenceStore, entry: Parameters<EvidenceStore['appendEntries']>[0][number]) {
+async function recordOutcome(store: EvidenceStore, decisionId: string, subjects: readonly string[], status: string, error: string | null): Promise<void> {
+  await append(store, [
+    {
+      kind: DECISION_ENTRY_KINDS.outcome,
+      id: decisionId,
+      subjects,
+      body: { decision_id: decisionId, status, error, finished_at: new Date().toISOString() },
+    },
+  ]);
+}
+
+/** Appends entries of one decision (the first names it) in one write; a refusal is a {@link DecisionError}. */
+async function append(store: EvidenceStore, entries: readonly LedgerEntryInput[]): Promise<AppendEntryResult[]> {
+  const [first] = entries as [LedgerEntryInput];
+  const what = entries.map((e) => `${e.kind} of ${e.id}`).join(' and ');
   try {
-    return await store.appendEntries([entry]);
+    return await store.appendEntries(entries);
   } catch (error) {
     // Another body under the same (kind, id): the replay guard's conflict, never a second run.
     if (EwpError.isInstance(error) && error.code === 'EWP_REFUSE_IMMUTABLE_RECORD') {
-      throw new DecisionError('EWP_REFUSE_DECISION_NOT_EXECUTABLE', `${entry.kind} of ${entry.id} is already recorded with another payload`, {
-        decisionId: entry.id,
+      throw new DecisionError('EWP_REFUSE_DECISION_NOT_EXECUTABLE', `${what}: already recorded with another payload`, {
+        decisionId: first.id,
         cause: error,
       });
     }
-    throw new DecisionError('EWP_REFUSE_DECISION_NOT_RECORDED', `the ledger could not record ${entry.kind} of ${entry.id}`, {
-      decisionId: entry.id,
+    throw new DecisionError('EWP_REFUSE_DECISION_NOT_RECORDED', `the ledger could not record ${what}`, {
+      decisionId: first.id,
       cause: error,
     });
   }
