@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
+import { callClaimId, DECISION_ENTRY_KINDS, decisionHistory, listDecisions } from '@ewp/tools';
 import { generateText, type ModelMessage, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -144,6 +145,48 @@ describe('gateTool', () => {
     const seen = JSON.stringify(model.prompts[1]);
     expect(seen).toContain('"ewp_gate":"DENY"');
     expect(seen).toContain('"currency":"SUPERSEDED"');
+  });
+
+  it('the same approval response sent twice executes the call once; the replay is refused with a typed error and recorded', async () => {
+    const { store, clock, calls, restart } = await setup();
+    clock.set(LATER);
+    const gated = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true }, store, now: clock.now });
+    const tools = { restart: gated };
+    const model = scriptedModel([call(), { text: 'Restarted.' }, { text: 'Already restarted.' }]);
+    const first = await generateText({ model, tools, messages: [{ role: 'user', content: 'restart server01' }], stopWhen: stepCountIs(3) });
+    const request = first.content.find((p) => p.type === 'tool-approval-request');
+    if (request?.type !== 'tool-approval-request') throw new Error('no approval request');
+    const approved: ModelMessage[] = [
+      { role: 'user', content: 'restart server01' },
+      ...first.response.messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
+    ];
+    await generateText({ model, tools, messages: approved, stopWhen: stepCountIs(3) });
+    expect(calls).toEqual(['server01']);
+    // The client sends the same messages again a minute later (a retried request, a replayed
+    // conversation): the SDK executes the approved call again, the gate decides again, and refuses.
+    clock.set(new Date(LATER.getTime() + 60_000));
+    const replay = await generateText({ model, tools, messages: approved, stopWhen: stepCountIs(3) });
+    expect(calls).toEqual(['server01']);
+    // The SDK runs approved calls before the next model step and hands the model the error text of
+    // the gate's DecisionError as the call's result.
+    const [toolMessage] = replay.response.messages;
+    expect(toolMessage).toMatchObject({
+      role: 'tool',
+      content: [
+        { type: 'tool-result', toolCallId: 'call-1', output: { type: 'error-text', value: expect.stringContaining('was already executed under decision') } },
+      ],
+    });
+    expect(JSON.stringify(model.prompts.at(-1))).toContain('does not run it again');
+    // The ledger: every decision names this gate and the SDK's call; one of them ran, the replay's
+    // refusal is its outcome, and the call was claimed once.
+    const histories = await Promise.all((await listDecisions(store, { proposition: 'P-win' })).map((d) => decisionHistory(store, d.decision_id)));
+    for (const h of histories) expect(h.decision.record).toMatchObject({ gate: 'ai-sdk', call_id: 'call-1' });
+    expect(histories.filter((h) => h.confirmation !== null).map((h) => [h.execution === null ? 'not claimed' : 'claimed', h.outcome?.body.status])).toEqual([
+      ['claimed', 'succeeded'],
+      ['not claimed', 'call_already_executed'],
+    ]);
+    expect(await store.readEntries({ kind: DECISION_ENTRY_KINDS.call })).toMatchObject([{ id: callClaimId('ai-sdk', 'call-1') }]);
   });
 
   it('sees evidence another writer committed to a shared SQLite ledger since the last call', async () => {
