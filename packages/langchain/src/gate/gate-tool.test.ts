@@ -1,4 +1,5 @@
 import { MemoryEvidenceStore } from '@ewp/ledger';
+import { callClaimId, DECISION_ENTRY_KINDS, decisionHistory, listDecisions } from '@ewp/tools';
 import { tool } from '@langchain/core/tools';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent, FakeToolCallingModel, type ToolMessage } from 'langchain';
@@ -101,6 +102,32 @@ describe('gateLangChainTool in createAgent', () => {
     const resumed = await agent.invoke(new Command({ resume: { approved: true } }), config);
     expect(ran).toEqual(['server01']);
     expect(toolMessages(resumed).at(-1)?.content).toBe('patched server01');
+  });
+
+  it('a resume replayed from the paused checkpoint decides again and is refused: the approved call runs once', async () => {
+    const now = { at: new Date('2026-10-07T12:00:00Z') };
+    const { store, ran, agent } = setup(now);
+    await store.put(verified as never);
+    const config = { configurable: { thread_id: 't-replay' } };
+    await agent.invoke({ messages: [{ role: 'user', content: 'patch server01' }] }, config);
+    const paused = await agent.getState(config);
+    expect(paused.tasks.some((t) => t.interrupts.length > 0)).toBe(true);
+    await agent.invoke(new Command({ resume: { approved: true } }), config);
+    expect(ran).toEqual(['server01']);
+    // The same resume again, from the checkpoint that paused (LangGraph replays the tool node from its start).
+    now.at = new Date('2026-10-07T12:05:00Z');
+    const replay = await agent.invoke(new Command({ resume: { approved: true } }), paused.config);
+    expect(ran).toEqual(['server01']);
+    // The tool node hands the model the gate's DecisionError as the call's result.
+    expect(String(toolMessages(replay).at(-1)?.content)).toMatch(/^DecisionError: call "c1" of gate "langchain" was already executed under decision dec_/);
+    // Every decision names this gate and the tool call; two were confirmed, one ran, the replay's refusal is its outcome.
+    const histories = await Promise.all((await listDecisions(store, { proposition: 'P-win' })).map((d) => decisionHistory(store, d.decision_id)));
+    for (const h of histories) expect(h.decision.record).toMatchObject({ gate: 'langchain', call_id: 'c1' });
+    expect(histories.filter((h) => h.confirmation !== null).map((h) => [h.execution === null ? 'not claimed' : 'claimed', h.outcome?.body.status])).toEqual([
+      ['claimed', 'succeeded'],
+      ['not claimed', 'call_already_executed'],
+    ]);
+    expect(await store.readEntries({ kind: DECISION_ENTRY_KINDS.call })).toMatchObject([{ id: callClaimId('langchain', 'c1') }]);
   });
 
   it('a refusal on resume does not run it', async () => {

@@ -3,7 +3,8 @@
  * runs. MAY_ACT runs it; REQUIRE_CONFIRMATION pauses the graph with LangGraph's `interrupt` for a
  * human; DENY returns a typed refusal the model reads. On resume LangGraph runs the tool again
  * from the start, so the decision is made again on the evidence of that moment: evidence that
- * turned to DENY while the graph was paused refuses even an approved call.
+ * turned to DENY while the graph was paused refuses even an approved call. Decisions are recorded
+ * under the gate `langchain` and the tool call id, and a call executes once.
  */
 import { InvalidArgumentError } from '@ewp/core';
 import type { StructuredToolInterface } from '@langchain/core/tools';
@@ -23,6 +24,7 @@ export function gateLangChainTool<INPUT = Record<string, unknown>>(inner: Struct
       gatedCall(
         options,
         inner.name,
+        config.toolCall?.id,
         input,
         () => inner.invoke(input as never, config),
         (refusal) => JSON.stringify(refusal),

@@ -4,10 +4,14 @@
  * `interrupt` for a human and runs it only on an approval; DENY (or no approval) returns the typed
  * refusal instead. On resume LangGraph runs the node again from the start, so the decision is made
  * again on the evidence of that moment. Decisions, the approval and the outcome are recorded in the
- * ledger by `runGuarded`.
+ * ledger by `runGuarded`, under the gate `langchain` and the tool call id: a call runs once, so a
+ * resume replayed (the same checkpoint resumed twice) decides again and is refused.
  */
-import { type GateOptions, type GateRefusal, gateRefusal, runGuarded } from '@ewp/tools';
+import { type GateOptions, type GateRefusal, gateOptionsForCall, gateRefusal, runGuarded } from '@ewp/tools';
 import { interrupt } from '@langchain/langgraph';
+
+/** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
+const RECORDING_GATE = 'langchain';
 
 /** What the graph pauses with: the pending decision and the call a human is asked to confirm. */
 export interface GateInterrupt extends GateRefusal {
@@ -24,10 +28,16 @@ function approved(answer: unknown): boolean {
   return typeof answer === 'object' && answer !== null && (answer as { approved?: unknown }).approved === true;
 }
 
-/** Run `run` if the gate lets the call of `toolName` with `input` through; else return `refuse(refusal)`. */
+/**
+ * Run `run` if the gate lets the call of `toolName` with `input` through; else return `refuse(refusal)`.
+ * Its records name the gate `langchain` and `callId` (the tool call's id), unless `options` name their own.
+ * @throws {DecisionError} when the ledger cannot record (`EWP_REFUSE_DECISION_NOT_RECORDED`), or when
+ * the call was already executed (`EWP_REFUSE_DECISION_NOT_EXECUTABLE`): `run` is not called.
+ */
 export async function gatedCall<INPUT, RESULT>(
   options: GateOptions<INPUT>,
   toolName: string,
+  callId: string | undefined,
   input: INPUT,
   run: () => Promise<RESULT>,
   refuse: (refusal: GateRefusal) => RESULT,
@@ -35,7 +45,7 @@ export async function gatedCall<INPUT, RESULT>(
   // The one guarded run: decide and record, run only on MAY_ACT or a recorded approval, record the outcome.
   const guarded = await runGuarded(
     {
-      ...options,
+      ...gateOptionsForCall(options, RECORDING_GATE, callId),
       confirm: (d) => {
         const pending: GateInterrupt = {
           ...gateRefusal(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action`),

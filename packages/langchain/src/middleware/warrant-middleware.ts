@@ -38,6 +38,7 @@ export function warrantMiddleware(gates: WarrantGates) {
       return gatedCall(
         options,
         name,
+        id,
         args,
         async () => handler(request),
         (refusal) => new ToolMessage({ content: JSON.stringify(refusal), tool_call_id: id ?? '', name, status: 'error' }),
