@@ -55,7 +55,8 @@ describe('memory salience across a server restart', () => {
     for (let i = 0; i < 3; i += 1) await ok(first.client, 'memory_recall', { query: 'backup job' });
     expect(((await first.recallOverRest('backup job')) as { rows: { salience: { recall_count: number } }[] }).rows[0]?.salience.recall_count).toBe(4);
     await first.stop();
-    expect(existsSync(saliencePathFor({ db }))).toBe(true);
+    expect(existsSync(`${db}.salience.jsonl`)).toBe(true);
+    expect(saliencePathFor({ db })).toBe(`${db}.salience.jsonl`);
 
     const second = await serve(new SqliteEvidenceStore(db), { db });
     try {
