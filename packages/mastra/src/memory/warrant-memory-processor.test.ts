@@ -1,7 +1,7 @@
 import { loadFixtures } from '@ewp/conformance/pack';
 import { EwpError } from '@ewp/core';
 import { MemoryEvidenceStore } from '@ewp/ledger';
-import { MemoryLedger } from '@ewp/memory';
+import { agentContextText, MemoryLedger } from '@ewp/memory';
 import { Agent, type MastraDBMessage } from '@mastra/core/agent';
 import type { Processor } from '@mastra/core/processors';
 import { InMemoryStore } from '@mastra/core/storage';
@@ -81,13 +81,17 @@ describe('WarrantMemoryProcessor', () => {
     expect(prompt).toContain('P-freeze: no recorded evidence');
   });
 
-  it('adds the hot and confirmed memories of an @ewp/memory ledger, as two labelled parts', async () => {
+  it('adds the hot and confirmed memories of an @ewp/memory ledger, as two labelled parts in the shared rendering', async () => {
     const { store, memory } = await setup();
     const ledger = new MemoryLedger(new MemoryEvidenceStore(), { now: () => T0.toISOString() });
     const fact = await ledger.store({ text: 'The backup job starts at 06:00', class: 'observation', source: 'scheduler' });
     await ledger.store({ text: 'The backup job starts at 06:00 (seen in the log)', class: 'observation', source: 'log', supports: [fact.hash] });
     await ledger.store({ text: 'The disk is probably failing', class: 'hypothesis' });
+    const window = await ledger.store({ text: 'The maintenance window is 05:00', class: 'observation', source: 'wiki' });
+    const calendar = await ledger.store({ text: 'The change calendar moved maintenance to 04:00', class: 'observation', source: 'calendar' });
+    await ledger.refute(calendar.hash, window.hash);
     await ledger.recall({ query: 'disk failing' }); // recall makes it hot, not confirmed
+    await ledger.recall({ query: 'maintenance window 05:00' });
     const model = scriptedModel([{ text: 'ok' }]);
     const agent = new Agent({
       id: 'ops',
@@ -105,8 +109,11 @@ describe('WarrantMemoryProcessor', () => {
     expect(context.hot.rows.some((r) => r.text === 'The disk is probably failing')).toBe(true);
     expect(context.confirmed.rows.some((r) => r.text === 'The disk is probably failing')).toBe(false);
     const [hotPart, confirmedPart] = prompt.split(JSON.stringify(context.confirmed.label).slice(1, -1));
-    expect(hotPart).toContain('The disk is probably failing [hypothesis');
+    // The labels of agentContextText, as every binding shows them: a hypothesis and a disputed memory say so in front of their text.
+    expect(hotPart).toContain('- [HYPOTHESIS] The disk is probably failing (hypothesis');
+    expect(hotPart).toContain('- [DISPUTED] The maintenance window is 05:00 (observation');
     expect(confirmedPart).not.toContain('The disk is probably failing');
+    expect(prompt).toContain(JSON.stringify(agentContextText(context)).slice(1, -1));
   });
 
   it('refuses a missing store with a typed error', () => {

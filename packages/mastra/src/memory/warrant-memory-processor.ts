@@ -3,11 +3,13 @@
  * front of the model. Each recalled message (source `memory`: message history, semantic recall) that
  * names a proposition gets its warrant axes in `content.metadata.ewp`, and one system message says
  * them out loud: recalled is not believed. With an `@ewp/memory` ledger it also adds that ledger's
- * auto-context, its "hot" (salient) and "confirmed" (warranted) memories as two labelled parts.
+ * auto-context, its "hot" (salient) and "confirmed" (warranted) memories as two labelled parts, in
+ * `agentContextText`'s rendering: the one every binding shares, so a disputed memory is marked
+ * `[DISPUTED]` and a hypothesis `[HYPOTHESIS]` here as in LangChain, the AI SDK and MCP.
  */
 import { EwpError, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import type { AutoContext, ContextRow, MemoryLedger } from '@ewp/memory';
+import { agentContextText, type MemoryLedger } from '@ewp/memory';
 import type { MastraDBMessage } from '@mastra/core/agent';
 import type { ProcessInputArgs, ProcessInputResultWithSystemMessages, Processor } from '@mastra/core/processors';
 
@@ -47,16 +49,6 @@ function declaredProposition(message: MastraDBMessage): string | undefined {
 function axesLine(w: RecalledWarrant): string {
   if (w.unrecorded) return `- ${w.proposition_id}: no recorded evidence (an unverified claim)`;
   return `- ${w.proposition_id}: acceptance ${w.acceptance}, conflict ${w.conflict}, verification ${w.verification}, currency ${w.currency}, sufficiency ${w.sufficiency}`;
-}
-
-function contextRows(rows: readonly ContextRow[]): string {
-  if (rows.length === 0) return '- (none)';
-  return rows.map((r) => `- ${r.text} [${r.class}, confidence ${r.confidence}, acceptance ${r.acceptance}${r.disputed ? ', disputed' : ''}]`).join('\n');
-}
-
-/** The auto-context as text, its two parts apart with their labels. */
-function autoContextText(context: AutoContext): string {
-  return `EWP memory at ${context.evaluated_at}.\n${context.hot.label}\n${contextRows(context.hot.rows)}\n${context.confirmed.label}\n${contextRows(context.confirmed.rows)}`;
 }
 
 /**
@@ -125,7 +117,7 @@ export class WarrantMemoryProcessor implements Processor<'ewp-warrant-memory'> {
       );
     }
     if (this.#options.memory !== undefined) {
-      added.push(autoContextText(await this.#options.memory.autoContext({ project: this.#options.project ?? null, at: evaluatedAt })));
+      added.push(agentContextText(await this.#options.memory.autoContext({ project: this.#options.project ?? null, at: evaluatedAt })));
     }
     return { messages: out, systemMessages: [...systemMessages, ...added.map((content) => ({ role: 'system' as const, content }))] };
   }
