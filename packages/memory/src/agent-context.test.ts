@@ -5,7 +5,8 @@
  */
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { describe, expect, it } from 'vitest';
-import { agentContext, agentContextText, contextRowLabels } from './agent-context.js';
+import { agentContext, agentContextText } from './agent-context.js';
+import { contextRowLabels } from './memory-labels.js';
 import { MemoryError } from './errors.js';
 import { MemoryLedger } from './memory-ledger.js';
 

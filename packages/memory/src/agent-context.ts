@@ -6,8 +6,8 @@
  * disputed" as "X". With the current message as a query, the memories recalled for it come first, as a
  * third labelled part (recall feeds salience, never confidence).
  */
-import type { EpistemicClass } from './epistemic-class.js';
 import { badInput } from './errors.js';
+import { contextRowLabels, MEMORY_LABELS } from './memory-labels.js';
 import type { AutoContext, ContextRow, MemoryLedger, MemoryState } from './memory-ledger.js';
 import { oneLine } from './persona-file.js';
 
@@ -45,7 +45,7 @@ export interface AgentContextOptions {
 const RECALLED_LABEL = 'recalled for this message: matched by text, each with its class and confidence. Being recalled is not evidence.';
 const HEADER =
   'Memory (EWP evidence layer). Salience and confidence are apart: a memory recalled often is not thereby better founded. ' +
-  'State a [DISPUTED] memory as disputed, a [HYPOTHESIS] as a hypothesis, an [INFERENCE] as your own unconfirmed conclusion.';
+  `State a ${MEMORY_LABELS.disputed} memory as disputed, a ${MEMORY_LABELS.hypothesis} as a hypothesis, an ${MEMORY_LABELS.inference} as a conclusion drawn, not observed.`;
 
 /**
  * Disputed: something refutes the memory, or its warrant shows an open conflict. The one rule, for
@@ -53,16 +53,6 @@ const HEADER =
  */
 export function isDisputedMemory(state: Pick<MemoryState, 'refute_count' | 'warrant'>): boolean {
   return state.refute_count > 0 || state.warrant.conflict === 'OPEN';
-}
-
-/** The labels a row carries in front of its text: disputed, and the claim classes by name. */
-export function contextRowLabels(row: Pick<ContextRow, 'class' | 'disputed'>): string[] {
-  const labels: string[] = [];
-  if (row.disputed) labels.push('[DISPUTED]');
-  const byClass: Partial<Record<EpistemicClass, string>> = { hypothesis: '[HYPOTHESIS]', inference: '[INFERENCE]' };
-  const label = byClass[row.class];
-  if (label !== undefined) labels.push(label);
-  return labels;
 }
 
 function rowLine(row: ContextRow): string {

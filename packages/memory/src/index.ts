@@ -8,10 +8,10 @@ export {
   type AgentContextOptions,
   agentContext,
   agentContextText,
-  contextRowLabels,
   isDisputedMemory,
   type RecalledContext,
 } from './agent-context.js';
+export { contextRowLabels, MEMORY_LABELS } from './memory-labels.js';
 export { type ConfidenceWeights, DEFAULT_MEMORY_CONFIG, type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from './config.js';
 export { confidenceOf, wholePeriodsSince } from './confidence.js';
 export { checkEcho, type EchoDecision } from './echo-check.js';

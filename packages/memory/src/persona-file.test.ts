@@ -1,5 +1,7 @@
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { describe, expect, it } from 'vitest';
+import { agentContext, agentContextText } from './agent-context.js';
+import { MEMORY_LABELS } from './memory-labels.js';
 import { MemoryLedger } from './memory-ledger.js';
 import { parsePersonaFile } from './persona-file.js';
 import { BACKUP, SUITE_T } from './testing/index.js';
@@ -25,10 +27,12 @@ describe('MEMORY.md checkout', () => {
     const { memory, confirmed, disputed, hypothesis, unsupported } = await scenario();
     const md = await memory.checkout({ at: SUITE_T });
     expect(md).toContain(
-      `- [DISPUTED] The EU hosts run the backup first  _(inference · confidence 23 · 1 support, 1 refutation · warrant TENTATIVE)_ <!-- mem:${disputed.hash} -->`,
+      `- [DISPUTED] [INFERENCE] The EU hosts run the backup first  _(inference · confidence 23 · 1 support, 1 refutation · warrant TENTATIVE)_ <!-- mem:${disputed.hash} -->`,
     );
     expect(md).toContain(`- [HYPOTHESIS] ${BACKUP.hypothesis}`);
-    expect(md).toContain(`- ${BACKUP.claim}  _(inference · confidence 66`);
+    // A confirmed inference is still an inference: the section says it is confirmed, the label what it is.
+    expect(md).toContain(`- [INFERENCE] ${BACKUP.claim}  _(inference · confidence 66`);
+    expect(md).not.toContain('[UNCONFIRMED]');
     expect(md).not.toContain(unsupported.hash);
     expect(md.indexOf('## Disputed')).toBeLessThan(md.indexOf('## Confirmed'));
     expect(parsePersonaFile(md).map((l) => l.hash)).toEqual([disputed.hash, confirmed.hash, hypothesis.hash]);
@@ -39,7 +43,7 @@ describe('MEMORY.md checkout', () => {
     const before = await Promise.all([confirmed.hash, disputed.hash, hypothesis.hash].map((h) => memory.show(h, SUITE_T)));
     const md = await memory.checkout({ at: SUITE_T });
     const edited = md
-      .replace('[DISPUTED] The EU hosts', 'The EU hosts')
+      .replace('[DISPUTED] [INFERENCE] The EU hosts', 'The EU hosts')
       .replace(`[HYPOTHESIS] ${BACKUP.hypothesis}`, `[CONFIRMED] ${BACKUP.hypothesis}, verified by the agent`)
       .concat('- The agent is sure the backup window never moves\n');
     const back = await memory.readBack(edited);
@@ -55,5 +59,21 @@ describe('MEMORY.md checkout', () => {
     expect(view?.checks).toEqual([]);
     const after = await Promise.all([confirmed.hash, disputed.hash, hypothesis.hash].map((h) => memory.show(h, SUITE_T)));
     expect(after.map((s) => [s.confidence, s.view_id, s.warrant])).toEqual(before.map((s) => [s.confidence, s.view_id, s.warrant]));
+  });
+
+  it('labels each memory as the agent context does (one label table)', async () => {
+    const { memory, confirmed, disputed, hypothesis } = await scenario();
+    const md = await memory.checkout({ at: SUITE_T });
+    const context = agentContextText(await agentContext(memory, { at: SUITE_T, limit: 50 }));
+    const labelsIn = (text: string, hash: string) => {
+      const line = text.split('\n').find((l) => l.includes(`mem:${hash}`));
+      return line === undefined ? undefined : (/^- ((?:\[[A-Z ]+\] )*)/.exec(line)?.[1] ?? '').trim();
+    };
+    const shown = [confirmed.hash, disputed.hash, hypothesis.hash].map((h) => [labelsIn(md, h), labelsIn(context, h)]);
+    expect(shown).toEqual([
+      [MEMORY_LABELS.inference, MEMORY_LABELS.inference],
+      [`${MEMORY_LABELS.disputed} ${MEMORY_LABELS.inference}`, `${MEMORY_LABELS.disputed} ${MEMORY_LABELS.inference}`],
+      [MEMORY_LABELS.hypothesis, MEMORY_LABELS.hypothesis],
+    ]);
   });
 });

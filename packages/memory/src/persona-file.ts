@@ -6,6 +6,7 @@
  * verification, whatever label the editor wrote in front of it.
  */
 import type { EpistemicClass } from './epistemic-class.js';
+import { contextRowLabels } from './memory-labels.js';
 
 /** A memory as the checkout shows it. */
 export interface PersonaItem {
@@ -20,13 +21,13 @@ export interface PersonaItem {
   disputed: boolean;
 }
 
-/** The sections, in order, with the label each line carries. */
+/** The sections, in order. Each line carries the memory's labels (`contextRowLabels`, as the agent context shows them). */
 const SECTIONS = [
-  { key: 'disputed', title: 'Disputed (evidence on both sides: do not state these as fact)', label: '[DISPUTED] ' },
-  { key: 'confirmed', title: 'Confirmed (independent observations or an accepted warrant)', label: '' },
-  { key: 'hypothesis', title: 'Hypotheses (to be checked)', label: '[HYPOTHESIS] ' },
-  { key: 'inference', title: 'Inferences (the agent’s own conclusions, not confirmed)', label: '[UNCONFIRMED] ' },
-  { key: 'observation', title: 'Observations (not confirmed)', label: '' },
+  { key: 'disputed', title: 'Disputed (evidence on both sides: do not state these as fact)' },
+  { key: 'confirmed', title: 'Confirmed (independent observations or an accepted warrant)' },
+  { key: 'hypothesis', title: 'Hypotheses (to be checked)' },
+  { key: 'inference', title: 'Inferences (the agent’s own conclusions, not confirmed)' },
+  { key: 'observation', title: 'Observations (not confirmed)' },
 ] as const;
 
 function sectionOf(item: PersonaItem): (typeof SECTIONS)[number]['key'] {
@@ -73,7 +74,8 @@ export function renderPersonaFile(items: readonly PersonaItem[], at: string, pro
     for (const i of items) {
       if (sectionOf(i) !== section.key) continue;
       const counts = `${i.support_count} support${i.support_count === 1 ? '' : 's'}, ${i.refute_count} refutation${i.refute_count === 1 ? '' : 's'}`;
-      const line = `- ${section.label}${oneLine(i.text)}  _(${i.class} · confidence ${i.confidence} · ${counts} · warrant ${i.acceptance})_ <!-- mem:${i.hash} -->`;
+      const labels = contextRowLabels(i).join(' ');
+      const line = `- ${labels === '' ? '' : `${labels} `}${oneLine(i.text)}  _(${i.class} · confidence ${i.confidence} · ${counts} · warrant ${i.acceptance})_ <!-- mem:${i.hash} -->`;
       const size = Buffer.byteLength(line, 'utf8') + 1;
       if (rowsLeft <= 0 || bytes + size > maxBytes) {
         omitted += 1;
@@ -107,9 +109,10 @@ export interface PersonaLine {
 const BULLET = /^\s*[-*+]\s+(.*)$/;
 const MARKER = /\s*<!--\s*mem:([0-9a-f]{32})\s*-->\s*$/;
 const META = /\s+_\([^)]*\)_\s*$/;
-const LABEL = /^\[[A-Z ]+\]\s*/;
+/** The labels in front of a statement (any bracketed capitals: ours, an older checkout's, an editor's). */
+const LABELS = /^(?:\[[A-Z ]+\]\s*)+/;
 
-/** The statements of a persona file: every bullet line, without its label, its annotation and its marker. */
+/** The statements of a persona file: every bullet line, without its labels, its annotation and its marker. */
 export function parsePersonaFile(markdown: string): PersonaLine[] {
   const out: PersonaLine[] = [];
   for (const raw of markdown.split(/\r?\n/)) {
@@ -118,7 +121,7 @@ export function parsePersonaFile(markdown: string): PersonaLine[] {
     let body = bullet[1]!;
     const marker = MARKER.exec(body);
     if (marker !== null) body = body.slice(0, marker.index);
-    body = oneLine(body.replace(META, '').replace(LABEL, ''));
+    body = oneLine(body.replace(META, '').replace(LABELS, ''));
     if (body !== '') out.push({ text: body, hash: marker?.[1] ?? null });
   }
   return out;

@@ -59,7 +59,7 @@ describe('memory verbs', () => {
     const out = join(dir, `MEMORY-${n}.md`);
     expect((await run(memoryCommand, 'checkout', '--out', out)).code).toBe(0);
     const md = readFileSync(out, 'utf8');
-    expect(md).toContain(`- The window is safe  _(inference · confidence 66`);
+    expect(md).toContain(`- [INFERENCE] The window is safe  _(inference · confidence 66`);
     writeFileSync(out, md.replace('The window is safe', 'The window is always safe'));
     const back = await run(memoryCommand, 'readback', out, '--json');
     expect(JSON.parse(back.stdout).asserted).toMatchObject([{ text: 'The window is always safe', class: 'inference', confidence: 0 }]);
