@@ -8,7 +8,7 @@
  */
 import { badInput } from './errors.js';
 import { contextRowLabels, MEMORY_LABELS } from './memory-labels.js';
-import type { AutoContext, ContextRow, MemoryLedger, MemoryState } from './memory-ledger.js';
+import { type AutoContext, type ContextRow, isDisputedMemory, type MemoryLedger } from './memory-ledger.js';
 import { oneLine } from './persona-file.js';
 
 /** The memories recalled for one message, with the label the text gives them. */
@@ -47,13 +47,6 @@ const HEADER =
   'Memory (EWP evidence layer). Salience and confidence are apart: a memory recalled often is not thereby better founded. ' +
   `State a ${MEMORY_LABELS.disputed} memory as disputed, a ${MEMORY_LABELS.hypothesis} as a hypothesis, an ${MEMORY_LABELS.inference} as a conclusion drawn, not observed.`;
 
-/**
- * Disputed: something refutes the memory, or its warrant shows an open conflict. The one rule, for
- * every state a context shows.
- */
-export function isDisputedMemory(state: Pick<MemoryState, 'refute_count' | 'warrant'>): boolean {
-  return state.refute_count > 0 || state.warrant.conflict === 'OPEN';
-}
 
 function rowLine(row: ContextRow): string {
   const labels = contextRowLabels(row);

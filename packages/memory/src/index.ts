@@ -8,7 +8,6 @@ export {
   type AgentContextOptions,
   agentContext,
   agentContextText,
-  isDisputedMemory,
   type RecalledContext,
 } from './agent-context.js';
 export { contextRowLabels, MEMORY_LABELS } from './memory-labels.js';
@@ -34,6 +33,7 @@ export {
   type GateOutcome,
   type GateStatistics,
   hotRanking,
+  isDisputedMemory,
   type LinkResult,
   MemoryLedger,
   type MemoryLedgerOptions,

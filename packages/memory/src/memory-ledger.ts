@@ -925,7 +925,7 @@ export class MemoryLedger {
         confidence: s.confidence,
         acceptance: s.warrant.acceptance,
         conflict: s.warrant.conflict,
-        disputed: isDisputed(s),
+        disputed: isDisputedMemory(s),
         salience: this.salience.get(hash) ?? emptySalience(),
       });
     }
@@ -975,7 +975,7 @@ export class MemoryLedger {
         support_count: s.support_count,
         refute_count: s.refute_count,
         confirmed,
-        disputed: isDisputed(s),
+        disputed: isDisputedMemory(s),
       });
     }
     items.sort((a, b) => b.confidence - a.confidence || (a.hash < b.hash ? -1 : 1));
@@ -1036,9 +1036,12 @@ function latestRecordTime(view: EvidenceView): Instant | undefined {
   return latest;
 }
 
-/** Disputed: something refutes it, or its warrant shows an open conflict. */
-function isDisputed(s: MemoryState): boolean {
-  return s.refute_count > 0 || s.warrant.conflict === 'OPEN';
+/**
+ * Disputed: something refutes the memory, or its warrant shows an open conflict. The one rule, for
+ * every state a context, a recall or a persona file shows.
+ */
+export function isDisputedMemory(state: Pick<MemoryState, 'refute_count' | 'warrant'>): boolean {
+  return state.refute_count > 0 || state.warrant.conflict === 'OPEN';
 }
 
 /**
