@@ -91,6 +91,13 @@ function statements(db: Database.Database) {
   };
 }
 
+/**
+ * Commits made by any SQLite backend of this process. A read-only connection's shared read transaction
+ * (see `SqliteLedgerBackend.joinReadRun`) starts afresh when this moves, so a read started after a
+ * write of this process resolved sees that write.
+ */
+let processCommits = 0;
+
 const ENTRY_COLUMNS = 'e.chain_index, e.kind, e.id, e.subjects, e.body, e.committed_at';
 
 /** The SQL of an entry query and its parameters (the subject through its index, prefixes as ranges). */
@@ -181,6 +188,14 @@ export class SqliteLedgerBackend implements LedgerBackend {
   private readonly readOnly: boolean;
   private readonly s: ReturnType<typeof statements>;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Reads and writes queued on this connection and not yet settled. */
+  private queued = 0;
+  private readonly settled = (): void => {
+    this.queued -= 1;
+    if (this.queued === 0) this.endReadRun();
+  };
+  /** `processCommits` when this connection's shared read transaction began; undefined when none is open. */
+  private readRunSince: number | undefined;
   private readonly reader: LedgerReader;
   private readonly entries: EntryStatements;
 
@@ -258,7 +273,40 @@ export class SqliteLedgerBackend implements LedgerBackend {
 
   async read<T>(fn: (reader: LedgerReader) => Promise<T>): Promise<T> {
     // Reads queue behind this connection's writes so they never observe a half-written transaction.
-    return this.enqueue(() => fn(this.reader));
+    return this.enqueue(() => {
+      if (this.readOnly) this.joinReadRun();
+      return fn(this.reader);
+    });
+  }
+
+  /**
+   * A read-only connection runs reads queued back to back in one read transaction, ended as soon as
+   * the queue empties: a statement outside a transaction takes and drops SQLite's shared locks on its
+   * own, which costs more than an indexed read itself. Such a run is over before the next I/O callback
+   * (reads never wait on I/O), so every read in it was issued before it began, and a read issued after
+   * any commit it could know of (a later callback, or a write of this process, see `processCommits`)
+   * starts a new transaction. (A writable connection keeps autocommit reads: its writes take the lock.)
+   */
+  private joinReadRun(): void {
+    if (this.readRunSince !== undefined) {
+      if (this.readRunSince === processCommits) return;
+      this.endReadRun();
+      if (this.readRunSince !== undefined) return;
+    }
+    // A transaction the caller opened on the handle itself is left alone.
+    if (this.db.inTransaction) return;
+    this.db.exec('BEGIN');
+    this.readRunSince = processCommits;
+  }
+
+  private endReadRun(): void {
+    if (this.readRunSince === undefined) return;
+    try {
+      if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
+      this.readRunSince = undefined;
+    } catch {
+      // A statement still iterating keeps the connection busy; the next read or the end of the queue tries again.
+    }
   }
 
   write<T>(fn: (writer: LedgerWriter) => Promise<T>): Promise<T> {
@@ -317,6 +365,7 @@ export class SqliteLedgerBackend implements LedgerBackend {
           s.setMeta.run(anchorToWrite.head_hash, 'anchor_head');
         }
         this.db.exec('COMMIT');
+        processCommits += 1;
         return result;
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -335,8 +384,9 @@ export class SqliteLedgerBackend implements LedgerBackend {
   }
 
   private enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    this.queued += 1;
     const run = this.queue.then(fn);
-    this.queue = run.catch(() => undefined);
+    this.queue = run.then(this.settled, this.settled);
     return run;
   }
 

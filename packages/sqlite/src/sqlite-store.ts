@@ -127,11 +127,13 @@ function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number): D
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
-    // 64 MiB of page cache (SQLite's default is 2 MiB): a batched ingest transaction dirties several
-    // MiB, and a smaller cache spills pages to the WAL before COMMIT; beyond that, the indexes of a
-    // growing ledger stay cached (docs/performance.md, "Ingest"). It fills only as pages are read:
-    // readers of a ledger pay what they touch.
-    db.pragma('cache_size = -65536');
+    // A writer gets 64 MiB of page cache (SQLite's default is 2 MiB): a batched ingest transaction
+    // dirties several MiB, and a smaller cache spills pages to the WAL before COMMIT; beyond that, the
+    // indexes of a growing ledger stay cached (docs/performance.md, "Ingest"). A reader gets 8 MiB: the
+    // cache fills as pages are read, so a server answering every proposition of a large ledger would
+    // otherwise hold the whole file in its heap, while a page it misses is a read from the operating
+    // system's file cache (docs/performance.md, "MCP read path").
+    db.pragma(readOnly ? 'cache_size = -8192' : 'cache_size = -65536');
     ensureSchema(db, file, readOnly);
     // From here on BEGIN IMMEDIATE polls on its own (see SqliteLedgerBackend); other statements rarely wait.
     db.pragma('busy_timeout = 5');
