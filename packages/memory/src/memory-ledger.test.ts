@@ -70,3 +70,17 @@ describe('MemoryLedger input', () => {
     expect((await memory.show(i.hash)).support_count).toBe(0);
   });
 });
+
+describe('MemoryLedger index', () => {
+  it('two refreshes in flight apply each event once (a reclass counted twice would skip a sequence number)', async () => {
+    const store = new MemoryEvidenceStore();
+    const a = new MemoryLedger(store, { now: () => T });
+    const m = await a.store({ text: 'The cache is cold after a deploy', class: 'hypothesis', source: 'agent' });
+    await a.reclass(m.hash, 'inference', 'derived from the deploy log');
+    const b = new MemoryLedger(store, { now: () => T });
+    await Promise.all([b.refresh(), b.refresh(), b.refresh()]);
+    await b.reclass(m.hash, 'hypothesis', 'not derived after all');
+    const ids = (await store.readEntries({ kind: 'memory.reclass' })).map((e) => e.id);
+    expect(ids).toEqual([`${m.hash}#1`, `${m.hash}#2`]);
+  });
+});

@@ -289,7 +289,10 @@ export class MemoryLedger {
     for (;;) {
       const page = await this.evidenceStore.readEntries({ afterIndex: this.#lastIndex, limit: ENTRY_PAGE });
       for (const entry of page) {
-        this.#lastIndex = Math.max(this.#lastIndex, entry.chain_index);
+        // Two refreshes in flight read the same page: whichever comes second skips what the first
+        // applied (a reclass applied twice would count twice).
+        if (entry.chain_index <= this.#lastIndex) continue;
+        this.#lastIndex = entry.chain_index;
         if (entry.kind.startsWith('memory.')) this.#apply(entry);
       }
       if (page.length < ENTRY_PAGE) break;
