@@ -69,6 +69,14 @@ describe('extra JSON routes on the MCP HTTP server', () => {
     expect((await call('POST', '/v1/echo', { headers: bearer, body: `"${'x'.repeat(2000)}"` })).status).toBe(413);
   });
 
+  it('refuses a body nested past the depth limit as bad JSON, never reaching the handler', async () => {
+    // 500 levels fit this server's 1 KiB body limit; /mcp gets 100,000 (test/http.test.ts).
+    const deep = `{"a":${'['.repeat(500)}${']'.repeat(500)}}`;
+    const reply = await call('POST', '/v1/echo', { headers: bearer, body: deep });
+    expect(reply).toMatchObject({ status: 400, json: { error: { code: 'JSON_SYNTAX' } } });
+    expect(String((reply.json.error as { message: string }).message)).toContain('nested deeper than 128 levels');
+  });
+
   it('maps what a handler throws: 404 nothing stored, 400 a refusal with its path, 500 naming no internals', async () => {
     expect(await call('GET', '/v1/things/missing')).toMatchObject({ status: 404, json: { error: { code: 'EWP_REFUSE_MISSING_VIEW' } } });
     expect(await call('GET', '/v1/things/bad')).toMatchObject({ status: 400, json: { error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS', path: '$.hash' } } });
