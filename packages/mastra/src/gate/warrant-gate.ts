@@ -5,10 +5,10 @@
  * the shared gate of `@ewp/tools`, made on the latest stored evidence when Mastra asks whether the
  * call needs approval and made again just before it runs. Every decision is recorded in the ledger,
  * and a tool gated by `gateMastraTool` executes through `runGuarded` (decided once more, run only on
- * MAY_ACT or an approval Mastra gave, once per decision, its outcome recorded).
+ * MAY_ACT or an approval Mastra gave, once per tool call id (per decision without one), its outcome recorded).
  */
 import { EwpError } from '@ewp/core';
-import { decideGate, denyReason, type GateDecision, type GateOptions, type GateRefusal, gateRefusal, runGuarded } from '@ewp/tools';
+import { decideGate, denyReason, type GateDecision, type GateOptions, type GateRefusal, gateOptionsForCall, gateRefusal, runGuarded } from '@ewp/tools';
 import type { Tool, ToolHooks } from '@mastra/core/tools';
 
 /** The gates of an agent, by the tool name the model calls. */
@@ -53,11 +53,7 @@ const RECORDING_GATE = 'mastra';
  * own), so the decisions made on one call read as one call in the ledger.
  */
 function forCall<INPUT>(gate: GateOptions<INPUT>, callId: string | undefined): GateOptions<INPUT> {
-  return {
-    ...gate,
-    record: gate.record === false ? false : { gate: RECORDING_GATE, ...gate.record },
-    callId: gate.callId ?? (() => callId),
-  };
+  return gateOptionsForCall(gate, RECORDING_GATE, callId);
 }
 
 /** The tool call id in what Mastra passes a tool's `execute` (`context.agent`) or the hooks (the call options). */
@@ -90,8 +86,8 @@ type AnyMastraTool = Tool<any, any, any, any, any, any, any>;
  * `GateRefusal` the model reads, as from the hook.
  *
  * @throws {DecisionError} from `execute` (and the approval and hook decisions) when the ledger
- * cannot record (`EWP_REFUSE_DECISION_NOT_RECORDED`: nothing runs), or when the decision was already
- * executed once (`EWP_REFUSE_DECISION_NOT_EXECUTABLE`).
+ * cannot record (`EWP_REFUSE_DECISION_NOT_RECORDED`: nothing runs), or when the decision, or the tool
+ * call under another decision, was already executed once (`EWP_REFUSE_DECISION_NOT_EXECUTABLE`).
  */
 export function gateMastraTool<T extends AnyMastraTool, INPUT = unknown>(tool: T, gate: GateOptions<INPUT>): T {
   if (tool === null || typeof tool !== 'object' || typeof tool.execute !== 'function') {

@@ -2,7 +2,7 @@ import { loadFixtures } from '@ewp/conformance/pack';
 import { EwpError } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
-import { DecisionError, decisionHistory, listDecisions, runDecision, verifyDecision } from '@ewp/tools';
+import { callClaimId, DECISION_ENTRY_KINDS, DecisionError, decisionHistory, listDecisions, runDecision, verifyDecision } from '@ewp/tools';
 import { run, RunState, ToolCallError, tool } from '@openai/agents-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -350,6 +350,38 @@ describe('gateAgentTool', () => {
         confirmation: { body: { confirmed_by: 'openai-agents approval of restart call call-1' } },
         outcome: { body: { status: 'succeeded' } },
       });
+    });
+
+    it('a run state resumed twice after approve(): the approved call runs once; the second resume decides again and is refused', async () => {
+      const { store, clock, calls, restart } = await setup(LATER);
+      const gate = { proposition: 'P-win', action: { ...high(true), risk: 'medium' as const }, store, now: clock.now };
+      const first = await run(agentWith(gateAgentTool(restart, gate), restartModel(['server01'], 'ok')), 'restart server01');
+      first.state.approve(first.interruptions[0]!);
+      const saved = first.state.toString();
+      // Two workers resume the same saved, approved state, a minute apart: each restores it and runs.
+      const resume = async () => {
+        const agent = agentWith(gateAgentTool(restartTool(calls), gate), restartModel([], 'ok'));
+        return run(agent, await RunState.fromString(agent, saved));
+      };
+      await resume();
+      expect(calls).toEqual(['server01']);
+      clock.set(new Date(LATER.getTime() + 60_000));
+      await expect(resume()).rejects.toSatisfy(
+        (e: unknown) =>
+          e instanceof ToolCallError &&
+          DecisionError.isInstance(e.error) &&
+          e.error.code === 'EWP_REFUSE_DECISION_NOT_EXECUTABLE' &&
+          /call "call-1" of gate "openai-agents" was already executed under decision dec_/.test(e.error.message),
+      );
+      expect(calls).toEqual(['server01']);
+      // Both resumes recorded the SDK's approval as the confirmation of a decision of their own; one
+      // ran, the other's refusal is its outcome, and the call was claimed once.
+      const confirmed = (await ledgerOf(store, 'P-win')).filter((h) => h.confirmation !== null);
+      expect(confirmed.map((h) => [h.decision.record.call_id, h.execution === null ? 'not claimed' : 'claimed', h.outcome?.body.status])).toEqual([
+        ['call-1', 'claimed', 'succeeded'],
+        ['call-1', 'not claimed', 'call_already_executed'],
+      ]);
+      expect(await store.readEntries({ kind: DECISION_ENTRY_KINDS.call })).toMatchObject([{ id: callClaimId('openai-agents', 'call-1') }]);
     });
 
     it('reject(): no confirmation, no execution claim', async () => {

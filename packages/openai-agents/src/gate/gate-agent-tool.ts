@@ -7,10 +7,11 @@
  * `@ewp/tools`, made on the latest stored evidence when the call is proposed and made again when it
  * is about to run: evidence that changed while the run was paused decides. Every decision is recorded
  * in the ledger, and the call itself runs through `runGuarded` (decided once more, then executed only
- * on MAY_ACT or the SDK's recorded approval, once per decision, its outcome recorded).
+ * on MAY_ACT or the SDK's recorded approval, once per call id: a run state resumed twice decides
+ * again and is refused; its outcome recorded).
  */
 import { EwpError } from '@ewp/core';
-import { decideGate, denyReason, type GateDecision, type GateOptions, gateRefusal, runGuarded } from '@ewp/tools';
+import { decideGate, denyReason, type GateDecision, type GateOptions, gateOptionsForCall, gateRefusal, runGuarded } from '@ewp/tools';
 import {
   defineToolInputGuardrail,
   type FunctionTool,
@@ -55,11 +56,7 @@ function callInput(argumentsText: string): unknown {
  * decisions made on one proposed call read as one call in the ledger.
  */
 function forCall<INPUT>(options: GateOptions<INPUT>, callId: string | undefined): GateOptions<INPUT> {
-  return {
-    ...options,
-    record: options.record === false ? false : { gate: RECORDING_GATE, ...options.record },
-    callId: options.callId ?? (() => callId),
-  };
+  return gateOptionsForCall(options, RECORDING_GATE, callId);
 }
 
 function refuse(d: GateDecision, gate: 'DENY' | 'REQUIRE_CONFIRMATION', reason: string): ToolGuardrailFunctionOutput {
@@ -119,8 +116,8 @@ function guardedInvoke<INPUT>(inner: AnyFunctionTool, options: GateOptions<INPUT
  * recorded as succeeded (a tool made with `errorFunction: null` throws, and is recorded as failed).
  *
  * @throws {DecisionError} from the gated tool's `needsApproval`, guardrail or `invoke` when the
- * ledger cannot record (`EWP_REFUSE_DECISION_NOT_RECORDED`: nothing runs), or when the decision was
- * already executed once (`EWP_REFUSE_DECISION_NOT_EXECUTABLE`).
+ * ledger cannot record (`EWP_REFUSE_DECISION_NOT_RECORDED`: nothing runs), or when the call was
+ * already executed once, e.g. a run state resumed twice after `approve()` (`EWP_REFUSE_DECISION_NOT_EXECUTABLE`).
  *
  * @example
  * const gated = gateAgentTool(restart, { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk: 'high' }, store });
