@@ -50,7 +50,8 @@ export class TimestampError extends ReceiptsError {
   }
 }
 
-type CheckpointCode = 'DUPLICATE_CHECKPOINT_ID' | 'DUPLICATE_EVIDENCE_IDS' | 'UNKNOWN_DEPENDENCIES' | 'UNKNOWN_CHECKPOINT';
+/** Codes of {@link CheckpointError}. */
+export type CheckpointCode = 'DUPLICATE_CHECKPOINT_ID' | 'DUPLICATE_EVIDENCE_IDS' | 'UNKNOWN_DEPENDENCIES' | 'UNKNOWN_CHECKPOINT';
 
 /** The checkpoint facade refused to create a checkpoint (the reference's ValueError), or to verify one it does not hold. */
 export class CheckpointError extends ReceiptsError {

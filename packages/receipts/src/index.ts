@@ -9,6 +9,7 @@
 
 // Errors (every one an @ewp/core EwpError: code, path, cause, isInstance)
 export {
+  type CheckpointCode,
   CheckpointError,
   GraphError,
   RECEIPTS_ERROR_CODES,
