@@ -48,6 +48,9 @@ export async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destr
 
 export const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
 
+/** Numbers the gated calls: each case's model call id is its own. */
+let callNo = 0;
+
 /** One gated call through `generateText`: whether the tool ran, what the model got, whether approval was asked. */
 async function gatedCall(store: EvidenceStore, proposition: string, risk: 'low' | 'high', reversible: boolean, at: Date) {
   const calls: string[] = [];
@@ -61,7 +64,8 @@ async function gatedCall(store: EvidenceStore, proposition: string, risk: 'low' 
     },
   });
   const gated = gateTool(restart, { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at });
-  const model = scriptedModel([{ toolCalls: [{ id: 'call-1', name: 'restart', input: { server: 'server01' } }] }, { text: 'done' }]);
+  // Each case is a call of its own: its own call id (a gate runs one call id once per ledger).
+  const model = scriptedModel([{ toolCalls: [{ id: `case-${++callNo}`, name: 'restart', input: { server: 'server01' } }] }, { text: 'done' }]);
   const result = await generateText({ model, tools: { restart: gated }, prompt: 'restart server01', stopWhen: stepCountIs(3) });
   return {
     calls,
@@ -74,7 +78,7 @@ async function gatedCall(store: EvidenceStore, proposition: string, risk: 'low' 
 async function agentsGatedCall(store: EvidenceStore, proposition: string, risk: 'low' | 'high', reversible: boolean, at: Date) {
   const calls: string[] = [];
   const gated = gateAgentTool(restartTool(calls), { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at });
-  const result = await run(agentWith(gated, restartModel(['server01'])), 'restart server01');
+  const result = await run(agentWith(gated, restartModel(['server01'], 'done', `case-${++callNo}`)), 'restart server01');
   const raw = toolOutputs(result)[0];
   return {
     calls,

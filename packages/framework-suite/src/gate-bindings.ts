@@ -63,9 +63,11 @@ async function middlewareCall(store: EvidenceStore, c: GateCase) {
   const middleware = warrantMiddleware({
     restart: { proposition: c.proposition, action: { action_id: 'restart', kind: 'restart', risk: c.risk, reversible: c.reversible }, store, now: () => c.at },
   });
-  const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'restart', args: { server: 'server01' }, id: 'c1' }], []] });
+  // Each case is a call of its own, on a thread of its own, with its own call id (a gate runs one call id once per ledger).
+  const id = `fw-${++thread}`;
+  const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'restart', args: { server: 'server01' }, id }], []] });
   const agent = createAgent({ model, tools: [restart], middleware: [middleware], checkpointer: new MemorySaver() });
-  const out = (await agent.invoke({ messages: [{ role: 'user', content: 'restart server01' }] }, { configurable: { thread_id: `fw-${++thread}` } })) as {
+  const out = (await agent.invoke({ messages: [{ role: 'user', content: 'restart server01' }] }, { configurable: { thread_id: id } })) as {
     messages: { getType?: () => string; content?: unknown }[];
     __interrupt__?: { value: unknown }[];
   };

@@ -13,11 +13,18 @@ import { opsAgent, restartModel, restartTool } from '../../mastra/test/scripted-
 import { GATE_CASES, REFERENCE, withoutDecisionId, withStore } from './framework-suite.js';
 import type { StoreFactory } from './store-factories.js';
 
+let callNo = 0;
+
 /** One gated call through a Mastra agent's stream: whether the tool ran, what the model got, whether approval was asked. */
 async function mastraGatedCall(store: EvidenceStore, proposition: string, risk: 'low' | 'high', reversible: boolean, at: Date) {
   const calls: string[] = [];
   const gate = { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at };
-  const agent = opsAgent({ restart: gateMastraTool(restartTool(calls), gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate }));
+  // Each case is a call of its own: its own call id (a gate runs one call id once per ledger).
+  const agent = opsAgent(
+    { restart: gateMastraTool(restartTool(calls), gate) },
+    restartModel(['server01'], 'done', `case-${++callNo}`),
+    warrantToolHooks({ restart: gate }),
+  );
   const stream = await agent.stream('restart server01');
   let approvalRequested = false;
   for await (const chunk of stream.fullStream) if (chunk.type === 'tool-call-approval') approvalRequested = true;

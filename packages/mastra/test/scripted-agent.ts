@@ -19,9 +19,13 @@ export function restartTool(calls: string[] = []) {
   });
 }
 
-/** A model that calls `restart` once per server (one turn), then answers `text`. */
-export function restartModel(servers: string[], text = 'done') {
-  return scriptedModel([{ toolCalls: servers.map((server, i) => ({ id: `call-${i + 1}`, name: 'restart', input: { server } })) }, { text }]);
+/**
+ * A model that calls `restart` once per server (one turn), then answers `text`. Its call ids are
+ * `<callIdPrefix>-1`, `-2`, …: a gate runs each call id once, so runs that share a ledger and stand
+ * for different calls need a prefix of their own, as a real model's ids are unique.
+ */
+export function restartModel(servers: string[], text = 'done', callIdPrefix = 'call') {
+  return scriptedModel([{ toolCalls: servers.map((server, i) => ({ id: `${callIdPrefix}-${i + 1}`, name: 'restart', input: { server } })) }, { text }]);
 }
 
 /** An agent registered in a Mastra instance with in-memory storage (approval suspends into its snapshots). */

@@ -19,9 +19,13 @@ export function restartTool(calls: string[] = []) {
   });
 }
 
-/** A model that calls `restart` once per server (one turn), then answers `text`. */
-export function restartModel(servers: string[], text = 'done'): ScriptedModel {
-  return new ScriptedModel([servers.map((server, i) => functionCall('restart', { server }, { callId: `call-${i + 1}` })), [assistantMessage(text)]]);
+/**
+ * A model that calls `restart` once per server (one turn), then answers `text`. Its call ids are
+ * `<callIdPrefix>-1`, `-2`, …: a gate runs each call id once, so runs that share a ledger and stand
+ * for different calls need a prefix of their own, as a real model's ids are unique.
+ */
+export function restartModel(servers: string[], text = 'done', callIdPrefix = 'call'): ScriptedModel {
+  return new ScriptedModel([servers.map((server, i) => functionCall('restart', { server }, { callId: `${callIdPrefix}-${i + 1}` })), [assistantMessage(text)]]);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: any function tool.
