@@ -64,4 +64,4 @@ export {
   trigramSimilarity,
   vectorCosine,
 } from './similarity.js';
-export { memoryLedgerFor } from './shared-ledger.js';
+export { type MemorySource, memoryLedgerFor, memoryLedgerOf } from './shared-ledger.js';

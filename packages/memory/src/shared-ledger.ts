@@ -2,6 +2,7 @@
  * One memory layer per store in a process, so every binding over a store (MCP sessions, REST routes,
  * the `ewp_memory_context` tool) shares its index and its salience.
  */
+import { InvalidArgumentError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { badInput } from './errors.js';
 import { MemoryLedger } from './memory-ledger.js';
@@ -25,4 +26,18 @@ export function memoryLedgerFor(store: EvidenceStore, clock: () => Date = () => 
     throw badInput('salience', 'this store already has a memory layer in this process, with another salience store');
   }
   return memory;
+}
+
+/** What a framework binding is given: a memory layer, or a store whose shared layer ({@link memoryLedgerFor}) it uses. */
+export type MemorySource = { ledger: MemoryLedger; store?: undefined } | { store: EvidenceStore; ledger?: undefined };
+
+/**
+ * The memory layer a binding's options name: `ledger` as given, or the shared layer of `store`.
+ * @throws {InvalidArgumentError} naming `path` (or `path.ledger`) when neither is given.
+ */
+export function memoryLedgerOf(source: MemorySource | undefined, path = 'options'): MemoryLedger {
+  if (typeof source !== 'object' || source === null) throw new InvalidArgumentError(path, 'an object with a ledger or a store is required');
+  if (source.ledger !== undefined) return source.ledger;
+  if (source.store !== undefined && source.store !== null) return memoryLedgerFor(source.store);
+  throw new InvalidArgumentError(`${path}.ledger`, 'a MemoryLedger (or an EvidenceStore as store) is required');
 }

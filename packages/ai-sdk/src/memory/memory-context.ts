@@ -7,11 +7,10 @@
  * and a hypothesis a hypothesis.
  */
 import { InvalidArgumentError } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
-import { agentContext, agentContextText, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
+import { agentContext, agentContextText, type MemoryLedger, type MemorySource, memoryLedgerOf } from '@ewp/memory';
 
 /** Where the memories are: a `MemoryLedger`, or an `EvidenceStore` (its shared ledger, `memoryLedgerFor`). */
-export type MemorySource = { ledger: MemoryLedger; store?: undefined } | { store: EvidenceStore; ledger?: undefined };
+export type { MemorySource };
 
 /** What the memory context of one turn is made from. */
 export type MemoryContextOptions = MemorySource & {
@@ -34,13 +33,6 @@ export type MemorySystemPromptOptions = MemoryContextOptions & {
   /** False: show the recalled memories without raising their salience. Default true (a recall is a recall). */
   touch?: boolean;
 };
-
-function ledgerOf(source: MemorySource | undefined): MemoryLedger {
-  if (typeof source !== 'object' || source === null) throw new InvalidArgumentError('options', 'an object with a ledger or a store is required');
-  if (source.ledger !== undefined) return source.ledger;
-  if (source.store !== undefined && source.store !== null) return memoryLedgerFor(source.store);
-  throw new InvalidArgumentError('options.ledger', 'a MemoryLedger (or an EvidenceStore as store) is required');
-}
 
 async function contextText(ledger: MemoryLedger, options: MemoryContextOptions, query: string | undefined, touch: boolean | undefined): Promise<string> {
   return agentContextText(
@@ -66,7 +58,7 @@ async function contextText(ledger: MemoryLedger, options: MemoryContextOptions, 
  * @throws MemoryError `EWP_REFUSE_MEMORY_INPUT` naming a bad `query`, `project` or `limit`.
  */
 export async function memorySystemPrompt(options: MemorySystemPromptOptions): Promise<string> {
-  const ledger = ledgerOf(options);
+  const ledger = memoryLedgerOf(options);
   if (options.system !== undefined && typeof options.system !== 'string') throw new InvalidArgumentError('system', 'must be a string');
   const text = await contextText(ledger, options, options.query, options.touch);
   return options.system === undefined || options.system === '' ? text : `${options.system}\n\n${text}`;
@@ -106,7 +98,7 @@ function userText(message: { content: unknown }): string {
  * @throws InvalidArgumentError when neither a ledger nor a store is given.
  */
 export function memoryContextMiddleware(options: MemoryContextOptions): MemoryContextMiddleware {
-  const ledger = ledgerOf(options);
+  const ledger = memoryLedgerOf(options);
   return {
     // AI SDK 7's wrapLanguageModel accepts v3 middleware as well.
     specificationVersion: 'v3',

@@ -13,8 +13,10 @@ const HELP = `usage: ewp serve [--db FILE | --pg URL | --json-dir DIR] [--allow-
        ewp serve --http [HOST:]PORT [--db FILE | --pg URL | --json-dir DIR] [--ingest-token-file FILE]
                  [--allowed-host NAME ...]
 
-Serve EWP to MCP clients (Claude, Codex, OpenClaw, ...) over a ledger: eight tools
-(ewp_warrant_now, ewp_memory_context, ewp_may_act, ...) and resources for stored views.
+Serve EWP to MCP clients (Claude, Codex, OpenClaw, ...) over a ledger: the eight warrant tools
+(ewp_warrant_now, ewp_memory_context, ewp_may_act, ...), the memory tools (memory_store,
+memory_recall, memory_auto_context, memory_evidence_*), the decision tools (ewp_decisions,
+ewp_recovery_plan) and resources for stored views.
 
   --db FILE               SQLite ledger (created when the server may write)
   --pg URL                PostgreSQL ledger

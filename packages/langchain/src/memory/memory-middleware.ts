@@ -1,18 +1,9 @@
-/**
- * `memoryContextMiddleware()`: the evidence layer's auto-context (`@ewp/memory`) in the system prompt of
- * a LangChain v1 agent (`createAgent({ middleware })`). Before each model call it appends the context
- * for the current user message: the memories recalled for it, then "hot" and "confirmed" as separately
- * labelled parts, a disputed memory marked disputed and a hypothesis a hypothesis. The text is
- * `agentContextText`'s, the one rendering every binding shares.
- */
-import { InvalidArgumentError } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
-import { agentContext, agentContextText, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
+import { agentContext, agentContextText, type MemorySource, memoryLedgerOf } from '@ewp/memory';
 import { type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 
 /** Where the memories are: a `MemoryLedger`, or an `EvidenceStore` (its shared ledger, `memoryLedgerFor`). */
-export type MemorySource = { ledger: MemoryLedger; store?: undefined } | { store: EvidenceStore; ledger?: undefined };
+export type { MemorySource };
 
 /** Options of {@link memoryContextMiddleware}. */
 export type MemoryContextMiddlewareOptions = MemorySource & {
@@ -27,12 +18,6 @@ export type MemoryContextMiddlewareOptions = MemorySource & {
 };
 
 /** The ledger of `source`, or a typed refusal naming the missing field (internal to this entry). */
-export function ledgerOf(source: MemorySource | undefined, path = 'options'): MemoryLedger {
-  if (typeof source !== 'object' || source === null) throw new InvalidArgumentError(path, 'an object with a ledger or a store is required');
-  if (source.ledger !== undefined) return source.ledger;
-  if (source.store !== undefined && source.store !== null) return memoryLedgerFor(source.store);
-  throw new InvalidArgumentError(`${path}.ledger`, 'a MemoryLedger (or an EvidenceStore as store) is required');
-}
 
 /** The text of a message's content (string or text blocks). */
 function textOf(message: BaseMessage): string {
@@ -67,7 +52,7 @@ function withContext(system: SystemMessage, text: string): SystemMessage {
  * @throws InvalidArgumentError when neither a ledger nor a store is given.
  */
 export function memoryContextMiddleware(options: MemoryContextMiddlewareOptions) {
-  const ledger = ledgerOf(options);
+  const ledger = memoryLedgerOf(options);
   return createMiddleware({
     name: 'EwpMemoryContext',
     wrapModelCall: async (request, handler) => {

@@ -14,7 +14,7 @@ import { EwpError, InvalidArgumentError } from '@ewp/core';
 import { AGENT_MEMORY_TOOL_ARGUMENTS, memoryRecallQuery, memoryStoreInput } from '@ewp/tools';
 import { type DynamicStructuredTool, tool } from '@langchain/core/tools';
 import type { z } from 'zod';
-import { ledgerOf, type MemorySource } from './memory-middleware.js';
+import { type MemorySource, memoryLedgerOf } from '@ewp/memory';
 
 /** Options of {@link memoryTools}. */
 export type MemoryToolsOptions = MemorySource & {
@@ -108,7 +108,7 @@ function recallTool(ledger: MemoryLedger, project: string | null): DynamicStruct
  * @throws InvalidArgumentError when neither a ledger nor a store is given, or `source` is not a non-empty string.
  */
 export function memoryTools(options: MemoryToolsOptions): DynamicStructuredTool[] {
-  const ledger = ledgerOf(options);
+  const ledger = memoryLedgerOf(options);
   const source = options.source ?? 'agent';
   if (typeof source !== 'string' || source.trim() === '') throw new InvalidArgumentError('source', 'must be a non-empty string');
   const project = options.project ?? null;
