@@ -74,22 +74,23 @@ const patch = tool({
   },
 });
 const gated = gateTool(patch, { proposition: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'medium', reversible: true }, store, now: () => now });
-const run = (messages) =>
+// A model gives every tool call its own id; the gate runs one call id once.
+const run = (messages, id) =>
   generateText({
-    model: scripted([{ id: 'c1', name: 'patch', input: { server: 'server01' } }, 'done']),
+    model: scripted([{ id, name: 'patch', input: { server: 'server01' } }, 'done']),
     tools: { patch: gated },
     messages,
     stopWhen: stepCountIs(3),
   });
 
 // 1. Fresh tool evidence: MAY_ACT, the tool runs.
-await run([{ role: 'user', content: 'patch server01' }]);
+await run([{ role: 'user', content: 'patch server01' }], 'c1');
 console.log('1. fresh evidence -> ran:', patched.length === 1);
 
 // 2. Two weeks later the 7-day check is stale: REQUIRE_CONFIRMATION becomes a tool approval.
 now = new Date('2026-10-07T12:00:00Z');
 const messages = [{ role: 'user', content: 'patch server01 again' }];
-const asked = await run(messages);
+const asked = await run(messages, 'c2');
 const request = asked.content.find((p) => p.type === 'tool-approval-request');
 console.log('2. stale evidence -> approval requested:', request !== undefined, '| ran:', patched.length === 2);
 messages.push(...asked.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] });

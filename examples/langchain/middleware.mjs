@@ -19,11 +19,13 @@ const restart = tool(async ({ server }) => `restarted ${server}`, {
 });
 const status = tool(async ({ server }) => `${server} is up`, { name: 'status', description: 'Server status', schema: z.object({ server: z.string() }) });
 
+// A model gives every tool call its own id; the gate runs one call id once.
+let calls = 0;
 async function run(label, at, risk, answer) {
   const gate = warrantMiddleware({
     restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk, reversible: true }, store, now: () => new Date(at) },
   });
-  const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'restart', args: { server: 'server01' }, id: 'c1' }], []] });
+  const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'restart', args: { server: 'server01' }, id: `c${++calls}` }], []] });
   const agent = createAgent({ model, tools: [restart, status], middleware: [gate], checkpointer: new MemorySaver() });
   const config = { configurable: { thread_id: label } };
   let out = await agent.invoke({ messages: [{ role: 'user', content: 'restart server01' }] }, config);

@@ -51,6 +51,8 @@ const patch = createTool({
   },
 });
 const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
+/** Numbers the tool calls: a model gives every call its own id, and the gate runs one call id once. */
+let calls = 0;
 /** A model that asks for the patch, then answers; the prompts it got are kept. */
 function model(prompts = []) {
   let turn = 0;
@@ -58,7 +60,7 @@ function model(prompts = []) {
     prompts.push(options.prompt);
     return turn++ % 2 === 0
       ? {
-          content: [{ type: 'tool-call', toolCallId: `c${turn}`, toolName: 'patch', input: '{"server":"server01"}' }],
+          content: [{ type: 'tool-call', toolCallId: `c${++calls}`, toolName: 'patch', input: '{"server":"server01"}' }],
           finishReason: { unified: 'tool-calls' },
           usage,
           warnings: [],

@@ -63,7 +63,9 @@ const gated = gateAgentTool(patch, {
   store,
   now: () => now,
 });
-const script = () => new ScriptedModel([[functionCall('patch', { server: 'server01' }, { callId: 'c1' })], [assistantMessage('done')]]);
+// A model gives every tool call its own id; the gate runs one call id once.
+let calls = 0;
+const script = () => new ScriptedModel([[functionCall('patch', { server: 'server01' }, { callId: `c${++calls}` })], [assistantMessage('done')]]);
 const session = new EvidenceSession({ store, session: new MemorySession({ sessionId: 'ops-1' }), now: () => now });
 
 // 1. Verified and current: MAY_ACT, the tool runs.
