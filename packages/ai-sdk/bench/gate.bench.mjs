@@ -43,10 +43,12 @@ const action = { action_id: 'restart', kind: 'restart', risk: 'high', reversible
 const gate = { proposition: 'P-win', action, store, now };
 const restart = tool({ description: 'restart', inputSchema: z.object({ server: z.string() }), execute: async ({ server }) => ({ restarted: server }) });
 const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
+// Every call has its own id, as a model gives them: the gate runs one call id once.
+let callNo = 0;
 const toolCallModel = () =>
   new MockLanguageModelV3({
     doGenerate: async () => ({
-      content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'restart', input: '{"server":"s1"}' }],
+      content: [{ type: 'tool-call', toolCallId: `c${++callNo}`, toolName: 'restart', input: '{"server":"s1"}' }],
       finishReason: { unified: 'tool-calls' },
       usage,
       warnings: [],

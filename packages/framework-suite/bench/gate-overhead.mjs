@@ -30,6 +30,8 @@ const action = { action_id: 'restart', kind: 'restart', risk: 'high', reversible
 const store = new MemoryEvidenceStore();
 await store.put(view);
 const rows = [];
+// Every tool call has its own id, as a model gives them: a gate runs one call id once.
+let callNo = 0;
 
 // AI SDK 6: one generateText step with one tool call.
 {
@@ -37,7 +39,7 @@ const rows = [];
   const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
   const model = new MockLanguageModelV3({
     doGenerate: async () => ({
-      content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'restart', input: '{"server":"s1"}' }],
+      content: [{ type: 'tool-call', toolCallId: `c${++callNo}`, toolName: 'restart', input: '{"server":"s1"}' }],
       finishReason: { unified: 'tool-calls' },
       usage,
       warnings: [],
@@ -58,14 +60,19 @@ const rows = [];
 // LangChain v1: createAgent, one tool call then an answer (two model turns), with and without the middleware.
 {
   const restart = lcTool(async ({ server }) => `restarted ${server}`, { name: 'restart', description: 'restart', schema: z.object({ server: z.string() }) });
-  const model = () => new FakeToolCallingModel({ toolCalls: [[{ name: 'restart', args: { server: 's1' }, id: 'c1' }], []] });
+  // The fake model hands out this object as its tool call; each invocation gives it a new id.
+  const call = { name: 'restart', args: { server: 's1' }, id: 'c0' };
+  const model = () => new FakeToolCallingModel({ toolCalls: [[call], []] });
   const plain = createAgent({ model: model(), tools: [restart] });
   const gated = createAgent({
     model: model(),
     tools: [restart],
     middleware: [warrantMiddleware({ restart: { proposition: 'P-win', action, store, now: T0 } })],
   });
-  const input = () => ({ messages: [{ role: 'user', content: 'restart s1' }] });
+  const input = () => {
+    call.id = `c${++callNo}`;
+    return { messages: [{ role: 'user', content: 'restart s1' }] };
+  };
   rows.push({
     framework: 'LangChain createAgent + warrantMiddleware',
     node: process.version,

@@ -31,11 +31,13 @@ const gated = gateAgentTool(restart, {
   now: () => new Date('2026-09-21T21:00:00Z'),
 });
 
+let callNo = 0;
 const agentWith = (t) => {
   const model = new ScriptedModel();
   const agent = new Agent({ name: 'bench', model, tools: [t] });
   return async () => {
-    model.enqueue([functionCall('restart', { server: 's1' }, { callId: 'c1' })], [assistantMessage('ok')]);
+    // Every call has its own id, as a model gives them: the gate runs one call id once.
+    model.enqueue([functionCall('restart', { server: 's1' }, { callId: `c${++callNo}` })], [assistantMessage('ok')]);
     const result = await run(agent, 'restart s1');
     if (result.finalOutput !== 'ok') throw new Error('the run did not finish');
   };
