@@ -203,6 +203,8 @@ describe('gateOptionsForCall', () => {
     expect(own.callId?.({})).toBe('mine');
     expect(gateOptionsForCall({ ...base, record: false }, 'ai-sdk', 'call-1').record).toBe(false);
     expect(gateOptionsForCall(base, 'ai-sdk', undefined).callId?.({})).toBeUndefined();
+    // A model that reuses call ids across separate calls: the caller opts out, runs stay once per decision.
+    expect(gateOptionsForCall({ ...base, callId: () => undefined }, 'ai-sdk', 'call-1').callId?.({})).toBeUndefined();
   });
 });
 
