@@ -20,12 +20,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const action = { action_id: 'restart', kind: 'restart', risk: 'high' as const, reversible: false };
 
 let n = 0;
-/** A ledger holding a decision, its execution claim and outcome, a retraction and a re-evaluation. */
+/** A ledger holding a decision, its execution and call claims and outcome, a retraction and a re-evaluation. */
 async function ledger(): Promise<{ path: string; decisionId: string }> {
   const path = join(dir, `l${n++}.sqlite`);
   const store = new SqliteEvidenceStore(path);
   await store.put(verified);
-  const run = await runGuarded({ store, proposition: 'P-win', action, now: () => new Date('2026-09-21T21:00:00Z') }, {}, () => 'ok');
+  const run = await runGuarded({ store, proposition: 'P-win', action, now: () => new Date('2026-09-21T21:00:00Z'), callId: () => 'call-1' }, {}, () => 'ok');
   await recordRetraction(store, { proposition_id: 'P-win', records: ['check:k1'] });
   await reevaluate(store, 'P-win', { evaluatedAt: '2026-09-21T21:05:00Z' });
   expect((await store.verifyChain()).ok).toBe(true);
@@ -55,11 +55,12 @@ const bodyEdits: [string, string, string, string][] = [
   ['decision', 'the recorded decision rewritten', '"decision":"MAY_ACT"', '"decision":"REQUIRE_CONFIRMATION"'],
   ['decision.outcome', 'a succeeded outcome rewritten as failed', '"status":"succeeded"', '"status":"failed"'],
   ['decision.execution', 'the execution claim of another payload', '"operation_digest":"', '"operation_digest":"0'],
+  ['decision.call', 'the call claimed by another decision', '"decision_id":"dec_', '"decision_id":"dec_0'],
   ['invalidation', 'the retracted record renamed', 'check:k1', 'check:k2'],
   ['warrant.evaluated', 'a blocked re-evaluation shown as ALLOW', '"action":"BLOCK"', '"action":"ALLOW"'],
 ];
 
-describe('tampering with decision, outcome, execution, retraction and re-evaluation rows', () => {
+describe('tampering with decision, outcome, execution, call, retraction and re-evaluation rows', () => {
   it.each(bodyEdits)('%s: %s is caught by the audit', async (kind, _what, from, to) => {
     const { path } = await ledger();
     expect(edit(path, 'UPDATE ewp_entries SET body = replace(body, ?, ?) WHERE kind = ?', from, to, kind)).toBe(1);
@@ -80,6 +81,8 @@ describe('tampering with decision, outcome, execution, retraction and re-evaluat
     for (const sql of [
       "DELETE FROM ewp_entries WHERE kind = 'decision.outcome'",
       "DELETE FROM ewp_entries WHERE kind = 'invalidation'",
+      // Without its call claim, a replay of the call would run again: the audit must see the gap.
+      "DELETE FROM ewp_entries WHERE kind = 'decision.call'",
       "UPDATE ewp_entries SET id = 'dec_00000000000000000000000000000000' WHERE kind = 'decision'",
       "UPDATE ewp_entries SET subjects = '[]' WHERE kind = 'decision'",
     ]) {
