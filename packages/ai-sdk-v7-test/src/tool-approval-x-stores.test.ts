@@ -9,7 +9,8 @@ import type { EvidenceStore } from '@ewp/ledger';
 import { generateText, stepCountIs, tool } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { GATE_CASES, type GateCase, REFERENCE, withStore } from '../../framework-suite/src/gate-bindings.js';
+import { REFERENCE, withStore } from '../../framework-suite/src/fixture-ledger.js';
+import { GATE_CASES, type GateCase } from '../../framework-suite/src/gate-bindings.js';
 import { closeStoreFactories, STORE_FACTORIES, type StoreFactory } from '../../framework-suite/src/store-factories.js';
 import { scriptedModelV4 } from '../test/scripted-model-v4.js';
 

@@ -1,17 +1,7 @@
-/**
- * Every framework entry point over one store: the tool contract of `@ewp/tools/testing` through AI SDK
- * `generateText` (`ewpTools`, a `MockLanguageModelV3`), a LangGraph `ToolNode`, the MCP server (the
- * official SDK client over the in-memory transport) and the OpenAI Agents SDK runner (`ewpAgentTools`,
- * its `ScriptedModel`); AI SDK `gateTool` and OpenAI Agents `gateAgentTool`; LangChain `WarrantRetriever`.
- * Mastra, which needs Node 22, joins from `mastra-x-stores.node22.test.ts`.
- * Each is compared with the same entry point over a `MemoryEvidenceStore` (the reference) and checked
- * against outcomes known from the fixtures, so a store that changes what a framework decides fails.
- */
-import { loadFixtures } from '@ewp/conformance/pack';
 import { gateTool } from '@ewp/ai-sdk';
 import { gateAgentTool } from '@ewp/openai-agents';
 import { WarrantRetriever } from '@ewp/langchain';
-import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
+import type { EvidenceStore } from '@ewp/ledger';
 import { runToolContract } from '@ewp/tools/testing';
 import { Document } from '@langchain/core/documents';
 import { FakeEmbeddings, FakeVectorStore } from '@langchain/core/utils/testing';
@@ -25,28 +15,8 @@ import { langGraphContractBinding } from '../../langchain/test/contract-binding.
 import { mcpInMemoryContractBinding } from '../../mcp/test/contract-caller.js';
 import { openAiAgentsContractBinding } from '../../openai-agents/test/contract-binding.js';
 import { agentWith, restartModel, restartTool, toolOutputs } from '../../openai-agents/test/scripted-agent.js';
+import { LATER, REFERENCE, T0, withStore } from './fixture-ledger.js';
 import type { StoreFactory } from './store-factories.js';
-
-const fixtures = loadFixtures();
-const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)?.view);
-/** P-win: ACCEPTED at T0 (verified), its 7-day check stale at LATER; P-x: an OPEN conflict; P-old: superseded. */
-const STORED = ['08-verified-now', '02-fork-x', '08-superseded'];
-const T0 = new Date('2026-09-21T21:00:00Z');
-const LATER = new Date('2026-10-05T00:00:00Z');
-
-/** Open a store from `factory`, fill it with the fixtures, run `work`, close and remove it. */
-export async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
-  const store = await factory.create();
-  try {
-    for (const name of STORED) await store.put(fixture(name));
-    return await work(store);
-  } finally {
-    await store.close();
-    await factory.destroy?.(store);
-  }
-}
-
-export const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
 
 /** Numbers the gated calls: each case's model call id is its own. */
 let callNo = 0;

@@ -5,22 +5,15 @@
  * binding over a `MemoryEvidenceStore` (the reference) and with outcomes known from the fixtures.
  */
 import { parseToolMapping, toolCallPermission } from '@ewp/claude-code';
-import { loadFixtures } from '@ewp/conformance/pack';
 import { warrantMiddleware } from '@ewp/langchain/middleware';
-import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
+import type { EvidenceStore } from '@ewp/ledger';
 import { tool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
 import { createAgent, FakeToolCallingModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { LATER, REFERENCE, T0, withStore } from './fixture-ledger.js';
 import type { StoreFactory } from './store-factories.js';
-
-const fixtures = loadFixtures();
-const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)?.view);
-/** P-win: ACCEPTED at T0 (verified), TENTATIVE and stale at LATER; P-x: an OPEN conflict; P-old: superseded. */
-const STORED = ['08-verified-now', '02-fork-x', '08-superseded'];
-const T0 = new Date('2026-09-21T21:00:00Z');
-const LATER = new Date('2026-10-05T00:00:00Z');
 
 export type GateCase = { proposition: string; risk: 'low' | 'medium' | 'high'; reversible: boolean; at: Date };
 /** The gate cases every binding decides (shared with the AI SDK 7 suite of the Node 22 lane). */
@@ -34,20 +27,6 @@ export const GATE_CASES: GateCase[] = [
   { proposition: 'P-unknown', risk: 'low', reversible: true, at: T0 },
 ];
 
-/** Open a store from `factory`, fill it with the fixtures, run `work`, close and remove it. */
-export async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
-  const store = await factory.create();
-  try {
-    for (const name of STORED) await store.put(fixture(name));
-    return await work(store);
-  } finally {
-    await store.close();
-    await factory.destroy?.(store);
-  }
-}
-
-/** The reference every store is compared with. */
-export const REFERENCE: Pick<StoreFactory, 'create'> = { create: () => new MemoryEvidenceStore() };
 let thread = 0;
 
 /** One gated call through createAgent: whether the tool ran, and the refusal or the interrupt it met. */

@@ -10,7 +10,8 @@ import { runToolContract } from '@ewp/tools/testing';
 import { describe, expect, it } from 'vitest';
 import { mastraContractBinding } from '../../mastra/test/contract-binding.js';
 import { opsAgent, restartModel, restartTool } from '../../mastra/test/scripted-agent.js';
-import { GATE_CASES, REFERENCE, withoutDecisionId, withStore } from './framework-suite.js';
+import { REFERENCE, withStore } from './fixture-ledger.js';
+import { GATE_CASES, withoutDecisionId } from './framework-suite.js';
 import type { StoreFactory } from './store-factories.js';
 
 let callNo = 0;

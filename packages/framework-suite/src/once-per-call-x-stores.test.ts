@@ -9,7 +9,7 @@ import type { EvidenceStore } from '@ewp/ledger';
 import { openPostgresStore, type PostgresEvidenceStore } from '@ewp/postgres';
 import { callClaimId, DECISION_ENTRY_KINDS, DecisionError, type GuardedRun, runGuarded } from '@ewp/tools';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withStore } from './gate-bindings.js';
+import { withStore } from './fixture-ledger.js';
 import { closeStoreFactories, STORE_FACTORIES } from './store-factories.js';
 
 afterAll(() => closeStoreFactories());
