@@ -1,5 +1,5 @@
-import * as nodeCrypto from 'node:crypto';
-import { createHash } from 'node:crypto';
+// The build turns this import into `#sha256` (tsup.config.ts): node:crypto on Node, JavaScript elsewhere.
+import { sha256Hex as sha256HexOf, sha256HexOfPrefixed } from './sha256-node.js';
 import { ebcj1String } from './ebcj1.js';
 import { jcsString } from './jcs.js';
 
@@ -11,24 +11,31 @@ export type ReferenceDomain = (typeof REFERENCE_DOMAINS)[number];
 export const EWP_DOMAINS = ['ewp-view', 'ewp-warrant', 'ewp-warrant-receipt'] as const;
 export type EwpDomain = (typeof EWP_DOMAINS)[number];
 
-const prefixes = new Map<string, Buffer>();
+const utf8 = new TextEncoder();
+
+/** `UTF8(text) || 0x00`. */
+function nulTerminated(text: string): Uint8Array {
+  const bytes = utf8.encode(text);
+  const out = new Uint8Array(bytes.length + 1);
+  out.set(bytes);
+  return out;
+}
+
+const prefixes = new Map<string, Uint8Array>();
 
 /** `UTF8("evidencebound:" + domain + ":EBCJ-1") || 0x00`, cached per domain. */
-export function domainPrefix(domain: string): Buffer {
+export function domainPrefix(domain: string): Uint8Array {
   let prefix = prefixes.get(domain);
   if (prefix === undefined) {
-    prefix = Buffer.concat([Buffer.from(`evidencebound:${domain}:EBCJ-1`, 'utf8'), Buffer.from([0])]);
+    prefix = nulTerminated(`evidencebound:${domain}:EBCJ-1`);
     prefixes.set(domain, prefix);
   }
   return prefix;
 }
 
-// One-shot `crypto.hash` (Node >= 20.12): no Hash object per digest, several times cheaper for short inputs.
-const oneShot = (nodeCrypto as unknown as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }).hash;
-
 /** Lowercase hex SHA-256 of some bytes, or of a string's UTF-8 bytes. */
 export function sha256Hex(data: Uint8Array | string): string {
-  return oneShot !== undefined ? oneShot('sha256', data, 'hex') : createHash('sha256').update(data).digest('hex');
+  return sha256HexOf(data);
 }
 
 /**
@@ -42,10 +49,10 @@ export function domainDigest(domain: string, value: unknown): string {
 
 /** Domain digest of text that already is the EBCJ-1 form of some value (the bytes are not re-checked). */
 export function digestCanonicalText(canonical: string, domain: string): string {
-  return createHash('sha256').update(domainPrefix(domain)).update(canonical, 'utf8').digest('hex');
+  return sha256HexOfPrefixed(domainPrefix(domain), canonical);
 }
 
-const jcsPrefixes = new Map<string, Buffer>();
+const jcsPrefixes = new Map<string, Uint8Array>();
 
 /**
  * Domain digest over RFC 8785 bytes: `hex(SHA-256(UTF8("ewp:" + domain + ":JCS") || 0x00 || JCS(value)))`.
@@ -55,10 +62,10 @@ const jcsPrefixes = new Map<string, Buffer>();
 export function jcsDigest(domain: string, value: unknown): string {
   let prefix = jcsPrefixes.get(domain);
   if (prefix === undefined) {
-    prefix = Buffer.concat([Buffer.from(`ewp:${domain}:JCS`, 'utf8'), Buffer.from([0])]);
+    prefix = nulTerminated(`ewp:${domain}:JCS`);
     jcsPrefixes.set(domain, prefix);
   }
-  return createHash('sha256').update(prefix).update(jcsString(value), 'utf8').digest('hex');
+  return sha256HexOfPrefixed(prefix, jcsString(value));
 }
 
 const LOWER_HEX_64 = /^[0-9a-f]{64}$/;

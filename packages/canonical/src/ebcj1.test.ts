@@ -25,7 +25,7 @@ describe('ebcj1-vectors.json (10 vectors)', () => {
     });
   }
   it('domain prefix for evidence', () => {
-    expect(domainPrefix('evidence').toString('hex')).toBe('65766964656e6365626f756e643a65766964656e63653a4542434a2d3100');
+    expect(Buffer.from(domainPrefix('evidence')).toString('hex')).toBe('65766964656e6365626f756e643a65766964656e63653a4542434a2d3100');
     expect(domainDigest('evidence', null)).toBe('11573a0b523dc1f31ca076375000583e434fbc6ddc3c527935b469859f21d118');
   });
 });

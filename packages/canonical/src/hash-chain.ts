@@ -6,11 +6,11 @@
  * updated in the same transaction as the append. Verification walks entries in stored order; the first
  * failure wins; nothing is repaired, skipped or restarted. Vectors: `vectors/audit-chain.json`.
  */
-import { createHash } from 'node:crypto';
 import { EwpError } from '@ewp/core';
 import type { CanonicalErrorCode } from './canonicalization-error.js';
-import { sha256Hex } from './digest.js';
 import { ebcj1String } from './ebcj1.js';
+// The build turns this import into `#sha256` (tsup.config.ts): node:crypto on Node, JavaScript elsewhere.
+import { sha256HexOfHexAndText } from './sha256-node.js';
 
 /** `prev_hash` of entry 0. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -83,14 +83,8 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 /** `hex(SHA-256(raw(prevHash) || eventText as UTF-8))`. `prevHash` must be 64 lowercase hex. */
 export function chainHash(prevHash: string, eventText: string): string {
-  // One buffer and a one-shot digest: two appends per ledger commit made the Hash objects a visible cost.
-  const bytes = Buffer.allocUnsafe(32 + Buffer.byteLength(eventText, 'utf8'));
-  if (prevHash.length !== 64 || bytes.write(prevHash, 0, 32, 'hex') !== 32) {
-    // Not 64 hex digits: hash exactly the bytes Buffer.from decodes of it, as before.
-    return createHash('sha256').update(Buffer.from(prevHash, 'hex')).update(eventText, 'utf8').digest('hex');
-  }
-  bytes.write(eventText, 32, 'utf8');
-  return sha256Hex(bytes);
+  // Not 64 hex digits: the bytes Buffer.from(prevHash, 'hex') decodes are hashed, as before.
+  return sha256HexOfHexAndText(prevHash, eventText);
 }
 
 /**
