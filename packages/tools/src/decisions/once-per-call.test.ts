@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Action } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
+import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decideGate } from '../gate-decision.js';
 import { DecisionError } from './decision-error.js';
@@ -243,16 +244,17 @@ await store.close();
 `,
     );
     const driver = join(work, 'driver.mjs');
-    execFileSync(join(PACKAGE, 'node_modules/.bin/esbuild'), [
-      entry,
-      '--bundle',
-      '--format=esm',
-      '--platform=node',
-      '--external:better-sqlite3',
-      '--conditions=@ewp/source',
-      `--outfile=${driver}`,
-      '--log-level=warning',
-    ]);
+    // The workspace's esbuild (a root dev dependency), through its API: no package-local bin to rely on.
+    await build({
+      entryPoints: [entry],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      external: ['better-sqlite3'],
+      conditions: ['@ewp/source'],
+      outfile: driver,
+      logLevel: 'warning',
+    });
     expect(existsSync(driver)).toBe(true);
     const file = sqlitePath();
     const setup = new SqliteEvidenceStore(file);
