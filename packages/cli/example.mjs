@@ -26,4 +26,5 @@ const view = {
   evidence: [],
   evaluated_at: '2026-03-03T09:00:00Z',
 };
-console.log(execFileSync('npx', ['ewp', 'eval', '--jsonl'], { input: `${JSON.stringify(view)}\n`, encoding: 'utf8' }));
+// Each line is {"view": <view>, "evaluated_at": T}; the result line is the WarrantView at T.
+console.log(execFileSync('npx', ['ewp', 'eval', '--jsonl'], { input: `${JSON.stringify({ view, evaluated_at: view.evaluated_at })}\n`, encoding: 'utf8' }));
