@@ -13,6 +13,7 @@ export { decodeUtf8, firstInvalidUtf8, InvalidUtf8Error, isWellFormed, Utf8Strea
 export { isPlainJsonString, jsonString } from './json/json-string.js';
 export { decodeView, decodeViewJson, namesProposition } from './decode/decode-view.js';
 export { canonicalViewText, deriveViewId } from './decode/view-id.js';
+export { sha256HexOfBytes } from './decode/sha256.js';
 export { compareCodePoints, sortedByCodePoint } from './decode/codepoint-order.js';
 export { pythonFloatRepr, pythonStr } from './decode/python-text.js';
 export { assertReferencePolicy, parseEvaluatedAt, warrantNow } from './evaluate/warrant-now.js';

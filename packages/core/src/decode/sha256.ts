@@ -13,14 +13,32 @@ const K = new Uint32Array([
 /** SHA-256 of a byte string given as char codes 0–255 (an ASCII string), as lowercase hex. */
 export function sha256HexOfAscii(text: string): string {
   const n = text.length;
-  const total = (((n + 9 + 63) >> 6) << 6) >>> 0;
-  const bytes = new Uint8Array(total);
+  const bytes = paddedMessage(n);
   for (let i = 0; i < n; i++) bytes[i] = text.charCodeAt(i);
+  return digestPadded(bytes);
+}
+
+/** SHA-256 of some bytes, as lowercase hex (the portable digest of runtimes without `node:crypto`). */
+export function sha256HexOfBytes(data: Uint8Array): string {
+  const bytes = paddedMessage(data.length);
+  bytes.set(data, 0);
+  return digestPadded(bytes);
+}
+
+/** The padded block buffer of an `n`-byte message, its first `n` bytes left for the message. */
+function paddedMessage(n: number): Uint8Array {
+  const total = Math.ceil((n + 9) / 64) * 64;
+  const bytes = new Uint8Array(total);
   bytes[n] = 0x80;
-  const bitLen = n * 8;
   const view = new DataView(bytes.buffer);
-  view.setUint32(total - 8, Math.floor(bitLen / 0x1_0000_0000));
-  view.setUint32(total - 4, bitLen >>> 0);
+  view.setUint32(total - 8, Math.floor(n / 0x2000_0000));
+  view.setUint32(total - 4, (n * 8) >>> 0);
+  return bytes;
+}
+
+function digestPadded(bytes: Uint8Array): string {
+  const total = bytes.length;
+  const view = new DataView(bytes.buffer);
   const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
   const w = new Uint32Array(64);
   for (let off = 0; off < total; off += 64) {
