@@ -4,7 +4,7 @@
  */
 import type { Assertion, EvidenceItem, EvidenceView, RiskPolicy, SourceRef, VerificationCheck, Warrant } from '@ewp/core';
 import type { EvidenceStore, SnapshotSummary } from '@ewp/ledger';
-import type { EpistemicClass, EvidenceCounts, GateEventBody, LinkEventBody, MemoryConfig, SalienceRecord } from '@ewp/memory';
+import type { EpistemicClass, EvidenceCounts, GateEventBody, LinkEventBody, MemoryConfig, MemoryState, SalienceRecord } from '@ewp/memory';
 import type { DecisionSummary, OriginTrust, StoredDecision } from '@ewp/tools';
 
 /** {@link EvidenceStore.verifyChain}'s result and when it was computed. */
@@ -145,18 +145,9 @@ export interface MemoryReclass {
  * `MemoryLedger`: the class and confidence its evidence gives at T, its salience, and its events.
  * Shown beside the warrant; none of it feeds the warrant, and the warrant feeds none of it.
  */
-export interface MemoryPanel {
-  hash: string;
-  proposition_id: string;
-  view_id: string;
-  text: string;
-  /** The class now (after any reclassification). */
-  class: EpistemicClass;
-  project: string | null;
-  source: string;
-  evaluated_at: string;
-  /** 0–100, from support, refutation, distinct sources and age at T; never from recall. */
-  confidence: number;
+export interface MemoryPanel
+  // As `MemoryState` says them: the class now (after any reclassification); confidence 0–100 at T, never from recall.
+  extends Pick<MemoryState, 'hash' | 'proposition_id' | 'view_id' | 'text' | 'class' | 'project' | 'source' | 'evaluated_at' | 'confidence'> {
   /** The counts confidence is computed from. */
   counts: EvidenceCounts;
   /**
