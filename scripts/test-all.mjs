@@ -31,6 +31,7 @@ if (args.length === 0) {
     `main run: ${main.passed} passed, ${main.failed} failed; Node 22 lane: ${lane.passed} passed, ${lane.failed} failed; package checks: ${checks.passed} passed, ${checks.failed} failed`,
   );
 }
+for (const failure of [...main.failures, ...(lane.failures ?? [])]) console.log(`failed: ${failure}`);
 const passed = main.passed + lane.passed + checks.passed;
 const failed = main.failed + lane.failed + checks.failed;
 console.log(`${passed} passed, ${failed} failed`);
