@@ -189,7 +189,7 @@ describe('CommitRecordBackend', () => {
     expect(await store.verifyChain()).toMatchObject({ ok: false });
   });
 
-  it('reads a proposition again without listing its rows while no commit follows, and lists them after one', async () => {
+  it('reads a proposition again without listing its rows while no commit follows, and lists only the later ingest’s rows after one', async () => {
     const records = new MemoryCommitRecordStore();
     const store = new CommitRecordEvidenceStore(records);
     await store.put(baseView('v1'));
@@ -205,7 +205,55 @@ describe('CommitRecordBackend', () => {
     await store.extend('P-win', [{ kind: 'evidence', record: evidence(1) }], { newViewId: 'v2' });
     listed.length = 0;
     expect((await store.get('P-win'))?.view_id).toBe('v2');
+    const extendIngest = records.records.find((r) => r.family === 'commit' && r.position === 2)?.ingest;
+    expect(listed).toEqual([
+      { family: 'commit', position: 2 },
+      { family: 'commit', position: 3 },
+      { family: 'row', ingest: extendIngest, proposition: 'P-win' },
+    ]);
+  });
+
+  it('a reader adds another writer’s commits one by one, and past 16 of them lists everything again', async () => {
+    const records = new MemoryCommitRecordStore();
+    const writer = new CommitRecordEvidenceStore(records);
+    const reader = new CommitRecordEvidenceStore(records);
+    await writer.put(baseView('v1'));
+    expect((await reader.get('P-win'))?.view_id).toBe('v1');
+    const listed: { family?: string; ingest?: string; proposition?: string; position?: number }[] = [];
+    const list = records.list.bind(records);
+    records.list = async (query) => {
+      listed.push(query);
+      return list(query);
+    };
+    await writer.extend('P-win', [{ kind: 'evidence', record: evidence(1) }], { newViewId: 'v2' });
+    await writer.extend('P-win', [{ kind: 'evidence', record: evidence(2) }], { newViewId: 'v3' });
+    listed.length = 0;
+    const v3 = await reader.get('P-win');
+    expect(v3?.view_id).toBe('v3');
+    expect(v3?.evidence.map((e) => e.evidence_id).sort()).toEqual(['e-1', 'e-2', 'e1']);
+    expect(listed.filter((q) => q.family === 'row').map((q) => q.ingest !== undefined)).toEqual([true, true]);
+    expect(await reader.listSnapshots('P-win')).toHaveLength(3);
+    for (let i = 3; i < 21; i += 1) await writer.extend('P-win', [{ kind: 'evidence', record: evidence(i) }], { newViewId: `v${i + 1}` });
+    listed.length = 0;
+    expect((await reader.get('P-win'))?.view_id).toBe('v21');
+    expect(listed).toContainEqual({ family: 'commit' });
     expect(listed).toContainEqual({ family: 'row', proposition: 'P-win' });
+    // What the reader added matches what a new reader lists whole.
+    expect(await reader.get('P-win')).toEqual(await new CommitRecordEvidenceStore(records).get('P-win'));
+  });
+
+  it('finds a later ingest’s row missing when it adds that ingest', async () => {
+    const records = new MemoryCommitRecordStore();
+    const store = new CommitRecordEvidenceStore(records);
+    await store.put(baseView('v1'));
+    await store.get('P-win');
+    await new CommitRecordEvidenceStore(records).extend('P-win', [{ kind: 'evidence', record: evidence(1) }], { newViewId: 'v2' });
+    const ingest = records.records.find((r) => r.family === 'commit' && r.position === 2)?.ingest;
+    records.records.splice(
+      records.records.findIndex((r) => r.family === 'row' && r.ingest === ingest),
+      1,
+    );
+    await expect(store.get('P-win')).rejects.toMatchObject({ reason: 'damaged', message: expect.stringContaining('committed row records') });
   });
 
   it('searches with the store’s own search, narrowed to committed records, and says DEGRADED when partial', async () => {

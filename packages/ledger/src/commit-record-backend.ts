@@ -113,35 +113,62 @@ function bindingText(kind: BindingKind, body: string): string | undefined {
   return typeof text === 'string' ? text : undefined;
 }
 
+/** A commit record's body as a {@link Commit} at its position in `byPosition`; two ingests at one position are damage. */
+function addCommit(byPosition: Map<number, Commit>, record: CommitRecord): void {
+  const position = record.position;
+  if (!Number.isInteger(position) || (position as number) < 1) {
+    throw new StoreUnavailableError('damaged', `commit record ${JSON.stringify(record.key)} names no commit position`);
+  }
+  const body = parseBody<Omit<Commit, 'ingest' | 'position'>>(record);
+  const other = byPosition.get(position as number);
+  if (other !== undefined && other.ingest !== record.ingest) {
+    throw new StoreUnavailableError('damaged', `two ingests (${other.ingest}, ${record.ingest}) committed at position ${position}`);
+  }
+  byPosition.set(position as number, { ...body, ingest: record.ingest, position: position as number });
+}
+
+/**
+ * Past this many commits since the state a reader holds (or since a proposition's rows were kept), one
+ * listing of everything is cheaper than a listing per commit.
+ */
+const MAX_INGESTS_LISTED_APART = 16;
+
 /** Bytes of decoded rows a backend keeps across reads (see {@link RowCache}). */
 export const ROW_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** Rows of one proposition as read at a commit position, with how many row records they came from. */
+interface KeptRows {
+  rows: Promise<PropositionRows>;
+  count: number;
+  position: number;
+  bytes: number;
+}
+
 /**
  * Decoded rows of propositions, kept from one read to the next. A committed ingest's rows never
- * change, so a proposition's rows hold until a later commit adds to them (its row count grows);
- * then they are listed again. The least recently read go first beyond the byte budget (the size of
- * the records' bodies, a proxy for what their decoded rows hold).
+ * change, so a proposition's rows hold until a later commit adds to them; then only the rows of the
+ * later ingests are listed and added ({@link CommittedState.rowsOf}). The least recently read go
+ * first beyond the byte budget (the size of the records' bodies, a proxy for what their decoded rows hold).
  */
 class RowCache {
-  private readonly kept = new Map<string, { rows: Promise<PropositionRows>; count: number; bytes: number }>();
+  private readonly kept = new Map<string, KeptRows>();
   private bytes = 0;
 
   constructor(private readonly budget: number) {}
 
-  /** The rows of `pid` while it has `count` committed row records, else undefined (and forgotten). */
-  get(pid: string, count: number): Promise<PropositionRows> | undefined {
+  /** What is kept for `pid` (now the most recently read), or undefined. */
+  get(pid: string): KeptRows | undefined {
     const kept = this.kept.get(pid);
     if (kept === undefined) return undefined;
     this.forget(pid);
-    if (kept.count !== count) return undefined;
-    this.keep(pid, kept.rows, count, kept.bytes);
-    return kept.rows;
+    this.keep(pid, kept.rows, kept.count, kept.position, kept.bytes);
+    return kept;
   }
 
-  /** Keep `rows` (listed at `count` row records); a failed listing is forgotten. */
-  set(pid: string, rows: Promise<PropositionRows>, count: number): void {
+  /** Keep `rows` (`count` row records, read at commit `position`); a failed listing is forgotten. */
+  set(pid: string, rows: Promise<PropositionRows>, count: number, position: number): void {
     this.forget(pid);
-    this.keep(pid, rows, count, 0);
+    this.keep(pid, rows, count, position, 0);
     rows.then(
       (built) => {
         const kept = this.kept.get(pid);
@@ -161,8 +188,8 @@ class RowCache {
     this.bytes = 0;
   }
 
-  private keep(pid: string, rows: Promise<PropositionRows>, count: number, bytes: number): void {
-    this.kept.set(pid, { rows, count, bytes });
+  private keep(pid: string, rows: Promise<PropositionRows>, count: number, position: number, bytes: number): void {
+    this.kept.set(pid, { rows, count, position, bytes });
     this.bytes += bytes;
   }
 
@@ -188,6 +215,8 @@ class CommittedState {
   readonly anchor: ChainAnchor;
   readonly entries: StoredChainEntry[];
   readonly ingests: Map<string, Commit>;
+  /** The commits, by position (index 0 is position 1). */
+  private readonly commits: Commit[];
   private readonly owners = new Map<number, string>();
   private readonly rowCounts = new Map<string, number>();
   private readonly loaded = new Map<string, Promise<PropositionRows>>();
@@ -200,6 +229,7 @@ class CommittedState {
     commits: Commit[],
     private readonly cache?: RowCache,
   ) {
+    this.commits = commits;
     this.ingests = new Map(commits.map((c) => [c.ingest, c]));
     this.position = commits.length;
     this.entries = commits.flatMap((c) => c.entries);
@@ -214,18 +244,7 @@ class CommittedState {
 
   static async load(store: CommitRecordStore, cache?: RowCache): Promise<CommittedState> {
     const byPosition = new Map<number, Commit>();
-    for (const record of await store.list({ family: 'commit' })) {
-      const position = record.position;
-      if (!Number.isInteger(position) || (position as number) < 1) {
-        throw new StoreUnavailableError('damaged', `commit record ${JSON.stringify(record.key)} names no commit position`);
-      }
-      const body = parseBody<Omit<Commit, 'ingest' | 'position'>>(record);
-      const other = byPosition.get(position as number);
-      if (other !== undefined && other.ingest !== record.ingest) {
-        throw new StoreUnavailableError('damaged', `two ingests (${other.ingest}, ${record.ingest}) committed at position ${position}`);
-      }
-      byPosition.set(position as number, { ...body, ingest: record.ingest, position: position as number });
-    }
+    for (const record of await store.list({ family: 'commit' })) addCommit(byPosition, record);
     const commits: Commit[] = [];
     for (let p = 1; p <= byPosition.size; p += 1) {
       const c = byPosition.get(p);
@@ -233,6 +252,11 @@ class CommittedState {
       commits.push(c);
     }
     return new CommittedState(store, commits, cache);
+  }
+
+  /** This state with `later` commits (positions position+1, …) after it; the rows kept stay kept. */
+  followedBy(later: Commit[]): CommittedState {
+    return new CommittedState(this.store, [...this.commits, ...later], this.cache);
   }
 
   /**
@@ -255,14 +279,14 @@ class CommittedState {
   rowsOf(pid: string): Promise<PropositionRows> {
     if (!this.rowCounts.has(pid)) return Promise.resolve(EMPTY_ROWS);
     if (this.all !== undefined) return this.all.then((m) => m.get(pid) ?? EMPTY_ROWS);
-    const list = () => this.store.list({ family: 'row', proposition: pid }).then((records) => this.build(records, [pid]).get(pid) ?? EMPTY_ROWS);
+    const count = this.rowCounts.get(pid) as number;
+    const list = () =>
+      this.store.list({ family: 'row', proposition: pid }).then((records) => this.build(records, new Map([[pid, count]])).get(pid) ?? EMPTY_ROWS);
     if (this.cache !== undefined) {
-      const count = this.rowCounts.get(pid) as number;
-      let rows = this.cache.get(pid, count);
-      if (rows === undefined) {
-        rows = list();
-        this.cache.set(pid, rows, count);
-      }
+      const kept = this.cache.get(pid);
+      if (kept !== undefined && kept.count === count) return kept.rows;
+      const rows = kept !== undefined && kept.position < this.position ? this.rowsAfter(pid, kept, count, list) : list();
+      this.cache.set(pid, rows, count, this.position);
       return rows;
     }
     let rows = this.loaded.get(pid);
@@ -273,9 +297,40 @@ class CommittedState {
     return rows;
   }
 
+  /**
+   * `kept` (read at an earlier position) and the rows the commits since then added to `pid`, listed
+   * by ingest: what a read costs after a commit does not grow with the proposition's history. Many
+   * commits since (or counts that do not add up) list the proposition's rows again instead.
+   */
+  private async rowsAfter(pid: string, kept: KeptRows, count: number, list: () => Promise<PropositionRows>): Promise<PropositionRows> {
+    const later: string[] = [];
+    let added = 0;
+    for (const c of this.commits.slice(kept.position)) {
+      const n = c.rows.find(([p]) => p === pid)?.[1];
+      if (n === undefined) continue;
+      later.push(c.ingest);
+      added += n;
+    }
+    if (later.length > MAX_INGESTS_LISTED_APART || kept.count + added !== count) return list();
+    const [before, records] = await Promise.all([kept.rows, Promise.all(later.map((ingest) => this.store.list({ family: 'row', ingest, proposition: pid })))]);
+    const extra = this.build(records.flat(), new Map([[pid, added]])).get(pid) ?? EMPTY_ROWS;
+    const bindings = new Map(before.bindings);
+    for (const [key, b] of extra.bindings) bindings.set(key, b);
+    const snapshots = [...before.snapshots, ...extra.snapshots].sort((a, b) => a.seq - b.seq);
+    return {
+      bytes: before.bytes + extra.bytes,
+      snapshots,
+      byView: new Map(snapshots.map((s) => [s.view_id, s])),
+      bySeq: new Map(snapshots.map((s) => [s.seq, s])),
+      bindings,
+    };
+  }
+
   allRows(): Promise<Map<string, PropositionRows>> {
     this.all ??=
-      this.position === 0 ? Promise.resolve(new Map()) : this.store.list({ family: 'row' }).then((records) => this.build(records, this.rowCounts.keys()));
+      this.position === 0
+        ? Promise.resolve(new Map())
+        : this.store.list({ family: 'row' }).then((records) => this.build(records, this.rowCounts));
     return this.all;
   }
 
@@ -293,8 +348,8 @@ class CommittedState {
     rows.bySeq.set(s.seq, s);
   }
 
-  /** Rows of committed ingests, checked against what their commits say. */
-  private build(records: CommitRecord[], propositions: Iterable<string>): Map<string, PropositionRows> {
+  /** Rows of committed ingests, checked against the number of row records `expected` of each proposition. */
+  private build(records: CommitRecord[], expected: ReadonlyMap<string, number>): Map<string, PropositionRows> {
     const out = new Map<string, PropositionRows>();
     const seen = new Map<string, string>();
     const counts = new Map<string, number>();
@@ -318,13 +373,9 @@ class CommittedState {
       const body = parseBody<RowBody>(record);
       for (const row of 'rows' in body ? body.rows : [body]) this.addRow(rows, record, pid, row);
     }
-    for (const pid of propositions) {
-      const expected = this.rowCounts.get(pid) ?? 0;
-      if ((counts.get(pid) ?? 0) !== expected) {
-        throw new StoreUnavailableError(
-          'damaged',
-          `proposition ${JSON.stringify(pid)}: ${counts.get(pid) ?? 0} of ${expected} committed row records are stored`,
-        );
+    for (const [pid, n] of expected) {
+      if ((counts.get(pid) ?? 0) !== n) {
+        throw new StoreUnavailableError('damaged', `proposition ${JSON.stringify(pid)}: ${counts.get(pid) ?? 0} of ${n} committed row records are stored`);
       }
     }
     for (const rows of out.values()) rows.snapshots.sort((a, b) => a.seq - b.seq);
@@ -442,13 +493,24 @@ export class CommitRecordBackend implements LedgerBackend {
   /**
    * The committed state now. Commits are immutable and fill positions 1, 2, … without gaps, so the
    * state last read still holds when the store lists no commit at the position after it: one
-   * listing of at most one record instead of every commit. When there is one, every commit is read
-   * again (which checks them all); rows of propositions no new commit touched stay cached.
+   * listing of at most one record instead of every commit. Later commits are listed one position at
+   * a time and added; past {@link MAX_INGESTS_LISTED_APART} of them, every commit is read again (which
+   * checks them all, as `verifyChain` does after {@link forgetReads}). Kept rows stay kept.
    */
   private async committed(): Promise<CommittedState> {
     const known = this.known;
-    if (known !== undefined && (await this.store.list({ family: 'commit', position: known.position + 1 })).length === 0) return known;
-    const state = await CommittedState.load(this.store, this.rowCache);
+    let state: CommittedState | undefined;
+    if (known !== undefined) {
+      const later = new Map<number, Commit>();
+      for (let p = known.position + 1; later.size <= MAX_INGESTS_LISTED_APART; p += 1) {
+        const records = await this.store.list({ family: 'commit', position: p });
+        if (records.length === 0) break;
+        for (const record of records) addCommit(later, record);
+      }
+      if (later.size === 0) return known;
+      if (later.size <= MAX_INGESTS_LISTED_APART) state = known.followedBy([...later.values()]);
+    }
+    state ??= await CommittedState.load(this.store, this.rowCache);
     // A slower concurrent read may finish later with an older state: keep the longer log.
     if (this.known === undefined || this.known.position <= state.position) this.known = state;
     return state;
@@ -477,7 +539,9 @@ export class CommitRecordBackend implements LedgerBackend {
 
   private async attempts<T>(fn: (writer: LedgerWriter) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      const state = await CommittedState.load(this.store);
+      // The state a read would see (rows of committed ingests never change, so kept rows serve the
+      // write too); a rival commit since shows up at the claim, and the next attempt reads it.
+      const state = (await this.committed()).forRead();
       const overlay: Overlay = { bindings: new Map(), snapshots: [], entryRows: [], entries: [], anchor: undefined };
       const result = await fn(this.writer(state, overlay));
       if (overlay.snapshots.length === 0 && overlay.entries.length === 0) return result;
