@@ -1,12 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryEvidenceStore } from '@ewp/ledger';
+import { build } from 'esbuild';
 import { MemoryError } from './errors.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryLedger } from './memory-ledger.js';
 import { memoryLedgerFor } from './shared-ledger.js';
-import { emptySalience, InMemorySalienceStore, JsonlSalienceStore, openSalienceStore, saliencePathFor } from './salience-store.js';
+import { emptySalience, InMemorySalienceStore, JsonlSalienceStore, openSalienceStore, SALIENCE_FLUSH_DELAY_MS, saliencePathFor } from './salience-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-salience-'));
 const T = '2026-12-01T12:00:00Z';
@@ -43,13 +45,15 @@ describe('JsonlSalienceStore', () => {
     expect((await second.show(m.hash)).salience.recall_count).toBe(2);
   });
 
-  it('buffers the bumps of one turn into one write, written on the next turn, by flush or by close', async () => {
+  it('buffers the bumps of a burst into one write, written after the delay, by flush or by close', async () => {
     const path = join(dir, 'c.jsonl');
     const s = new JsonlSalienceStore(path);
     for (let n = 1; n <= 10; n += 1) s.set(`h${n}`, { ...emptySalience(), recall_count: n });
     // Nothing written yet: the hot path does no I/O.
     expect(existsSync(path)).toBe(false);
     await new Promise((resolve) => setImmediate(resolve));
+    expect(existsSync(path)).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, SALIENCE_FLUSH_DELAY_MS + 20));
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(10);
     // Bumps of one memory between writes become one line.
     s.set('h1', { ...emptySalience(), recall_count: 11 });
@@ -61,6 +65,30 @@ describe('JsonlSalienceStore', () => {
     s.close();
     expect(new JsonlSalienceStore(path).get('h2')).toMatchObject({ recall_count: 13 });
     expect(() => s.set('h3', emptySalience())).toThrow(MemoryError);
+  });
+
+  it('a process that ends with bumps still pending writes them as it exits (the delay never keeps it alive)', async () => {
+    const driver = join(dir, 'exit-driver.mjs');
+    const path = join(dir, 'exit.jsonl');
+    await build({
+      stdin: {
+        contents: `import { JsonlSalienceStore, emptySalience } from './salience-store.ts';
+          const s = new JsonlSalienceStore(process.argv[2]);
+          for (let n = 1; n <= 3; n += 1) s.set('h' + n, { ...emptySalience(), recall_count: n });`,
+        resolveDir: import.meta.dirname,
+        loader: 'ts',
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      conditions: ['@ewp/source'],
+      outfile: driver,
+      logLevel: 'silent',
+    });
+    const run = spawnSync(process.execPath, [driver, path], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(new JsonlSalienceStore(path).get('h3')).toMatchObject({ recall_count: 3 });
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(3);
   });
 
   it('a write that fails in the background is thrown by the next flush, and salience stays in memory', () => {

@@ -82,8 +82,16 @@ export class InMemorySalienceStore implements SalienceStore {
   close(): void {}
 }
 
-/** Past this many changed memories the lines are written at once, without waiting for the next turn. */
-const FLUSH_RECORDS = 512;
+/**
+ * Past this many changed memories the lines are written at once, without waiting for the delay: a
+ * bound on what a burst that never yields to the event loop holds back (a few MB of lines).
+ */
+const FLUSH_RECORDS = 16_384;
+/**
+ * How long bumps wait before they go out together (ms). An agent recalls in bursts; one write per
+ * burst rather than per recall keeps the hot path's cost close to salience kept in memory.
+ */
+export const SALIENCE_FLUSH_DELAY_MS = 50;
 
 /** One line of the side file, written out by hand: the hot path's serialization, a few times cheaper than `JSON.stringify`. */
 function lineOf(hash: string, r: SalienceRecord): string {
@@ -92,17 +100,35 @@ function lineOf(hash: string, r: SalienceRecord): string {
   return `{"h":${JSON.stringify(hash)},"r":{"recall_count":${r.recall_count},"energy":${r.energy},"importance":${r.importance},"last_recalled_at":${text(r.last_recalled_at)},"promoted":${r.promoted === true},"blocked_at_state":${text(r.blocked_at_state)}}}\n`;
 }
 
+/** Stores with bumps waiting for their delay; one `exit` listener writes them all. */
+const openStores = new Set<JsonlSalienceStore>();
+let exitListener = false;
+function pendingAtExit(store: JsonlSalienceStore): void {
+  openStores.add(store);
+  if (exitListener) return;
+  exitListener = true;
+  process.once('exit', () => {
+    for (const s of openStores) {
+      try {
+        s.flush();
+      } catch {
+        // Salience is advisory; a process that is ending has no one to tell.
+      }
+    }
+  });
+}
+
 /**
  * Salience in a side file of JSON lines next to the ledger (`ewp.salience.jsonl`): a change appends
  * the memory's whole record; opening replays the file (the last line of a memory wins) and rewrites it
  * compactly when most of its lines are superseded. A torn last line (a crash mid-write) is skipped:
  * salience is advisory, losing one bump is harmless.
  *
- * `set` is the recall hot path, so it only marks the memory changed: on the next turn of the event loop
- * (or at once past 512 changed memories) each changed memory's latest record goes out as one line, all
- * in one write through a descriptor kept open; {@link flush} and {@link close} write what is pending. A
- * crash loses at most the last turn's bumps. A failed background write is kept and thrown by the next
- * {@link flush} or {@link close}; salience stays correct in memory.
+ * `set` is the recall hot path, so it only marks the memory changed: {@link SALIENCE_FLUSH_DELAY_MS}
+ * later (or at once past 16,384 changed memories) each changed memory's latest record goes out as one
+ * line, all in one write through a descriptor kept open; {@link flush}, {@link close} and the process's
+ * `exit` write what is pending. A crash loses at most the last 50 ms of bumps. A failed background
+ * write is kept and thrown by the next {@link flush} or {@link close}; salience stays correct in memory.
  */
 export class JsonlSalienceStore implements SalienceStore {
   readonly path: string;
@@ -110,7 +136,7 @@ export class JsonlSalienceStore implements SalienceStore {
   #lines = 0;
   /** Memories changed since the last write. */
   readonly #dirty = new Set<string>();
-  #scheduled: NodeJS.Immediate | undefined;
+  #scheduled: NodeJS.Timeout | undefined;
   #fd: number | undefined;
   #failed: unknown;
   #closed = false;
@@ -146,7 +172,11 @@ export class JsonlSalienceStore implements SalienceStore {
     keep(this.#records, hash, record);
     this.#dirty.add(hash);
     if (this.#dirty.size >= FLUSH_RECORDS) this.#write();
-    else this.#scheduled ??= setImmediate(() => this.#write());
+    else if (this.#scheduled === undefined) {
+      // Unref'd: pending bumps never keep a process alive; `exit` writes them.
+      this.#scheduled = setTimeout(() => this.#write(), SALIENCE_FLUSH_DELAY_MS).unref();
+      pendingAtExit(this);
+    }
   }
 
   entries(): Iterable<[string, SalienceRecord]> {
@@ -170,6 +200,7 @@ export class JsonlSalienceStore implements SalienceStore {
       this.flush();
     } finally {
       this.#closed = true;
+      openStores.delete(this);
       if (this.#fd !== undefined) closeSync(this.#fd);
       this.#fd = undefined;
     }
@@ -177,7 +208,7 @@ export class JsonlSalienceStore implements SalienceStore {
 
   /** Pending lines out in one write. Never throws: a background failure must not end the process. */
   #write(): void {
-    if (this.#scheduled !== undefined) clearImmediate(this.#scheduled);
+    if (this.#scheduled !== undefined) clearTimeout(this.#scheduled);
     this.#scheduled = undefined;
     if (this.#dirty.size === 0) return;
     let text = '';
