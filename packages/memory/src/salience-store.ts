@@ -124,7 +124,7 @@ function pendingAtExit(store: JsonlSalienceStore): void {
  * compactly when most of its lines are superseded. A torn last line (a crash mid-write) is skipped:
  * salience is advisory, losing one bump is harmless.
  *
- * `set` is the recall hot path, so it only marks the memory changed: {@link SALIENCE_FLUSH_DELAY_MS}
+ * `set` is the recall hot path, so it only marks the memory changed: 50 ms
  * later (or at once past 16,384 changed memories) each changed memory's latest record goes out as one
  * line, all in one write through a descriptor kept open; {@link flush}, {@link close} and the process's
  * `exit` write what is pending. A crash loses at most the last 50 ms of bumps. A failed background
