@@ -101,7 +101,7 @@ let processCommits = 0;
 const ENTRY_COLUMNS = 'e.chain_index, e.kind, e.id, e.subjects, e.body, e.committed_at';
 
 /** The SQL of an entry query and its parameters (the subject through its index, prefixes as ranges). */
-function entryQuerySql(q: EntryRowQuery): { sql: string; params: unknown[] } {
+export function entryQuerySql(q: EntryRowQuery): { sql: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   let from = 'ewp_entries e';
@@ -111,14 +111,19 @@ function entryQuerySql(q: EntryRowQuery): { sql: string; params: unknown[] } {
     params.push(q.subject);
   }
   if (q.kinds !== undefined) {
+    // An incremental read (`afterIndex`) walks the chain index from that point; on the kind's primary
+    // key instead (SQLite's choice without statistics) it would read and sort every entry of the kinds,
+    // a cost that grows with the ledger (a decision gate syncs on every call). `+` keeps the kind
+    // terms off the index.
+    const kind = q.afterIndex !== undefined && q.id === undefined ? '+e.kind' : 'e.kind';
     const any: string[] = [];
     if (q.kinds.length > 0) {
-      any.push(`e.kind IN (${q.kinds.map(() => '?').join(', ')})`);
+      any.push(`${kind} IN (${q.kinds.map(() => '?').join(', ')})`);
       params.push(...q.kinds);
     }
     for (const prefix of q.prefixes ?? []) {
       // Kinds starting with `memory.` sort from `memory.` up to `memory/` ('/' follows '.').
-      any.push('(e.kind >= ? AND e.kind < ?)');
+      any.push(`(${kind} >= ? AND ${kind} < ?)`);
       params.push(prefix, `${prefix.slice(0, -1)}/`);
     }
     where.push(any.length === 0 ? '0' : `(${any.join(' OR ')})`);
