@@ -25,5 +25,6 @@ await build({
     },
   ],
 });
-const run = spawnSync(process.execPath, [outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
+// mem0ai reads MEM0_TELEMETRY when it loads: off, as everything here runs offline.
+const run = spawnSync(process.execPath, [outfile, ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, MEM0_TELEMETRY: 'false' } });
 process.exit(run.status ?? 1);

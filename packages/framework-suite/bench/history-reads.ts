@@ -1,8 +1,9 @@
 /**
  * Reads of stores on the commit-record protocol (LangGraph BaseStore, Mem0 OSS and hosted, Zep) as a
- * proposition's history grows: `get` of a proposition with SHORT snapshots against one with LONG, on the
- * same store in the same run. Committed ingests never change, so a reader keeps what it decoded and
- * lists only what commits after it; the goal is a LONG-snapshot read within 2x of a SHORT one.
+ * proposition's history grows: `get` of a proposition with SHORT snapshots against one with LONG, both
+ * in the same store (so the store's own size is the same for both), in the same run. Committed ingests
+ * never change, so a reader keeps what it decoded and lists only what commits after it; the goal is a
+ * LONG-snapshot read within 2x of a SHORT one.
  *
  * Three reads, each the median of its samples:
  * - warm: the same reader again, nothing committed since;
@@ -122,11 +123,15 @@ for (const subject of subjects.filter((s) => only.length === 0 || only.includes(
   const started = performance.now();
   const { writer, reader, close } = await subject.open();
   const figures: Record<string, Record<string, number>> = {};
-  for (const [label, pid, snapshots] of [
+  const cases = [
     ['short', 'P-short', SHORT],
     ['long', 'P-long', LONG],
-  ] as const) {
+  ] as const;
+  for (const [label, pid, snapshots] of cases) {
     for (let i = 0; i < snapshots; i += 1) await writer.put(view(pid));
+    process.stderr.write(`  ${subject.name}: ${label} history (${snapshots} snapshots) written at ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+  }
+  for (const [label, pid, snapshots] of cases) {
     const r = reader();
     const cold = await timed(() => r.get(pid));
     const warm: number[] = [];
@@ -138,7 +143,6 @@ for (const subject of subjects.filter((s) => only.length === 0 || only.includes(
     }
     await r.close();
     figures[label] = { snapshots: snapshots + SAMPLES, cold_ms: cold, warm_ms: median(warm), after_commit_ms: median(afterCommit) };
-    process.stderr.write(`  ${subject.name}: ${label} (${snapshots} snapshots) done at ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   }
   await writer.close();
   await close();
