@@ -24,7 +24,7 @@ import {
   StoreUnavailableError,
 } from '@ewp/ledger';
 import type Database from 'better-sqlite3';
-import { whileBusy } from './sqlite-busy.js';
+import { whileBusyYielding } from './sqlite-busy.js';
 
 /*
  * Records are stored in pages: one `ewp_records` row per commit holds every binding that commit
@@ -362,7 +362,7 @@ export class SqliteLedgerBackend implements LedgerBackend {
           anchorToWrite = anchor;
         },
       };
-      this.beginImmediate();
+      await this.beginImmediate();
       try {
         const result = await fn(writer);
         if (anchorToWrite !== undefined) {
@@ -379,10 +379,10 @@ export class SqliteLedgerBackend implements LedgerBackend {
     });
   }
 
-  /** `BEGIN IMMEDIATE`, retried while busy until the deadline ({@link whileBusy}). */
-  private beginImmediate(): void {
+  /** `BEGIN IMMEDIATE`, retried while busy until the deadline, yielding between tries ({@link whileBusyYielding}). */
+  private async beginImmediate(): Promise<void> {
     try {
-      whileBusy(() => this.db.exec('BEGIN IMMEDIATE'), this.busyTimeoutMs);
+      await whileBusyYielding(() => this.db.exec('BEGIN IMMEDIATE'), this.busyTimeoutMs);
     } catch (cause) {
       throw new StoreUnavailableError('busy', `could not take the SQLite write lock: ${(cause as Error).message}`, { cause });
     }

@@ -18,3 +18,22 @@ export function whileBusy<T>(step: () => T, timeoutMs: number): T {
     }
   }
 }
+
+/**
+ * {@link whileBusy} for a step the event loop may wait on: between tries it yields (a 1 ms timer)
+ * instead of blocking the thread. The lock's holder may be another handle of this same process in
+ * the middle of an asynchronous transaction; a waiter that blocked the thread would hold it up until
+ * the deadline.
+ */
+export async function whileBusyYielding<T>(step: () => T, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_BUSY_SNAPSHOT') || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+}
