@@ -36,7 +36,7 @@ export function pythonFloatRepr(x: number): string {
 const NON_PRINTABLE = /[\p{C}\p{Z}]/u;
 
 /** Python `repr(str)` (quote choice and escapes; printability approximated, see file note). */
-export function pythonStrRepr(s: string): string {
+function pythonStrRepr(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
   for (const ch of s) {

@@ -48,7 +48,7 @@ export function domainDigest(domain: string, value: unknown): string {
 }
 
 /** Domain digest of text that already is the EBCJ-1 form of some value (the bytes are not re-checked). */
-export function digestCanonicalText(canonical: string, domain: string): string {
+function digestCanonicalText(canonical: string, domain: string): string {
   return sha256HexOfPrefixed(domainPrefix(domain), canonical);
 }
 

@@ -45,7 +45,12 @@ let written = 0;
 /** A snapshot of `pid`: the same small view under a new view id each time. */
 const view = (pid: string) => {
   written += 1;
-  const v = structuredClone(fixture) as { proposition_id: string; view_id: string; assertions: { proposition_id: string }[]; evidence: { proposition_id: string }[] };
+  const v = structuredClone(fixture) as {
+    proposition_id: string;
+    view_id: string;
+    assertions: { proposition_id: string }[];
+    evidence: { proposition_id: string }[];
+  };
   v.proposition_id = pid;
   v.view_id = `v-${written}`;
   for (const a of v.assertions) a.proposition_id = pid;

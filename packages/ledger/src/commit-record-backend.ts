@@ -134,7 +134,7 @@ function addCommit(byPosition: Map<number, Commit>, record: CommitRecord): void 
 const MAX_INGESTS_LISTED_APART = 16;
 
 /** Bytes of decoded rows a backend keeps across reads (see {@link RowCache}). */
-export const ROW_CACHE_BYTES = 16 * 1024 * 1024;
+const ROW_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** Rows of one proposition as read at a commit position, with how many row records they came from. */
 interface KeptRows {
@@ -327,10 +327,7 @@ class CommittedState {
   }
 
   allRows(): Promise<Map<string, PropositionRows>> {
-    this.all ??=
-      this.position === 0
-        ? Promise.resolve(new Map())
-        : this.store.list({ family: 'row' }).then((records) => this.build(records, this.rowCounts));
+    this.all ??= this.position === 0 ? Promise.resolve(new Map()) : this.store.list({ family: 'row' }).then((records) => this.build(records, this.rowCounts));
     return this.all;
   }
 

@@ -71,7 +71,7 @@ export function fileKey(id: string): string {
 }
 
 /** `anchor.json`: the commit point. */
-export interface JsonLedgerAnchor extends ChainAnchor {
+interface JsonLedgerAnchor extends ChainAnchor {
   /** Byte length of `events.jsonl` at this anchor. */
   bytes: number;
   /** Committed snapshots: rows with a higher `seq` are not (yet) part of the ledger. */

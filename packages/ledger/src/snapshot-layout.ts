@@ -43,7 +43,7 @@ export type MemberKind = 'a' | 'e' | 'c';
 export type MemberRef = [MemberKind, string] | [MemberKind, string, string[]];
 
 /** The fields that belong to a snapshot rather than to the ledger. */
-export interface SnapshotHead {
+interface SnapshotHead {
   conflicts: Conflict[];
   lineage: LineageEdge[];
   omitted_sources: string[];

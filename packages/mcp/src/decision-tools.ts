@@ -12,7 +12,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** Arguments of each decision tool. */
-export const DECISION_TOOL_INPUTS = {
+const DECISION_TOOL_INPUTS = {
   ewp_decisions: z.object({
     decision_id: z.string().min(1).optional().describe('show this decision (with its outcome and verification) instead of a list'),
     proposition_id: z.string().min(1).optional().describe('only decisions that consulted this proposition'),

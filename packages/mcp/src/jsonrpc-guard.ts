@@ -7,7 +7,7 @@ import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
-export const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = -32602;
 
 /** A JSON-RPC error reply. */
 export interface JsonRpcErrorReply {

@@ -10,7 +10,7 @@ import { stableJson } from './stable-json.js';
 
 /** JSON-RPC error code for an unknown resource (MCP convention). */
 export const RESOURCE_NOT_FOUND = -32002;
-export const PROTOCOL_URI = 'ewp://protocol';
+const PROTOCOL_URI = 'ewp://protocol';
 const PROPOSITION_PREFIX = 'ewp://proposition/';
 const LISTED_PROPOSITIONS = 50;
 

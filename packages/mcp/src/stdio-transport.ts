@@ -12,7 +12,7 @@ import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes 
 export const MAX_STDIO_MESSAGE_BYTES = 1024 * 1024;
 
 /** Direct calls (see `directCallsOf`) started together, by default; the lines after them wait their turn. */
-export const DIRECT_CALL_BATCH = 32;
+const DIRECT_CALL_BATCH = 32;
 
 export interface LineTransportOptions {
   maxMessageBytes?: number;

@@ -17,7 +17,7 @@
 import type { EvidenceStore } from '@ewp/ledger';
 
 /** Bytes of kept results (keys and texts, counted as two bytes a character) per server; least recently used go first beyond it. */
-export const MAX_CACHED_RESULT_BYTES = 4 * 1024 * 1024;
+const MAX_CACHED_RESULT_BYTES = 4 * 1024 * 1024;
 
 /** Bytes an entry is counted at beyond its two strings (map slot, entry object, string headers). */
 const ENTRY_OVERHEAD_BYTES = 96;

@@ -5,7 +5,7 @@ import type { StoredMemory } from './mem0-backend.js';
 export const META_NAMESPACE = '@ewp/mem0';
 
 /** Mem0's own expiry dates and updates of `memories`, as store notes. */
-export function storeNotes(memories: StoredMemory[]): StoreNote[] {
+function storeNotes(memories: StoredMemory[]): StoreNote[] {
   const notes: StoreNote[] = [];
   for (const m of memories) {
     if (m.expirationDate) notes.push({ id: m.id, note: `mem0 expiration_date ${m.expirationDate}` });

@@ -54,7 +54,7 @@ export function hashOfProposition(propositionId: string): string | undefined {
 }
 
 /** The lineage of a claim: its own (a conclusion is one derivation). */
-export function claimLineage(hash: string): string {
+function claimLineage(hash: string): string {
   return `claim:${hash}`;
 }
 
@@ -80,7 +80,7 @@ export function isEndogenousOrigin(origin: string): boolean {
  * records that share a source id must carry the same SourceRef (protocol rule I5), and an echo or a
  * reclassified memory is written in another lineage or origin than its first record.
  */
-export function memorySourceRef(m: MemoryFacts, lineage: string, origin: string = m.origin_type): SourceRef {
+function memorySourceRef(m: MemoryFacts, lineage: string, origin: string = m.origin_type): SourceRef {
   return {
     source_id: `src:${m.hash}@${lineage}`,
     lineage_id: lineage,
@@ -98,7 +98,7 @@ export function memorySourceRef(m: MemoryFacts, lineage: string, origin: string 
  * The origin of a memory's records as evidence: its own when it was stored as an observation; the
  * default exogenous origin when it was stored as a claim and later reclassified.
  */
-export function evidenceOrigin(m: MemoryFacts): string {
+function evidenceOrigin(m: MemoryFacts): string {
   return isClaimClass(m.class) ? defaultOrigin('observation') : m.origin_type;
 }
 
@@ -109,7 +109,7 @@ export function memoryOfRecord(recordId: string): string | undefined {
 }
 
 /** The id of the record a memory is stored as in its own view. */
-export function ownRecordId(m: Pick<MemoryFacts, 'hash' | 'class'>): string {
+function ownRecordId(m: Pick<MemoryFacts, 'hash' | 'class'>): string {
   return isClaimClass(m.class) ? `claim:${m.hash}` : `obs:${m.hash}`;
 }
 

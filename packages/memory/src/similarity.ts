@@ -25,7 +25,7 @@ export function normalizeForSimilarity(text: string): string {
 }
 
 /** Character trigram counts of the normalized text, padded so short words still count. */
-export function trigramProfile(text: string): Map<string, number> {
+function trigramProfile(text: string): Map<string, number> {
   const padded = ` ${normalizeForSimilarity(text)} `;
   const grams = new Map<string, number>();
   const chars = Array.from(padded);

@@ -8,14 +8,14 @@ import type pg from 'pg';
 
 export const SCHEMA_VERSION = 2;
 /** Written into the meta table so a foreign schema with similar table names is never mistaken for a ledger. */
-export const LEDGER_KIND = 'ewp-ledger';
+const LEDGER_KIND = 'ewp-ledger';
 
 /** Quote an identifier (schema names come from configuration). */
 export function ident(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-export function schemaSql(schema: string): string {
+function schemaSql(schema: string): string {
   const s = ident(schema);
   return `
 CREATE TABLE ${s}.meta (
@@ -62,7 +62,7 @@ INSERT INTO ${s}.meta (key, value) VALUES
  * `entry_subjects` is the subject index (`readEntries({ subject })`); the audit checks it against the
  * rows' subjects.
  */
-export function entrySchemaSql(schema: string): string {
+function entrySchemaSql(schema: string): string {
   const s = ident(schema);
   return `
 CREATE TABLE IF NOT EXISTS ${s}.entries (

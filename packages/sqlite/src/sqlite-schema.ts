@@ -11,7 +11,7 @@ export const APPLICATION_ID = 0x4557504c;
 /** Schema version of this package. */
 export const SCHEMA_VERSION = 2;
 
-export const SCHEMA_SQL = `
+const SCHEMA_SQL = `
 CREATE TABLE ewp_meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
@@ -53,7 +53,7 @@ INSERT INTO ewp_meta (key, value) VALUES ('anchor_length', '0'), ('anchor_head',
  * `ewp_entry_subjects` is the subject index (`readEntries({ subject })`); the audit checks it against
  * the rows' subjects.
  */
-export const ENTRY_SCHEMA_SQL = `
+const ENTRY_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS ewp_entries (
   kind         TEXT NOT NULL,
   id           TEXT NOT NULL,
@@ -73,7 +73,7 @@ CREATE TABLE IF NOT EXISTS ewp_entry_subjects (
 `;
 
 /** The entry tables (absent from ledgers made before entries and never opened writable since). */
-export const ENTRY_TABLES = ['ewp_entries', 'ewp_entry_subjects'];
+const ENTRY_TABLES = ['ewp_entries', 'ewp_entry_subjects'];
 
 const TABLES = ['ewp_meta', 'ewp_records', 'ewp_snapshots', 'ewp_chain'];
 

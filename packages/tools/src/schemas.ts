@@ -8,7 +8,7 @@ import { AXIS_VALUES, DECISIONS, RISKS, type SourceRef } from '@ewp/core';
 import { z } from 'zod';
 import { EWP_TOOL_CODES } from './refusal.js';
 
-export const idArg = z.union([z.string().min(1), z.number()]);
+const idArg = z.union([z.string().min(1), z.number()]);
 const text = z.string();
 const attestation = z.boolean().describe('Ingest pipeline only: true declares that trusted origins (tool, document, human, api, vendor, sensor) are genuine.');
 
@@ -33,7 +33,7 @@ const sourceRef = z.object({
 }) satisfies z.ZodType<SourceRef>;
 
 /** A decoded EvidenceView (docs/spec/protocol.md §3.3). */
-export const evidenceView = z.object({
+const evidenceView = z.object({
   proposition_id: text,
   view_id: text,
   assertions: z.array(

@@ -36,7 +36,7 @@ export function argumentPath(name: string): string {
 }
 
 /** The JSON path of a schema issue's path (`['supports', 1]` → `$.supports[1]`). */
-export function issuePath(path: readonly PropertyKey[]): string {
+function issuePath(path: readonly PropertyKey[]): string {
   return `$${path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`;
 }
 

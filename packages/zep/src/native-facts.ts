@@ -17,7 +17,7 @@ export interface ZepFact {
 }
 
 /** Zep's own temporal judgements about `facts` (never a supersession), as store notes. */
-export function factNotes(facts: ZepFact[]): StoreNote[] {
+function factNotes(facts: ZepFact[]): StoreNote[] {
   const notes: StoreNote[] = [];
   for (const f of facts) {
     if (f.invalidAt) notes.push({ id: f.uuid, note: `zep invalid_at ${f.invalidAt}` });

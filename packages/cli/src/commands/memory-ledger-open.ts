@@ -24,7 +24,7 @@ by default <db>.salience.jsonl beside a SQLite file or <dir>.salience.jsonl besi
 and in memory only for --pg.`;
 
 /** Open the memory layer over the named ledger; prints why and returns an exit code when it cannot. */
-export async function openMemoryLedger(
+async function openMemoryLedger(
   verb: string,
   values: { db?: string; pg?: string; 'json-dir'?: string; salience?: string },
   io: CliIO,

@@ -15,7 +15,7 @@ interface StoredRow {
 }
 
 /** The closing table: one row per stored view with its five axes at T. */
-export function renderSummary(rows: readonly StoredRow[], evaluatedAt: string): string {
+function renderSummary(rows: readonly StoredRow[], evaluatedAt: string): string {
   const header = ['proposition', 'view', 'status', 'acceptance', 'conflict', 'verification', 'currency', 'sufficiency'];
   const body = rows.map((r) => {
     const w = r.warrant;

@@ -11,7 +11,7 @@ export function evaluateAt(view: EvidenceView, at: string): WarrantView | Error 
 }
 
 /** Above this many records, work that evaluates the view many times waits for a click. */
-export const AUTO_SEARCH_MAX_RECORDS = 5000;
+const AUTO_SEARCH_MAX_RECORDS = 5000;
 
 /** Whether repeated evaluation of `view` (the gate's search, the axes over time) should wait to be asked. */
 export function isLargeView(view: EvidenceView): boolean {

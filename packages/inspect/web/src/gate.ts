@@ -26,7 +26,7 @@ import { axisOfCode, explainCode } from './explain.js';
 import { durationWords } from './time.js';
 
 export { RISKS };
-export const REVERSIBILITY: readonly boolean[] = [true, false];
+const REVERSIBILITY: readonly boolean[] = [true, false];
 /** Decisions ranked by the kernel's own order (DENY least permissive). */
 const RANK = Object.fromEntries(DECISIONS.map((d, rank) => [d, rank])) as Record<Decision, number>;
 
@@ -258,15 +258,7 @@ export function axesReadBy(rule: GateRule, w: WarrantView, cell: Pick<GateCell, 
  * Why no set of the candidate changes lifts a blocked cell: the facts of this view behind every axis
  * the deciding rule reads (the kernel's rationale codes, with the records that caused them).
  */
-export function whyNothingLifts(
-  view: EvidenceView,
-  w: WarrantView,
-  at: string,
-  riskPolicy: RiskPolicy,
-  cell: GateCell,
-  candidates: number,
-  maxSteps: number,
-): string {
+function whyNothingLifts(view: EvidenceView, w: WarrantView, at: string, riskPolicy: RiskPolicy, cell: GateCell, candidates: number, maxSteps: number): string {
   const axes = new Set(axesReadBy(cell.rule, w, cell, riskPolicy));
   // Acceptance is decided from verification too: its codes explain a held-down acceptance.
   if (axes.has('acceptance')) axes.add('verification');

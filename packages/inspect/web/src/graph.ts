@@ -5,7 +5,7 @@
 import type { EvidenceView } from '@ewp/core';
 import { Graph, layout } from '@dagrejs/dagre';
 
-export type NodeKind = 'proposition' | 'source' | 'assertion' | 'evidence' | 'check' | 'conflict' | 'other';
+type NodeKind = 'proposition' | 'source' | 'assertion' | 'evidence' | 'check' | 'conflict' | 'other';
 
 export interface GraphNode {
   id: string;
@@ -21,7 +21,7 @@ export interface GraphNode {
   height: number;
 }
 
-export interface GraphEdge {
+interface GraphEdge {
   from: string;
   to: string;
   label: string;
@@ -39,7 +39,7 @@ export interface LaidOutGraph {
 }
 
 /** Most records drawn; the rest are counted in `omittedRecords`. */
-export const MAX_GRAPH_RECORDS = 300;
+const MAX_GRAPH_RECORDS = 300;
 
 const NODE_HEIGHT = 40;
 const widthOf = (text: string) => Math.min(260, Math.max(90, 14 + text.length * 7.2));

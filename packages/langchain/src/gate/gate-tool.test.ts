@@ -1,7 +1,7 @@
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { callClaimId, DECISION_ENTRY_KINDS, decisionHistory, listDecisions } from '@ewp/tools';
 import { tool } from '@langchain/core/tools';
-import { Command, MemorySaver } from '@langchain/langgraph';
+import { Command, MemorySaver, type StateSnapshot } from '@langchain/langgraph';
 import { createAgent, FakeToolCallingModel, type ToolMessage } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -110,7 +110,8 @@ describe('gateLangChainTool in createAgent', () => {
     await store.put(verified as never);
     const config = { configurable: { thread_id: 't-replay' } };
     await agent.invoke({ messages: [{ role: 'user', content: 'patch server01' }] }, config);
-    const paused = await agent.getState(config);
+    // The agent's getState is typed `never` by createAgent's generics; it is a StateSnapshot.
+    const paused: StateSnapshot = await agent.getState(config);
     expect(paused.tasks.some((t) => t.interrupts.length > 0)).toBe(true);
     await agent.invoke(new Command({ resume: { approved: true } }), config);
     expect(ran).toEqual(['server01']);

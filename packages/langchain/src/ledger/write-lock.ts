@@ -4,7 +4,7 @@
  */
 export type WriteLock = <T>(owner: object, work: () => Promise<T>) => Promise<T>;
 
-export function createWriteLock(): WriteLock {
+function createWriteLock(): WriteLock {
   const queues = new WeakMap<object, Promise<unknown>>();
   return <T>(owner: object, work: () => Promise<T>): Promise<T> => {
     const previous = queues.get(owner) ?? Promise.resolve();

@@ -58,7 +58,7 @@ function has(o: Obj, key: string, path: string): unknown {
 }
 
 /** A provenance record from a JSON value. @throws {ReceiptFormatError} */
-export function decodeProvenance(value: unknown, path = 'provenance'): ProvenanceRecord {
+function decodeProvenance(value: unknown, path = 'provenance'): ProvenanceRecord {
   const o = object(value, path);
   const metadata = o.metadata ?? {};
   return {
@@ -71,7 +71,7 @@ export function decodeProvenance(value: unknown, path = 'provenance'): Provenanc
 }
 
 /** An evidence record from a JSON value. @throws {ReceiptFormatError} */
-export function decodeEvidenceRecord(value: unknown, path = 'evidence'): EvidenceRecord {
+function decodeEvidenceRecord(value: unknown, path = 'evidence'): EvidenceRecord {
   const o = object(value, path);
   const provenance = o.provenance;
   return {
@@ -85,7 +85,7 @@ export function decodeEvidenceRecord(value: unknown, path = 'evidence'): Evidenc
 }
 
 /** A policy binding from a JSON value. @throws {ReceiptFormatError} */
-export function decodePolicyBinding(value: unknown, path = 'policy'): PolicyBinding {
+function decodePolicyBinding(value: unknown, path = 'policy'): PolicyBinding {
   const o = object(value, path);
   return {
     policy_id: str(o, 'policy_id', path),

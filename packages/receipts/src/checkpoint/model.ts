@@ -120,7 +120,7 @@ export function isProvenanceComplete(provenance: ProvenanceRecord | null): boole
 }
 
 /** The serialized form of a provenance record (exactly its five keys). */
-export function provenancePayload(p: ProvenanceRecord): Record<string, unknown> {
+function provenancePayload(p: ProvenanceRecord): Record<string, unknown> {
   return {
     source: p.source,
     locator: p.locator,

@@ -61,7 +61,7 @@ export interface VerifyCheckpointOptions {
   now?: string | null;
 }
 
-export const REASONS = {
+const REASONS = {
   identityMismatch: 'current evidence identity does not match the protected snapshot',
   missing: 'current evidence is missing',
   refuted: 'current evidence explicitly refutes the snapshot',

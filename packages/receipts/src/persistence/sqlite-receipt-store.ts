@@ -11,7 +11,7 @@ import { type ReplayOutcome, operationDigest } from '../replay/replay-guard.js';
  * The part of a better-sqlite3 `Database` this store uses. Declared here so the published types do
  * not require better-sqlite3 (an optional peer dependency) to be installed.
  */
-export interface SqliteDatabase {
+interface SqliteDatabase {
   readonly memory: boolean;
   readonly inTransaction: boolean;
   pragma(source: string, options?: { simple?: boolean }): unknown;
@@ -36,17 +36,6 @@ export type CrashPoint =
   | 'before_replay_write'
   | 'after_replay_write'
   | 'after_commit';
-
-export const CRASH_POINTS: readonly CrashPoint[] = [
-  'before_checkpoint_write',
-  'after_checkpoint_write',
-  'before_receipt_write',
-  'after_receipt_write',
-  'after_verification_write',
-  'before_replay_write',
-  'after_replay_write',
-  'after_commit',
-];
 
 export interface SqliteReceiptStoreOptions {
   /** Fault injection for tests: called at each crash point; throwing there aborts the commit. */

@@ -60,8 +60,8 @@ export interface SignedEnvelope<R> {
   signature_encoding: string;
 }
 
-export const SIGNATURE_VERSION = '1';
-export const SIGNATURE_ENCODING = 'base64url-no-pad';
+const SIGNATURE_VERSION = '1';
+const SIGNATURE_ENCODING = 'base64url-no-pad';
 
 /** `UTF8(label + signature_version) || 0x00 || EBCJ-1(signed payload)`. */
 export function signedBytes(label: string, signatureVersion: string, signedPayload: Record<string, unknown>): Uint8Array {

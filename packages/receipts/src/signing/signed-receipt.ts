@@ -16,7 +16,7 @@ import {
 export type SignedProofReceipt = SignedEnvelope<ProofReceipt>;
 
 /** The label of proof-receipt signatures: `evidencebound:signed-receipt:EBCJ-1:` + version. */
-export const SIGNED_RECEIPT_LABEL = 'evidencebound:signed-receipt:EBCJ-1:';
+const SIGNED_RECEIPT_LABEL = 'evidencebound:signed-receipt:EBCJ-1:';
 
 /** The exact bytes an issuer signs for this envelope (docs/spec/receipts.md §5.1). */
 export function signedReceiptBytes(envelope: Omit<SignedProofReceipt, 'signature'>): Uint8Array {

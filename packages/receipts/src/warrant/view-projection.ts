@@ -32,7 +32,7 @@ function compareTriples(a: [string, string, string], b: [string, string, string]
 }
 
 /** The lineage edges of a view, sorted by `(from_id, to_id, kind)` by code point. */
-export function projectLineage(view: EvidenceView): Json[] {
+function projectLineage(view: EvidenceView): Json[] {
   return [...view.lineage]
     .sort((a, b) => compareTriples([a.from_id, a.to_id, a.kind], [b.from_id, b.to_id, b.kind]))
     .map((e) => ({ from_id: e.from_id, to_id: e.to_id, kind: e.kind }));

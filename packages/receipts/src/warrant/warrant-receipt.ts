@@ -32,7 +32,7 @@ export interface WarrantReceipt {
 export type SignedWarrantReceipt = SignedEnvelope<WarrantReceipt>;
 
 /** Signature label: `UTF8("ewp:signed-warrant-receipt:EBCJ-1:1") || 0x00` never verifies as a proof receipt. */
-export const SIGNED_WARRANT_RECEIPT_LABEL = 'ewp:signed-warrant-receipt:EBCJ-1:';
+const SIGNED_WARRANT_RECEIPT_LABEL = 'ewp:signed-warrant-receipt:EBCJ-1:';
 
 const RECEIPT_FIELDS = [
   'receipt_version',
@@ -48,7 +48,7 @@ const RECEIPT_FIELDS = [
 ] as const;
 
 /** The serialized receipt (exactly its ten keys). */
-export function warrantReceiptPayload(r: WarrantReceipt): Record<string, unknown> {
+function warrantReceiptPayload(r: WarrantReceipt): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of RECEIPT_FIELDS) out[k] = r[k];
   return out;

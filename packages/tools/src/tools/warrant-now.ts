@@ -10,7 +10,7 @@ const NOTE =
   'The rest is diagnostic. Nothing was persisted.';
 
 /** `evaluated_at`: required and truthy; numbers are taken as their text; other types refused. */
-export function readEvaluatedAt(args: ToolArguments): string {
+function readEvaluatedAt(args: ToolArguments): string {
   const value = args.evaluated_at;
   const empty = Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0;
   if (isAbsent(value) || value === '' || value === 0 || value === false || empty) {
