@@ -1,5 +1,11 @@
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
+/** SQLite answered busy (SQLITE_BUSY or SQLITE_BUSY_SNAPSHOT) and the deadline has not passed. */
+function retryable(error: unknown, deadline: number): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT') && Date.now() < deadline;
+}
+
 /**
  * Run `step` again, every millisecond, while SQLite answers SQLITE_BUSY (or SQLITE_BUSY_SNAPSHOT),
  * until `timeoutMs` has passed; then its last error is thrown. Short polls rather than SQLite's own
@@ -12,8 +18,7 @@ export function whileBusy<T>(step: () => T, timeoutMs: number): T {
     try {
       return step();
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_BUSY_SNAPSHOT') || Date.now() >= deadline) throw error;
+      if (!retryable(error, deadline)) throw error;
       Atomics.wait(SLEEP, 0, 0, 1);
     }
   }
@@ -31,8 +36,7 @@ export async function whileBusyYielding<T>(step: () => T, timeoutMs: number): Pr
     try {
       return step();
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_BUSY_SNAPSHOT') || Date.now() >= deadline) throw error;
+      if (!retryable(error, deadline)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
