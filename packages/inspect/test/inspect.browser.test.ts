@@ -319,6 +319,8 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
       .first()
       .click();
     await expect.poll(() => page.getByTestId('proposition-title').textContent()).toBe(id);
+    // Its memory panel is back (its request answered): leaving the page earlier would abort that request.
+    await expect.poll(() => page.getByTestId('memory-panel').count()).toBe(1);
 
     // A proposition that is no memory has no memory panel, and says no decision consulted it.
     const other = await serve(quickstartViews());
