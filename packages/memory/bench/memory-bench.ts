@@ -5,6 +5,7 @@
  * - recall's hot path (salience update and gate check) against a plain recall (`touch: false`) of the
  *   same queries, interleaved, with salience in memory and in the side file (`JsonlSalienceStore`, as
  *   the CLI and `ewp serve --db` keep it); several repetitions on fresh memories, the median ratio;
+ * - the auto-context and the persona checkout over the large ledger (both judge every memory of the scope);
  * - the promotion pass over 100,000 memories, against the floor of reading each memory's view once.
  *
  * Sizes: EWP_BENCH_MEMORIES (default 100,000); EWP_BENCH_RECALL_REPS (default 7); EWP_BENCH_SKIP_PASS=1
@@ -194,6 +195,19 @@ async function main() {
     });
   }
   filed.close();
+
+  // The auto-context and the persona checkout of the large ledger's scope (every memory is judged:
+  // their cost grows with the scope), with the salience the recalls above left. Median of 3.
+  const contextMs: number[] = [];
+  const checkoutMs: number[] = [];
+  for (let r = 0; r < 3; r += 1) {
+    let t = performance.now();
+    await memory.autoContext();
+    contextMs.push(performance.now() - t);
+    t = performance.now();
+    await memory.checkout();
+    checkoutMs.push(performance.now() - t);
+  }
   const medianOf = (key: keyof (typeof reps)[number]) => median(reps.map((x) => x[key]));
 
   // Promotion pass over every memory of the large ledger, all at the promotion threshold.
@@ -238,6 +252,12 @@ async function main() {
       cpu_ratios: reps.map((x) => x.cpu_ratio),
       cpu_ratios_file: reps.map((x) => x.cpu_ratio_file),
     },
+    context: {
+      memories: LARGE,
+      auto_context_ms: median(contextMs),
+      checkout_ms: median(checkoutMs),
+      us_per_memory_auto_context: (median(contextMs) * 1000) / LARGE,
+    },
     promotion_pass: {
       memories: LARGE,
       pass_seconds: passMs / 1000,
@@ -259,6 +279,9 @@ async function main() {
   );
   console.log(
     `  per repetition, wall: ${reps.map((x) => x.ratio.toFixed(3)).join(' ')}; side file ${reps.map((x) => x.ratio_file.toFixed(3)).join(' ')}; CPU: ${reps.map((x) => x.cpu_ratio.toFixed(3)).join(' ')}; side file ${reps.map((x) => x.cpu_ratio_file.toFixed(3)).join(' ')}`,
+  );
+  console.log(
+    `auto-context over ${LARGE} memories: ${f(results.context.auto_context_ms)} ms (${f(results.context.us_per_memory_auto_context)} us/memory); checkout ${f(results.context.checkout_ms)} ms`,
   );
   console.log(
     `promotion pass over ${LARGE}: ${f(passMs / 1000)} s (${f(results.promotion_pass.us_per_memory)} us/memory; reading every view once: ${f(readAllMs / 1000)} s); allowed ${passResult.allowed}, blocked ${passResult.blocked}`,
