@@ -95,6 +95,8 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
         expect(text).toContain(cls);
         for (const [field, count] of Object.entries(fields)) expect(text).toContain(`${field}: ${count.observations} observation`);
       }
+      // The audit chain answered: closing the page earlier would abort that request.
+      await expect.poll(() => page.getByTestId('chain-status').count()).toBe(1);
       await page.close();
       await inspector.close();
     }
@@ -358,6 +360,8 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
       await page.waitForTimeout(100);
       await audit(tab);
     }
+    // The decisions tab answered (nothing consulted this proposition) before the page is left.
+    await expect.poll(() => page.getByTestId('no-decisions').count()).toBe(1);
     // A memory with its gate history and recorded decisions, and the decision list.
     const story = await memoryStory();
     const store = new SqliteEvidenceStore(story.file, { readOnly: true });
