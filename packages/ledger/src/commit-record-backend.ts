@@ -312,7 +312,10 @@ class CommittedState {
       added += n;
     }
     if (later.length > MAX_INGESTS_LISTED_APART || kept.count + added !== count) return list();
-    const [before, records] = await Promise.all([kept.rows, Promise.all(later.map((ingest) => this.store.list({ family: 'row', ingest, proposition: pid })))]);
+    // A kept listing that failed (it is being forgotten) is no base: list everything instead.
+    const before = await kept.rows.catch(() => undefined);
+    if (before === undefined) return list();
+    const records = await Promise.all(later.map((ingest) => this.store.list({ family: 'row', ingest, proposition: pid })));
     const extra = this.build(records.flat(), new Map([[pid, added]])).get(pid) ?? EMPTY_ROWS;
     const bindings = new Map(before.bindings);
     for (const [key, b] of extra.bindings) bindings.set(key, b);
