@@ -100,15 +100,15 @@ function lineOf(hash: string, r: SalienceRecord): string {
   return `{"h":${JSON.stringify(hash)},"r":{"recall_count":${r.recall_count},"energy":${r.energy},"importance":${r.importance},"last_recalled_at":${text(r.last_recalled_at)},"promoted":${r.promoted === true},"blocked_at_state":${text(r.blocked_at_state)}}}\n`;
 }
 
-/** Stores with bumps waiting for their delay; one `exit` listener writes them all. */
-const openStores = new Set<JsonlSalienceStore>();
+/** Stores with bumps waiting for their delay (a store leaves once it has written them); one `exit` listener writes them all. */
+const pendingStores = new Set<JsonlSalienceStore>();
 let exitListener = false;
 function pendingAtExit(store: JsonlSalienceStore): void {
-  openStores.add(store);
+  pendingStores.add(store);
   if (exitListener) return;
   exitListener = true;
   process.once('exit', () => {
-    for (const s of openStores) {
+    for (const s of pendingStores) {
       try {
         s.flush();
       } catch {
@@ -200,7 +200,6 @@ export class JsonlSalienceStore implements SalienceStore {
       this.flush();
     } finally {
       this.#closed = true;
-      openStores.delete(this);
       if (this.#fd !== undefined) closeSync(this.#fd);
       this.#fd = undefined;
     }
@@ -210,6 +209,8 @@ export class JsonlSalienceStore implements SalienceStore {
   #write(): void {
     if (this.#scheduled !== undefined) clearTimeout(this.#scheduled);
     this.#scheduled = undefined;
+    // Nothing waits any more: a store never closed is not kept alive for the exit listener.
+    pendingStores.delete(this);
     if (this.#dirty.size === 0) return;
     let text = '';
     for (const hash of this.#dirty) text += lineOf(hash, this.#records.get(hash)!);
