@@ -818,7 +818,10 @@ if (ONLY.has('distinct')) {
   for (let i = 0; i < 3; i += 1) idle.push((await startStdio([EWP, 'serve', '--db', db])).rss_mb);
   const options = { call: distinctCall, calls: DISTINCT_CALLS, sequentialCalls: 2000 };
   // Node flags, not NODE_OPTIONS: Node 20 refuses --cpu-prof there.
-  const profile = process.env.EWP_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.EWP_BENCH_CPU_PROF}`] : [];
+  const profile = [
+    ...(process.env.EWP_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.EWP_BENCH_CPU_PROF}`] : []),
+    ...(process.env.EWP_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+  ];
   const serve = (bin) => () => driveStdio([...profile, bin, 'serve', '--db', db], { handshake: true, ...options }).then((r) => ({ ...r.pipelined, r }));
   const [base, ewp, previous] = await fastestInTurn([
     () => driveStdio([join(work, 'stdio-echo.mjs')], { handshake: false, ...options }).then((r) => ({ ...r.pipelined, r })),

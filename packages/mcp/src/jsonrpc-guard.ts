@@ -130,19 +130,30 @@ export function nestsDeeperThan(bytes: Uint8Array, limit: number): boolean {
 }
 
 /**
- * Decode bytes as strict UTF-8 JSON (a leading byte order mark is dropped, as `TextDecoder` does),
- * refusing text nested deeper than {@link MAX_MESSAGE_DEPTH}.
+ * Decode bytes as strict UTF-8 JSON text (a leading byte order mark is dropped, as `TextDecoder`
+ * does), refusing text nested deeper than {@link MAX_MESSAGE_DEPTH}. The checks that need the bytes,
+ * apart from parsing: a transport can keep the text while the message waits and let the bytes go.
  */
-export function parseJsonBytes(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; reason: string } {
+export function decodeJsonBytes(bytes: Uint8Array): { ok: true; text: string } | { ok: false; reason: string } {
   // `isUtf8` validates in native code without building a string; `TextDecoder` with `fatal` costs
   // several times more per message.
   if (!isUtf8(bytes)) return { ok: false, reason: 'parse error: not UTF-8' };
   if (nestsDeeperThan(bytes, MAX_MESSAGE_DEPTH)) return { ok: false, reason: `parse error: nested deeper than ${MAX_MESSAGE_DEPTH} levels` };
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.byteLength - bom).toString('utf8');
+  return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.byteLength - bom).toString('utf8') };
+}
+
+/** Parse text that {@link decodeJsonBytes} returned. */
+export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false, reason: 'parse error: not JSON' };
   }
+}
+
+/** {@link decodeJsonBytes}, then {@link parseJsonText}. */
+export function parseJsonBytes(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; reason: string } {
+  const decoded = decodeJsonBytes(bytes);
+  return decoded.ok ? parseJsonText(decoded.text) : decoded;
 }

@@ -52,3 +52,78 @@ describe('LineDelimitedServerTransport, a pipelined client', () => {
     expect(byId.get('last' as unknown as number)).toMatchObject({ result: {} });
   });
 });
+
+describe('LineDelimitedServerTransport, input and output limits', () => {
+  async function served(direct: (d: DirectCalls) => DirectCalls, output: PassThrough, input = new PassThrough()) {
+    const store = new MemoryEvidenceStore();
+    for (let i = 0; i < 20; i += 1) await store.put(verifiedView(`P-${i}`));
+    const server = createEwpMcpServer({ store, roles: { ingest: false } });
+    const transport = new LineDelimitedServerTransport(input, output, { direct: direct(directCallsOf(server) as DirectCalls), directBatch: 8 });
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = () => resolve();
+    });
+    await server.connect(transport);
+    return { input, closed };
+  }
+
+  function replyReader(output: PassThrough) {
+    const replies: { id: number; result?: { structuredContent?: { proposition_id?: string } } }[] = [];
+    let rest = '';
+    output.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() as string;
+      for (const l of lines) replies.push(JSON.parse(l));
+    });
+    return replies;
+  }
+
+  it('starts no more calls while a client does not read its replies, and answers every call once it does', async () => {
+    let started = 0;
+    const output = new PassThrough({ highWaterMark: 1024 });
+    const { input, closed } = await served(
+      (direct) => (message) => {
+        const answer = direct(message);
+        if (answer !== undefined) started += 1;
+        return answer;
+      },
+      output,
+    );
+    let text = '';
+    for (let id = 1; id <= 2000; id += 1) text += call(id, `P-${id % 20}`);
+    input.end(text);
+    for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+    // Replies go out in writes of up to 64 KiB (about 40 of these); the first the reader does not take
+    // stops the calls behind it (2,000 in one chunk) until the reader catches up.
+    expect(started).toBeGreaterThan(0);
+    expect(started).toBeLessThan(100);
+    const replies = replyReader(output);
+    await closed;
+    expect(started).toBe(2000);
+    expect(replies).toHaveLength(2000);
+    const byId = new Map(replies.map((r) => [r.id, r]));
+    for (let id = 1; id <= 2000; id += 1) expect(byId.get(id)?.result?.structuredContent?.proposition_id).toBe(`P-${id % 20}`);
+  });
+
+  it('keeps nothing of a read chunk past its data event (the stdio entry reads into one reused buffer)', async () => {
+    const output = new PassThrough();
+    const replies = replyReader(output);
+    const input = new PassThrough();
+    const { closed } = await served((direct) => direct, output, input);
+    let text = '';
+    for (let id = 1; id <= 500; id += 1) text += call(id, `P-${id % 20}`);
+    const bytes = Buffer.from(text);
+    // Odd-sized chunks (lines split across them), each delivered in one reused buffer that is
+    // overwritten right after its event, as a socket with `onread` does.
+    const reused = Buffer.alloc(997);
+    for (let at = 0; at < bytes.length; at += reused.length) {
+      const n = bytes.copy(reused, 0, at, Math.min(bytes.length, at + reused.length));
+      input.emit('data', reused.subarray(0, n));
+      reused.fill(0x7b);
+    }
+    input.emit('end');
+    await closed;
+    expect(replies).toHaveLength(500);
+    const byId = new Map(replies.map((r) => [r.id, r]));
+    for (let id = 1; id <= 500; id += 1) expect(byId.get(id)?.result?.structuredContent?.proposition_id).toBe(`P-${id % 20}`);
+  });
+});

@@ -6,7 +6,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DirectCalls } from './server.js';
-import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
+import { decodeJsonBytes, errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonText } from './jsonrpc-guard.js';
 
 /** Longest accepted line (one message), in bytes. */
 export const MAX_STDIO_MESSAGE_BYTES = 1024 * 1024;
@@ -33,7 +33,10 @@ function isBlank(line: Buffer): boolean {
   return true;
 }
 
-const EMPTY_LINE = Buffer.alloc(0);
+/** A line refused before parsing (not UTF-8, nested too deep): its reply waits its turn like a message. */
+interface RefusedLine {
+  reason: string;
+}
 
 /** Queued output written at once when it reaches this many characters (a Linux pipe holds 64 KiB). */
 const FLUSH_AT_CHARS = 64 * 1024;
@@ -66,9 +69,11 @@ export class LineDelimitedServerTransport implements Transport {
    * Complete lines read while a batch of direct calls is in flight, handled in order once it is
    * answered. A pipelined client writes thousands of calls at once; started together, each would hold
    * its state until the last is answered, and that state would outlive the young generation of the
-   * heap (slow collections, a heap grown to hold it). Input is paused while lines wait.
+   * heap (slow collections, a heap grown to hold it). Input is paused while lines wait. A line waits
+   * as its decoded text, not as bytes: a slice of a read chunk would hold the whole chunk (64 KiB)
+   * alive, and chunks outlived the young generation while their last lines waited.
    */
-  private waiting: Buffer[] = [];
+  private waiting: (string | RefusedLine)[] = [];
   private waitingAt = 0;
   /** Input paused because lines wait (see `waiting`), as opposed to a lagging reader (see `draining`). */
   private heldBack = false;
@@ -105,6 +110,13 @@ export class LineDelimitedServerTransport implements Transport {
     if (this.ended && this.inFlight.size === 0 && this.waitingAt === this.waiting.length) void this.close();
   }
 
+  /**
+   * Decode every complete line of `chunk` into `waiting`, and handle them once the read callback has
+   * returned: calls run while the chunk is still referenced (by this frame and the stream's) would keep
+   * it through a young-generation collection, and a chunk that survives one ends up in the old
+   * generation, held (64 KiB each) until a full collection. Nothing keeps a view of `chunk` past this
+   * call (a complete line is decoded at once, the rest copied): the stdio entry reuses one read buffer.
+   */
   private receive(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
@@ -112,8 +124,18 @@ export class LineDelimitedServerTransport implements Transport {
       this.endLine();
       start = nl + 1;
     }
-    if (start < chunk.length) this.append(chunk.subarray(start));
+    if (start < chunk.length) this.append(Buffer.from(chunk.subarray(start)));
+    if (this.directInFlight < this.directBatch && !this.handleScheduled) {
+      this.handleScheduled = true;
+      queueMicrotask(this.handleReceived);
+    }
   }
+
+  private handleScheduled = false;
+  private readonly handleReceived = (): void => {
+    this.handleScheduled = false;
+    if (this.directInFlight < this.directBatch) this.handleWaiting();
+  };
 
   private append(part: Buffer): void {
     if (this.discarding || part.length === 0) return;
@@ -133,28 +155,29 @@ export class LineDelimitedServerTransport implements Transport {
       this.reply(errorReply(null, INVALID_REQUEST, `invalid request: message larger than ${this.maxBytes} bytes`));
       return;
     }
-    const line = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
+    let line = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
     this.chunks = [];
     this.pending = 0;
-    if (this.directInFlight >= this.directBatch || this.waitingAt < this.waiting.length) {
-      this.waiting.push(line);
-      if (!this.heldBack) {
+    if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
+    if (isBlank(line)) return;
+    const decoded = decodeJsonBytes(line);
+    this.waiting.push(decoded.ok ? decoded.text : { reason: decoded.reason });
+  }
+
+  /** Handle the lines that wait, in order, until a batch of direct calls is in flight again. */
+  private handleWaiting(): void {
+    while (this.waitingAt < this.waiting.length && this.directInFlight < this.directBatch && this.draining === undefined && !this.closed) {
+      const line = this.waiting[this.waitingAt] as string | RefusedLine;
+      this.waiting[this.waitingAt++] = '';
+      this.handleLine(line);
+    }
+    if (this.waitingAt < this.waiting.length) {
+      if (!this.heldBack && !this.closed) {
         this.heldBack = true;
         this.input.pause();
       }
       return;
     }
-    this.handleLine(line);
-  }
-
-  /** Handle the lines that wait, in order, until a batch of direct calls is in flight again. */
-  private handleWaiting(): void {
-    while (this.waitingAt < this.waiting.length && this.directInFlight < this.directBatch && !this.closed) {
-      const line = this.waiting[this.waitingAt] as Buffer;
-      this.waiting[this.waitingAt++] = EMPTY_LINE;
-      this.handleLine(line);
-    }
-    if (this.waitingAt < this.waiting.length) return;
     this.waiting = [];
     this.waitingAt = 0;
     if (this.heldBack) {
@@ -164,11 +187,8 @@ export class LineDelimitedServerTransport implements Transport {
     this.closeWhenAnswered();
   }
 
-  private handleLine(received: Buffer): void {
-    let line = received;
-    if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
-    if (isBlank(line)) return;
-    const parsed = parseJsonBytes(line);
+  private handleLine(line: string | RefusedLine): void {
+    const parsed = typeof line === 'string' ? parseJsonText(line) : { ok: false as const, reason: line.reason };
     if (!parsed.ok) {
       this.reply(errorReply(null, PARSE_ERROR, parsed.reason));
       return;
@@ -240,6 +260,8 @@ export class LineDelimitedServerTransport implements Transport {
         this.draining = undefined;
         if (!this.closed && !this.heldBack) this.input.resume();
         resolve();
+        // Lines held back while the reader lagged (see handleWaiting) go on.
+        if (this.directInFlight === 0 && this.waitingAt < this.waiting.length) this.handleWaiting();
       });
     });
   }

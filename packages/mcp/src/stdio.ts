@@ -1,3 +1,5 @@
+import { fstatSync } from 'node:fs';
+import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { SalienceStore } from '@ewp/memory';
 import { createEwpMcpServer, directCallsOf } from './server.js';
@@ -19,6 +21,43 @@ export interface EwpStdioOptions {
   salience?: SalienceStore;
 }
 
+/** Bytes of the one buffer standard input is read into (a Linux pipe's capacity). */
+const READ_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * Standard input read through one reused buffer, when it is a pipe or a socket (as MCP hosts start a
+ * server): `process.stdin` allocates a fresh buffer for every read, and at a pipelined client's rate
+ * those buffers (the whole input, megabytes) waited for a full collection before their memory was
+ * returned. Its 'data' chunks are views of that buffer, valid during the event only; the line
+ * transport copies what it keeps. Undefined for a terminal, a file, or on Windows: `process.stdin`.
+ */
+function reusedBufferStdin(): NodeJS.ReadableStream | undefined {
+  if (process.platform === 'win32') return undefined;
+  let stat: ReturnType<typeof fstatSync>;
+  try {
+    stat = fstatSync(0);
+  } catch {
+    return undefined;
+  }
+  if (!stat.isFIFO() && !stat.isSocket()) return undefined;
+  const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  // `onread` in the constructor is Node's (12.x on); @types/node 20 declares it for `connect` only.
+  const options: SocketConstructorOpts & { onread: OnReadOpts } = {
+    fd: 0,
+    readable: true,
+    writable: false,
+    onread: {
+      buffer,
+      callback: (bytes: number, into: Uint8Array) => {
+        socket.emit('data', Buffer.from(into.buffer, into.byteOffset, bytes));
+        return true;
+      },
+    },
+  };
+  const socket: Socket = new Socket(options);
+  return socket;
+}
+
 /** Serve one MCP session over stdio; resolves when the input ends. */
 export async function serveStdio(options: EwpStdioOptions): Promise<void> {
   const server = createEwpMcpServer({
@@ -27,7 +66,9 @@ export async function serveStdio(options: EwpStdioOptions): Promise<void> {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.salience ? { salience: options.salience } : {}),
   });
-  const transport = new LineDelimitedServerTransport(options.input ?? process.stdin, options.output ?? process.stdout, { direct: directCallsOf(server) });
+  // The process's own standard input (given or by default) is read through one reused buffer when it can be.
+  const input = options.input === undefined || options.input === process.stdin ? (reusedBufferStdin() ?? process.stdin) : options.input;
+  const transport = new LineDelimitedServerTransport(input, options.output ?? process.stdout, { direct: directCallsOf(server) });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
