@@ -40,7 +40,7 @@ import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
 import { decisionToolList, isDecisionToolName, runDecisionTool } from './decision-tools.js';
 import { isMemoryToolName, memoryToolList, runMemoryTool } from './memory-tools.js';
 import { completeResourceArgument, listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
-import { stableJson } from './stable-json.js';
+import { stableJson, stableJsonLiteral } from './stable-json.js';
 import { ToolResultCache } from './tool-result-cache.js';
 
 /** The eight tools, in `tools/list` order. */
@@ -116,7 +116,7 @@ function successResult(result: Record<string, unknown>): CallToolResult {
  * escaped into place once and the result serialised once.
  */
 function successResultText(result: Record<string, unknown>): string {
-  return `{"content":[{"type":"text","text":${JSON.stringify(stableJson(result))}}],"structuredContent":${JSON.stringify(result)}}`;
+  return `{"content":[{"type":"text","text":${stableJsonLiteral(result)}}],"structuredContent":${JSON.stringify(result)}}`;
 }
 
 /**
