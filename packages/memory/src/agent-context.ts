@@ -47,7 +47,6 @@ const HEADER =
   'Memory (EWP evidence layer). Salience and confidence are apart: a memory recalled often is not thereby better founded. ' +
   `State a ${MEMORY_LABELS.disputed} memory as disputed, a ${MEMORY_LABELS.hypothesis} as a hypothesis, an ${MEMORY_LABELS.inference} as a conclusion drawn, not observed.`;
 
-
 function rowLine(row: ContextRow): string {
   const labels = contextRowLabels(row);
   const conflict = row.conflict === 'NONE' ? '' : ` · conflict ${row.conflict}`;

@@ -83,7 +83,7 @@ export class InMemorySalienceStore implements SalienceStore {
 }
 
 /**
- * Past this many changed memories the lines are written at once, without waiting for the delay: a
+ * Past this many changes (a memory counts each time it changes) the lines are written at once, without waiting for the delay: a
  * bound on what a burst that never yields to the event loop holds back (a few MB of lines).
  */
 const FLUSH_RECORDS = 16_384;
@@ -125,7 +125,7 @@ function pendingAtExit(store: JsonlSalienceStore): void {
  * salience is advisory, losing one bump is harmless.
  *
  * `set` is the recall hot path, so it only marks the memory changed: 50 ms
- * later (or at once past 16,384 changed memories) each changed memory's latest record goes out as one
+ * later (or at once past 16,384 changes) each changed memory's latest record goes out as one
  * line, all in one write through a descriptor kept open; {@link flush}, {@link close} and the process's
  * `exit` write what is pending. A crash loses at most the last 50 ms of bumps. A failed background
  * write is kept and thrown by the next {@link flush} or {@link close}; salience stays correct in memory.
@@ -134,8 +134,11 @@ export class JsonlSalienceStore implements SalienceStore {
   readonly path: string;
   readonly #records = new Map<string, SalienceRecord>();
   #lines = 0;
-  /** Memories changed since the last write. */
-  readonly #dirty = new Set<string>();
+  /**
+   * Memories changed since the last write, in order, a memory as often as it changed: a push is the
+   * hot path's whole cost; repeats are dropped when the lines are written.
+   */
+  #dirty: string[] = [];
   #scheduled: NodeJS.Timeout | undefined;
   #fd: number | undefined;
   #failed: unknown;
@@ -170,8 +173,8 @@ export class JsonlSalienceStore implements SalienceStore {
   set(hash: string, record: SalienceRecord): void {
     if (this.#closed) throw badInput('salience', `the salience file ${this.path} is closed`);
     keep(this.#records, hash, record);
-    this.#dirty.add(hash);
-    if (this.#dirty.size >= FLUSH_RECORDS) this.#write();
+    this.#dirty.push(hash);
+    if (this.#dirty.length >= FLUSH_RECORDS) this.#write();
     else if (this.#scheduled === undefined) {
       // Unref'd: pending bumps never keep a process alive; `exit` writes them.
       this.#scheduled = setTimeout(() => this.#write(), SALIENCE_FLUSH_DELAY_MS).unref();
@@ -211,11 +214,17 @@ export class JsonlSalienceStore implements SalienceStore {
     this.#scheduled = undefined;
     // Nothing waits any more: a store never closed is not kept alive for the exit listener.
     pendingStores.delete(this);
-    if (this.#dirty.size === 0) return;
+    if (this.#dirty.length === 0) return;
+    const dirty = this.#dirty;
+    this.#dirty = [];
+    const written = new Set<string>();
     let text = '';
-    for (const hash of this.#dirty) text += lineOf(hash, this.#records.get(hash)!);
-    this.#lines += this.#dirty.size;
-    this.#dirty.clear();
+    for (const hash of dirty) {
+      if (written.has(hash)) continue;
+      written.add(hash);
+      text += lineOf(hash, this.#records.get(hash)!);
+    }
+    this.#lines += written.size;
     try {
       this.#fd ??= openSync(this.path, 'a');
       writeSync(this.#fd, text);
