@@ -186,8 +186,16 @@ async function main() {
     // Warm: every query once, so both kinds read cached views.
     for (const query of inMemory) await memory.recall({ query, touch: false });
     for (const query of inFile) await filed.recall({ query, touch: false });
-    const a = await pair(memory, inMemory);
-    const b = await pair(filed, inFile);
+    // Which pair goes first alternates: the second runs in a heap the first has grown.
+    let a: Awaited<ReturnType<typeof pair>>;
+    let b: Awaited<ReturnType<typeof pair>>;
+    if (r % 2 === 0) {
+      a = await pair(memory, inMemory);
+      b = await pair(filed, inFile);
+    } else {
+      b = await pair(filed, inFile);
+      a = await pair(memory, inMemory);
+    }
     total.plain += a.plain.wall;
     total.hot += a.hot.wall;
     total.cpuPlain += a.plain.cpu;
