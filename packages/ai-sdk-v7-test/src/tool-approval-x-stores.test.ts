@@ -10,7 +10,7 @@ import { generateText, stepCountIs, tool } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { REFERENCE, withStore } from '../../framework-suite/src/fixture-ledger.js';
-import { GATE_CASES, type GateCase } from '../../framework-suite/src/gate-bindings.js';
+import { GATE_CASES, type GateCase } from '../../framework-suite/src/fixture-ledger.js';
 import { closeStoreFactories, STORE_FACTORIES, type StoreFactory } from '../../framework-suite/src/store-factories.js';
 import { scriptedModelV4 } from '../test/scripted-model-v4.js';
 
@@ -81,7 +81,7 @@ for (const factory of STORE_FACTORIES) {
       const got = await run(factory);
       expect(got).toEqual(await run(REFERENCE));
       expect(got[0]).toEqual({ ran: ['server01'], asked: null, denied: null });
-      expect(got[1]).toMatchObject({ ran: [], asked: 'P-win: gate rule medium.stale_tentative_or_irreversible' });
+      expect(got[7]).toMatchObject({ ran: [], asked: 'P-win: gate rule medium.stale_tentative_or_irreversible' });
       expect(got[3]).toMatchObject({ ran: [], denied: 'P-x: gate rule high.requires_accepted' });
       expect(got[6]).toMatchObject({ ran: [], denied: 'no stored evidence for P-unknown: nothing warrants this action' });
     });

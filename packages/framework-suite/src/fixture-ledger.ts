@@ -13,6 +13,25 @@ const STORED = ['08-verified-now', '02-fork-x', '08-superseded'];
 export const T0 = new Date('2026-09-21T21:00:00Z');
 export const LATER = new Date('2026-10-05T00:00:00Z');
 
+/** A gated action on a proposition, decided at `at`. */
+export type GateCase = { proposition: string; risk: 'low' | 'medium' | 'high'; reversible: boolean; at: Date };
+
+/**
+ * The gate cases every binding decides over the fixtures (the AI SDK 7 suite of the Node 22 lane too).
+ * Known outcomes: 0 runs (verified); 1 and 3 are denied (a stale check for an irreversible high-risk
+ * action, an open conflict); 6 is denied (no stored evidence); 7 asks (stale, medium risk).
+ */
+export const GATE_CASES: readonly GateCase[] = [
+  { proposition: 'P-win', risk: 'high', reversible: true, at: T0 },
+  { proposition: 'P-win', risk: 'high', reversible: false, at: LATER },
+  { proposition: 'P-win', risk: 'low', reversible: true, at: LATER },
+  { proposition: 'P-x', risk: 'high', reversible: false, at: T0 },
+  { proposition: 'P-x', risk: 'low', reversible: true, at: T0 },
+  { proposition: 'P-old', risk: 'low', reversible: true, at: T0 },
+  { proposition: 'P-unknown', risk: 'low', reversible: true, at: T0 },
+  { proposition: 'P-win', risk: 'medium', reversible: true, at: LATER },
+];
+
 /** Open a store from `factory`, fill it with the fixtures, run `work`, close and remove it. */
 export async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {
   const store = await factory.create();

@@ -15,14 +15,14 @@ import { langGraphContractBinding } from '../../langchain/test/contract-binding.
 import { mcpInMemoryContractBinding } from '../../mcp/test/contract-caller.js';
 import { openAiAgentsContractBinding } from '../../openai-agents/test/contract-binding.js';
 import { agentWith, restartModel, restartTool, toolOutputs } from '../../openai-agents/test/scripted-agent.js';
-import { LATER, REFERENCE, T0, withStore } from './fixture-ledger.js';
+import { GATE_CASES, type GateCase, REFERENCE, T0, withStore } from './fixture-ledger.js';
 import type { StoreFactory } from './store-factories.js';
 
 /** Numbers the gated calls: each case's model call id is its own. */
 let callNo = 0;
 
 /** One gated call through `generateText`: whether the tool ran, what the model got, whether approval was asked. */
-async function gatedCall(store: EvidenceStore, proposition: string, risk: 'low' | 'high', reversible: boolean, at: Date) {
+async function gatedCall(store: EvidenceStore, { proposition, risk, reversible, at }: GateCase) {
   const calls: string[] = [];
   const restart = tool({
     description: 'Restart a server',
@@ -45,7 +45,7 @@ async function gatedCall(store: EvidenceStore, proposition: string, risk: 'low' 
 }
 
 /** The same gated call through the OpenAI Agents SDK runner (`gateAgentTool`, a `ScriptedModel`). */
-async function agentsGatedCall(store: EvidenceStore, proposition: string, risk: 'low' | 'high', reversible: boolean, at: Date) {
+async function agentsGatedCall(store: EvidenceStore, { proposition, risk, reversible, at }: GateCase) {
   const calls: string[] = [];
   const gated = gateAgentTool(restartTool(calls), { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at });
   const result = await run(agentWith(gated, restartModel(['server01'], 'done', `case-${++callNo}`)), 'restart server01');
@@ -66,16 +66,6 @@ export function withoutDecisionId<T extends { output: unknown }>(outcome: T): T 
   const { decision_id: _id, ...output } = outcome.output as Record<string, unknown>;
   return { ...outcome, output };
 }
-
-export const GATE_CASES: { proposition: string; risk: 'low' | 'high'; reversible: boolean; at: Date }[] = [
-  { proposition: 'P-win', risk: 'high', reversible: true, at: T0 },
-  { proposition: 'P-win', risk: 'high', reversible: false, at: LATER },
-  { proposition: 'P-win', risk: 'low', reversible: true, at: LATER },
-  { proposition: 'P-x', risk: 'high', reversible: false, at: T0 },
-  { proposition: 'P-x', risk: 'low', reversible: true, at: T0 },
-  { proposition: 'P-old', risk: 'low', reversible: true, at: T0 },
-  { proposition: 'P-unknown', risk: 'low', reversible: true, at: T0 },
-];
 
 async function retrieved(store: EvidenceStore, options: { k?: number; minAcceptance?: 'ACCEPTED'; flag?: boolean } = {}) {
   const vectors = await FakeVectorStore.fromDocuments(
@@ -112,8 +102,8 @@ export function runFrameworkConformance(factory: StoreFactory): void {
     ] as const) {
       describe(name, () => {
         it('decides every case as over the reference store, and as the fixtures say', async () => {
-          const got = await withStore(factory, async (store) => Promise.all(GATE_CASES.map((c) => call(store, c.proposition, c.risk, c.reversible, c.at))));
-          const want = await withStore(REFERENCE, async (store) => Promise.all(GATE_CASES.map((c) => call(store, c.proposition, c.risk, c.reversible, c.at))));
+          const got = await withStore(factory, async (store) => Promise.all(GATE_CASES.map((c) => call(store, c))));
+          const want = await withStore(REFERENCE, async (store) => Promise.all(GATE_CASES.map((c) => call(store, c))));
           expect(got.map(withoutDecisionId)).toEqual(want.map(withoutDecisionId));
           // Known outcomes: a verified claim runs; an open conflict and an unknown claim are denied.
           expect(got[0]).toMatchObject({ calls: ['server01'], output: ran, approvalRequested: false });

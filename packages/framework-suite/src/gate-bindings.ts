@@ -12,20 +12,8 @@ import { MemorySaver } from '@langchain/langgraph';
 import { createAgent, FakeToolCallingModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { LATER, REFERENCE, T0, withStore } from './fixture-ledger.js';
+import { GATE_CASES, type GateCase, REFERENCE, withStore } from './fixture-ledger.js';
 import type { StoreFactory } from './store-factories.js';
-
-export type GateCase = { proposition: string; risk: 'low' | 'medium' | 'high'; reversible: boolean; at: Date };
-/** The gate cases every binding decides (shared with the AI SDK 7 suite of the Node 22 lane). */
-export const GATE_CASES: GateCase[] = [
-  { proposition: 'P-win', risk: 'high', reversible: true, at: T0 },
-  { proposition: 'P-win', risk: 'medium', reversible: true, at: LATER },
-  { proposition: 'P-win', risk: 'high', reversible: false, at: LATER },
-  { proposition: 'P-x', risk: 'high', reversible: false, at: T0 },
-  { proposition: 'P-x', risk: 'low', reversible: true, at: T0 },
-  { proposition: 'P-old', risk: 'low', reversible: true, at: T0 },
-  { proposition: 'P-unknown', risk: 'low', reversible: true, at: T0 },
-];
 
 let thread = 0;
 
@@ -83,7 +71,7 @@ export function runGateBindingConformance(factory: StoreFactory): void {
       });
       expect(got).toEqual(want);
       expect(got[0]).toMatchObject({ ran: ['server01'], answer: 'restarted server01' });
-      expect(got[1]).toMatchObject({ ran: [], interrupt: { ewp_gate: 'REQUIRE_CONFIRMATION', currency: 'STALE' } });
+      expect(got[7]).toMatchObject({ ran: [], interrupt: { ewp_gate: 'REQUIRE_CONFIRMATION', currency: 'STALE' } });
       expect(got[3]).toMatchObject({ ran: [], answer: { ewp_gate: 'DENY', conflict: 'OPEN' } });
       expect(got[6]).toMatchObject({ ran: [], answer: { ewp_gate: 'DENY', acceptance: null } });
     });
@@ -92,7 +80,7 @@ export function runGateBindingConformance(factory: StoreFactory): void {
       const got = await withStore(factory, (store) => Promise.all(GATE_CASES.map((c) => claudePermission(store, c))));
       const want = await withStore(REFERENCE, (store) => Promise.all(GATE_CASES.map((c) => claudePermission(store, c))));
       expect(got).toEqual(want);
-      expect(got.map((p) => p.decision)).toEqual(['allow', 'ask', 'deny', 'deny', 'ask', 'ask', 'deny']);
+      expect(got.map((p) => p.decision)).toEqual(['allow', 'deny', 'allow', 'deny', 'ask', 'ask', 'deny', 'ask']);
       expect(got[6]?.reason).toContain('no stored evidence for P-unknown');
     });
   });

@@ -1,7 +1,7 @@
 /**
  * The Mastra entry points over one store (Node 22, as @mastra/core): the tool contract through
  * `Agent.generate` (`ewpMastraTools`, an AI SDK mock model) and the warrant gate (`gateMastraTool` +
- * `warrantToolHooks`) on the gate cases of `framework-suite.ts`, compared with the reference store and
+ * `warrantToolHooks`) on the gate cases of `fixture-ledger.ts`, compared with the reference store and
  * with the outcomes the fixtures give.
  */
 import { gateMastraTool, warrantToolHooks } from '@ewp/mastra';
@@ -10,14 +10,14 @@ import { runToolContract } from '@ewp/tools/testing';
 import { describe, expect, it } from 'vitest';
 import { mastraContractBinding } from '../../mastra/test/contract-binding.js';
 import { opsAgent, restartModel, restartTool } from '../../mastra/test/scripted-agent.js';
-import { REFERENCE, withStore } from './fixture-ledger.js';
-import { GATE_CASES, withoutDecisionId } from './framework-suite.js';
+import { GATE_CASES, type GateCase, REFERENCE, withStore } from './fixture-ledger.js';
+import { withoutDecisionId } from './framework-suite.js';
 import type { StoreFactory } from './store-factories.js';
 
 let callNo = 0;
 
 /** One gated call through a Mastra agent's stream: whether the tool ran, what the model got, whether approval was asked. */
-async function mastraGatedCall(store: EvidenceStore, proposition: string, risk: 'low' | 'high', reversible: boolean, at: Date) {
+async function mastraGatedCall(store: EvidenceStore, { proposition, risk, reversible, at }: GateCase) {
   const calls: string[] = [];
   const gate = { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at };
   // Each case is a call of its own: its own call id (a gate runs one call id once per ledger).
@@ -40,12 +40,8 @@ export function runMastraConformance(factory: StoreFactory): void {
 
     describe('Mastra gateMastraTool + warrantToolHooks', () => {
       it('decides every case as over the reference store, and as the fixtures say', async () => {
-        const got = await withStore(factory, async (store) =>
-          Promise.all(GATE_CASES.map((c) => mastraGatedCall(store, c.proposition, c.risk, c.reversible, c.at))),
-        );
-        const want = await withStore(REFERENCE, async (store) =>
-          Promise.all(GATE_CASES.map((c) => mastraGatedCall(store, c.proposition, c.risk, c.reversible, c.at))),
-        );
+        const got = await withStore(factory, async (store) => Promise.all(GATE_CASES.map((c) => mastraGatedCall(store, c))));
+        const want = await withStore(REFERENCE, async (store) => Promise.all(GATE_CASES.map((c) => mastraGatedCall(store, c))));
         expect(got.map(withoutDecisionId)).toEqual(want.map(withoutDecisionId));
         expect(got[0]).toMatchObject({ calls: ['server01'], output: { restarted: 'server01' }, approvalRequested: false });
         expect(got[1]).toMatchObject({ calls: [], approvalRequested: false, output: { ewp_gate: 'DENY' } });
