@@ -58,7 +58,7 @@ const toEntry = (r: RawEntry): StoredEntryRow => ({ ...r, chain_index: Number(r.
 const ENTRY_COLUMNS = 'e.chain_index, e.kind, e.id, e.subjects, e.body, e.committed_at';
 
 /** The SQL of an entry query and its parameters (the subject through its index). */
-function entryQuerySql(q: EntryRowQuery, t: (name: string) => string): { sql: string; params: unknown[] } {
+export function entryQuerySql(q: EntryRowQuery, t: (name: string) => string): { sql: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   const p = (value: unknown) => {
