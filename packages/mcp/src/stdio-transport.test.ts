@@ -8,6 +8,18 @@ import { LineDelimitedServerTransport } from './stdio-transport.js';
 const call = (id: number, propositionId: string) =>
   `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ewp_warrant_now', arguments: { proposition_id: propositionId, evaluated_at: T } } })}\n`;
 
+/** The replies written to `output`, parsed as they come. */
+function replyReader(output: PassThrough) {
+  const replies: { id: number; result?: { structuredContent?: { proposition_id?: string } } }[] = [];
+  let rest = '';
+  output.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() as string;
+    for (const l of lines) replies.push(JSON.parse(l));
+  });
+  return replies;
+}
+
 describe('LineDelimitedServerTransport, a pipelined client', () => {
   it('answers thousands of calls written at once, at most one batch of direct calls in flight, lines behind them in order', async () => {
     const store = new MemoryEvidenceStore();
@@ -32,13 +44,7 @@ describe('LineDelimitedServerTransport, a pipelined client', () => {
       server.onclose = () => resolve();
     });
     await server.connect(transport);
-    const replies: { id: number; result?: { structuredContent?: { proposition_id?: string } } }[] = [];
-    let rest = '';
-    output.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (rest + chunk).split('\n');
-      rest = lines.pop() as string;
-      for (const l of lines) replies.push(JSON.parse(l));
-    });
+    const replies = replyReader(output);
     let text = '';
     for (let id = 1; id <= 3000; id += 1) text += call(id, `P-${id % 20}`);
     // A request the SDK answers, behind the calls: answered too, once its turn comes.
@@ -64,17 +70,6 @@ describe('LineDelimitedServerTransport, input and output limits', () => {
     });
     await server.connect(transport);
     return { input, closed };
-  }
-
-  function replyReader(output: PassThrough) {
-    const replies: { id: number; result?: { structuredContent?: { proposition_id?: string } } }[] = [];
-    let rest = '';
-    output.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (rest + chunk).split('\n');
-      rest = lines.pop() as string;
-      for (const l of lines) replies.push(JSON.parse(l));
-    });
-    return replies;
   }
 
   it('starts no more calls while a client does not read its replies, and answers every call once it does', async () => {
