@@ -76,7 +76,10 @@ const fact = (viewId, checks) => ({
 });
 
 let clock = Date.parse('2026-12-01T10:00:00Z');
-const now = () => new Date((clock += 60_000));
+const now = () => {
+  clock += 60_000;
+  return new Date(clock);
+};
 const patch = { action_id: 'patch-server01', kind: 'install_update', risk: 'high', reversible: false };
 const gate = { store, proposition: 'P-server01-os', action: patch, now, record: { gate: 'example' } };
 const run = (n) =>

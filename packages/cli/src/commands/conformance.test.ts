@@ -53,7 +53,10 @@ describe('ewp conformance', () => {
   it('a live Mem0 or Zep target whose adapter package is not installed: exit 2 with the install command', async () => {
     const keyFile = join(dir, 'key');
     writeFileSync(keyFile, 'k\n', { mode: 0o600 });
-    for (const [flag, pkg] of [['--mem0', '@ewp/mem0'], ['--zep', '@ewp/zep']] as const) {
+    for (const [flag, pkg] of [
+      ['--mem0', '@ewp/mem0'],
+      ['--zep', '@ewp/zep'],
+    ] as const) {
       const r = await run([flag, 'https://api.example.test', '--secret-file', keyFile], loader([]), dir);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`npm install ${pkg}`);

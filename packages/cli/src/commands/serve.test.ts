@@ -151,7 +151,7 @@ describe('ewp serve on stdio', () => {
     expect(await readerDone).toBe(0);
   });
 
-  it('keeps the memory tools\' recall counts in <db>.salience.jsonl, so they survive a restart', async () => {
+  it("keeps the memory tools' recall counts in <db>.salience.jsonl, so they survive a restart", async () => {
     const file = join(tempDir(), 'ewp.sqlite');
     const first = session();
     const done = serveCommand(['--db', file, '--allow-ingest'], first.io);
