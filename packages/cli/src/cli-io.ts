@@ -1,6 +1,11 @@
 /** The streams and environment a command runs against; tests pass their own. */
 export interface CliIO {
   stdin: NodeJS.ReadableStream;
+  /**
+   * `stdin` is the process's own standard input, not yet opened: a verb that reads file descriptor 0
+   * its own way (`ewp serve`) does so instead of reading `stdin`, so two handles never hold the descriptor.
+   */
+  processStdin?: boolean;
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
@@ -18,5 +23,15 @@ export const EXIT_SOME_FAILED = 1;
 export const EXIT_USAGE = 2;
 
 export function processIO(): CliIO {
-  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return {
+    // Opened on first use: `process.stdin` takes a handle on descriptor 0 as soon as it is read.
+    get stdin() {
+      return process.stdin;
+    },
+    processStdin: true,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  };
 }

@@ -9,6 +9,10 @@ export interface EwpStdioOptions {
   store: EvidenceStore;
   /** Set only when the process was started by the operator with `--allow-ingest`. */
   allowIngest: boolean;
+  /**
+   * The request stream. Default: the process's standard input, read through one reused buffer when it
+   * is a pipe or a socket (pass `process.stdin` itself only if the process reads it elsewhere too).
+   */
   input?: NodeJS.ReadableStream;
   /** The protocol channel: nothing else may be written to it (log to stderr). */
   output?: NodeJS.WritableStream;
@@ -66,8 +70,9 @@ export async function serveStdio(options: EwpStdioOptions): Promise<void> {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.salience ? { salience: options.salience } : {}),
   });
-  // The process's own standard input (given or by default) is read through one reused buffer when it can be.
-  const input = options.input === undefined || options.input === process.stdin ? (reusedBufferStdin() ?? process.stdin) : options.input;
+  // Without a given input, the process's standard input, through one reused buffer when it can be
+  // (`process.stdin` is not touched then: it would open a second handle on the descriptor).
+  const input = options.input ?? reusedBufferStdin() ?? process.stdin;
   const transport = new LineDelimitedServerTransport(input, options.output ?? process.stdout, { direct: directCallsOf(server) });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

@@ -47,6 +47,41 @@ describe('the built ewp serve, with the official MCP client', () => {
     }
   });
 
+  it('reads a piped standard input through its own reused buffer: `process.stdin` is never opened, and every piped call is answered', async () => {
+    // A preload reports whether anything opened `process.stdin` (a second handle on descriptor 0).
+    const probe = join(dir, 'stdin-probe.mjs');
+    writeFileSync(
+      probe,
+      "const d = Object.getOwnPropertyDescriptor(process, 'stdin'); let opened = false;\n" +
+        "Object.defineProperty(process, 'stdin', { configurable: true, enumerable: d.enumerable, get() { opened = true; return d.get.call(process); } });\n" +
+        "process.on('exit', () => process.stderr.write(`stdin opened: ${opened}\\n`));\n",
+    );
+    const lines = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ...Array.from({ length: 2000 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'ewp_warrant_now', arguments: { proposition_id: 'P-note', evaluated_at: T } } })),
+    ];
+    const server = spawn(process.execPath, ['--import', probe, bin, 'serve', '--db', db], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    server.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+    });
+    server.stderr.setEncoding('utf8').on('data', (d: string) => {
+      err += d;
+    });
+    // Written in pieces that split lines, as a pipe delivers them.
+    const text = lines.map((l) => `${JSON.stringify(l)}\n`).join('');
+    for (let at = 0; at < text.length; at += 7001) server.stdin.write(text.slice(at, at + 7001));
+    server.stdin.end();
+    const [code] = await once(server, 'exit');
+    expect(code, err).toBe(0);
+    const replies = out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { proposition_id?: string } } });
+    expect(replies).toHaveLength(2001);
+    expect(replies.filter((r) => r.result?.structuredContent?.proposition_id === 'P-note')).toHaveLength(2000);
+    expect(err).toContain('stdin opened: false');
+  });
+
   it('serves Streamable HTTP on the address it prints', async () => {
     const server = spawn(process.execPath, [bin, 'serve', '--http', '127.0.0.1:0', '--db', db], {
       stdio: ['ignore', 'ignore', 'pipe'],

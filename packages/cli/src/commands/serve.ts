@@ -193,7 +193,8 @@ export const serveCommand: Command = async (args, io) => {
       await server.close();
     } else {
       io.stderr.write(`ewp serve: MCP on stdio (ledger: ${ledger.label}; ingest role: ${canWrite ? 'granted' : 'none'})\n`);
-      await serveStdio({ store: ledger.store, allowIngest: options.allowIngest, input: io.stdin, output: io.stdout, salience });
+      // The process's own standard input is left to serveStdio, which reads it through one reused buffer.
+      await serveStdio({ store: ledger.store, allowIngest: options.allowIngest, ...(io.processStdin ? {} : { input: io.stdin }), output: io.stdout, salience });
     }
   } catch (error) {
     io.stderr.write(`ewp serve: ${(error as Error).message}\n`);
