@@ -1,17 +1,7 @@
 import { answerPreToolUse, parseToolMapping, warrantCanUseTool } from '@ewp/claude-code';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 
-const source = {
-  source_id: 'ci',
-  lineage_id: 'L-ci',
-  origin_type: 'tool',
-  origin_locator: 'ci://main',
-  snapshot_id: 's1',
-  content_hash: 'sha256:1',
-  observed_at: '2026-09-23T08:00:00Z',
-  extractor_id: null,
-  parent_source_id: null,
-};
+const source = { source_id: 'ci', lineage_id: 'L-ci', origin_type: 'tool', origin_locator: 'ci://main', snapshot_id: 's1', content_hash: 'sha256:1', observed_at: '2026-09-23T08:00:00Z', extractor_id: null, parent_source_id: null };
 const store = new MemoryEvidenceStore(); // any EvidenceStore: @ewp/sqlite, @ewp/postgres, ...
 await store.put({
   proposition_id: 'P-main-green',
