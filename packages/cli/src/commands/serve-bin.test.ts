@@ -54,12 +54,17 @@ describe('the built ewp serve, with the official MCP client', () => {
       probe,
       "const d = Object.getOwnPropertyDescriptor(process, 'stdin'); let opened = false;\n" +
         "Object.defineProperty(process, 'stdin', { configurable: true, enumerable: d.enumerable, get() { opened = true; return d.get.call(process); } });\n" +
-        "process.on('exit', () => process.stderr.write(`stdin opened: ${opened}\\n`));\n",
+        "process.on('exit', () => process.stderr.write('stdin opened: ' + opened + '\\n'));\n",
     );
     const lines = [
       { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
-      ...Array.from({ length: 2000 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'ewp_warrant_now', arguments: { proposition_id: 'P-note', evaluated_at: T } } })),
+      ...Array.from({ length: 2000 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method: 'tools/call',
+        params: { name: 'ewp_warrant_now', arguments: { proposition_id: 'P-note', evaluated_at: T } },
+      })),
     ];
     const server = spawn(process.execPath, ['--import', probe, bin, 'serve', '--db', db], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
@@ -76,7 +81,10 @@ describe('the built ewp serve, with the official MCP client', () => {
     server.stdin.end();
     const [code] = await once(server, 'exit');
     expect(code, err).toBe(0);
-    const replies = out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { proposition_id?: string } } });
+    const replies = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { proposition_id?: string } } });
     expect(replies).toHaveLength(2001);
     expect(replies.filter((r) => r.result?.structuredContent?.proposition_id === 'P-note')).toHaveLength(2000);
     expect(err).toContain('stdin opened: false');
