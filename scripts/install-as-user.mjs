@@ -89,6 +89,9 @@ function makeProject(pkg, manager, tarballs) {
   return dir;
 }
 
+/** Install failures that are the registry's, not the package's: worth another try. */
+const REGISTRY_HICCUP = /ETARGET|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ECONNREFUSED|ERR_SOCKET_TIMEOUT|E50[0-4]|ERR_PNPM_FETCH_5\d\d|ERR_PNPM_META_FETCH_FAIL/;
+
 async function installAndRun(pkg, manager, tarballs) {
   const dir = makeProject(pkg, manager, tarballs);
   const env = { ...process.env, NODE_PATH: '', npm_config_yes: 'true', COREPACK_ENABLE_STRICT: '0' };
@@ -97,8 +100,17 @@ async function installAndRun(pkg, manager, tarballs) {
     manager === 'npm'
       ? ['npm', ['install', '--no-audit', '--no-fund', '--loglevel=warn']]
       : pnpmCommand(['install', '--prefer-offline', '--config.strict-peer-dependencies=false']);
-  const install = await run(cmd, args, { cwd: dir, env, timeoutMs: 600_000 });
-  const output = `${install.stdout}\n${install.stderr}`;
+  let install = await run(cmd, args, { cwd: dir, env, timeoutMs: 600_000 });
+  let output = `${install.stdout}\n${install.stderr}`;
+  // The registry mirror answers a version it has not fetched yet with ETARGET, and drops connections at
+  // times: retried twice, after a pause. A version that does not exist fails all three tries.
+  const retries = [];
+  while (install.code !== 0 && retries.length < 2 && REGISTRY_HICCUP.test(output)) {
+    retries.push(output.match(REGISTRY_HICCUP)?.[0]);
+    await new Promise((resolve) => setTimeout(resolve, retries.length * 20_000));
+    install = await run(cmd, args, { cwd: dir, env, timeoutMs: 600_000 });
+    output = `${install.stdout}\n${install.stderr}`;
+  }
   if (install.code !== 0) throw new Error(`${manager} install exited ${install.code}: ${output.trim().split('\n').slice(-6).join(' | ')}`);
   const peerLines = output.split('\n').filter((l) => PEER_WARNING.test(l));
   if (peerLines.length) {
@@ -112,7 +124,8 @@ async function installAndRun(pkg, manager, tarballs) {
       `example.mjs exited ${example.code} after a ${manager} install: ${`${example.stderr}\n${example.stdout}`.trim().split('\n').slice(-6).join(' | ')}`,
     );
   }
-  return `installed in ${(install.ms / 1000).toFixed(0)} s, example ran in ${(example.ms / 1000).toFixed(1)} s`;
+  const retried = retries.length === 0 ? '' : `, after ${retries.length} retried install(s): ${retries.join(', ')}`;
+  return `installed in ${(install.ms / 1000).toFixed(0)} s, example ran in ${(example.ms / 1000).toFixed(1)} s${retried}`;
 }
 
 async function main() {
