@@ -5,8 +5,12 @@
  */
 export function stableJson(value: unknown): string {
   const text = writeSorted(value, '\n', JSON.stringify);
-  // Not plain data (a class instance, a `toJSON`, a bigint, undefined): as JSON.stringify treats it.
-  return typeof text === 'string' ? text : JSON.stringify(sortKeys(value), null, 2);
+  return typeof text === 'string' ? text : notPlainData(value);
+}
+
+/** Not plain data (a class instance, a `toJSON`, a bigint, undefined): as JSON.stringify treats it. */
+function notPlainData(value: unknown): string {
+  return JSON.stringify(sortKeys(value), null, 2);
 }
 
 function sortKeys(value: unknown): unknown {
@@ -40,7 +44,7 @@ function sortKeys(value: unknown): unknown {
  */
 export function stableJsonLiteral(value: unknown): string {
   const text = writeSorted(value, '\\n', stringLiteral);
-  return typeof text === 'string' ? `"${text}"` : JSON.stringify(stableJson(value));
+  return typeof text === 'string' ? `"${text}"` : JSON.stringify(notPlainData(value));
 }
 
 /** Strings that need no escape, at either level: no quote, backslash, control character or surrogate. */

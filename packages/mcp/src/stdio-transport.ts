@@ -33,10 +33,8 @@ function isBlank(line: Buffer): boolean {
   return true;
 }
 
-/** A line refused before parsing (not UTF-8, nested too deep): its reply waits its turn like a message. */
-interface RefusedLine {
-  reason: string;
-}
+/** A line refused before parsing (not UTF-8, nested too deep), as {@link decodeJsonBytes} refused it. */
+type RefusedLine = Extract<ReturnType<typeof decodeJsonBytes>, { ok: false }>;
 
 /** Queued output written at once when it reaches this many characters (a Linux pipe holds 64 KiB). */
 const FLUSH_AT_CHARS = 64 * 1024;
@@ -70,8 +68,8 @@ export class LineDelimitedServerTransport implements Transport {
    * answered. A pipelined client writes thousands of calls at once; started together, each would hold
    * its state until the last is answered, and that state would outlive the young generation of the
    * heap (slow collections, a heap grown to hold it). Input is paused while lines wait. A line waits
-   * as its decoded text, not as bytes: a slice of a read chunk would hold the whole chunk (64 KiB)
-   * alive, and chunks outlived the young generation while their last lines waited.
+   * as its decoded text, not as bytes: the read buffer may be reused by the next read (see `receive`),
+   * and a slice would keep a whole chunk alive.
    */
   private waiting: (string | RefusedLine)[] = [];
   private waitingAt = 0;
@@ -111,11 +109,9 @@ export class LineDelimitedServerTransport implements Transport {
   }
 
   /**
-   * Decode every complete line of `chunk` into `waiting`, and handle them once the read callback has
-   * returned: calls run while the chunk is still referenced (by this frame and the stream's) would keep
-   * it through a young-generation collection, and a chunk that survives one ends up in the old
-   * generation, held (64 KiB each) until a full collection. Nothing keeps a view of `chunk` past this
-   * call (a complete line is decoded at once, the rest copied): the stdio entry reuses one read buffer.
+   * Decode every complete line of `chunk` into `waiting`, then handle what may start. Nothing keeps a
+   * view of `chunk` past this call (a complete line is decoded at once, the rest copied): the stdio
+   * entry reuses one read buffer.
    */
   private receive(chunk: Buffer): void {
     let start = 0;
@@ -125,17 +121,8 @@ export class LineDelimitedServerTransport implements Transport {
       start = nl + 1;
     }
     if (start < chunk.length) this.append(Buffer.from(chunk.subarray(start)));
-    if (this.directInFlight < this.directBatch && !this.handleScheduled) {
-      this.handleScheduled = true;
-      queueMicrotask(this.handleReceived);
-    }
-  }
-
-  private handleScheduled = false;
-  private readonly handleReceived = (): void => {
-    this.handleScheduled = false;
     if (this.directInFlight < this.directBatch) this.handleWaiting();
-  };
+  }
 
   private append(part: Buffer): void {
     if (this.discarding || part.length === 0) return;
@@ -161,7 +148,8 @@ export class LineDelimitedServerTransport implements Transport {
     if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
     if (isBlank(line)) return;
     const decoded = decodeJsonBytes(line);
-    this.waiting.push(decoded.ok ? decoded.text : { reason: decoded.reason });
+    // A line refused before parsing (not UTF-8, nested too deep) waits too: its reply keeps its turn.
+    this.waiting.push(decoded.ok ? decoded.text : decoded);
   }
 
   /** Handle the lines that wait, in order, until a batch of direct calls is in flight again. */
@@ -188,7 +176,7 @@ export class LineDelimitedServerTransport implements Transport {
   }
 
   private handleLine(line: string | RefusedLine): void {
-    const parsed = typeof line === 'string' ? parseJsonText(line) : { ok: false as const, reason: line.reason };
+    const parsed = typeof line === 'string' ? parseJsonText(line) : line;
     if (!parsed.ok) {
       this.reply(errorReply(null, PARSE_ERROR, parsed.reason));
       return;

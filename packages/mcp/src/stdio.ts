@@ -52,8 +52,8 @@ function reusedBufferStdin(): NodeJS.ReadableStream | undefined {
     writable: false,
     onread: {
       buffer,
-      callback: (bytes: number, into: Uint8Array) => {
-        socket.emit('data', Buffer.from(into.buffer, into.byteOffset, bytes));
+      callback: (bytes: number) => {
+        socket.emit('data', buffer.subarray(0, bytes));
         return true;
       },
     },
