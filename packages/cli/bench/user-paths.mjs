@@ -20,7 +20,7 @@
  * EWP_BENCH_INGEST_RECORDS (100,000; 10 records per view), EWP_BENCH_MCP_CALLS (5,000),
  * EWP_BENCH_REPEAT (3: baseline and ewp run in turn that many times; each keeps its fastest run). EWP_BENCH_ONLY=eval,view,ingest,stdio,distinct,http,startup
  * runs a subset (startup: EWP_BENCH_STARTUP_RUNS pairs, 10; distinct: EWP_BENCH_DISTINCT_PROPOSITIONS, 10,000,
- * and EWP_BENCH_DISTINCT_CALLS, 100,000; EWP_BENCH_CPU_PROF=<dir> writes the server's CPU profiles there; EWP_BENCH_PREVIOUS_BIN=<bin.js> measures an earlier build in turn on that row). Writes <repo>/bench/results/user-paths.json (or EWP_BENCH_OUT).
+ * and EWP_BENCH_DISTINCT_CALLS, 100,000; EWP_BENCH_CPU_PROF=<dir> writes the server's CPU profiles there; EWP_BENCH_NODE_FLAGS passes Node flags to the servers measured; EWP_BENCH_PREVIOUS_BIN=<bin.js> measures an earlier build in turn on that row). Writes <repo>/bench/results/user-paths.json (or EWP_BENCH_OUT).
  */
 import { spawn } from 'node:child_process';
 import {

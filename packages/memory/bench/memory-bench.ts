@@ -4,7 +4,8 @@
  *   `search_k`, so the two should be within 2×);
  * - recall's hot path (salience update and gate check) against a plain recall (`touch: false`) of the
  *   same queries, interleaved, with salience in memory and in the side file (`JsonlSalienceStore`, as
- *   the CLI and `ewp serve --db` keep it); several repetitions on fresh memories, the median ratio;
+ *   the CLI and `ewp serve --db` keep it); several repetitions on fresh memories, total hot time over
+ *   total plain time across all of them, and the median and spread of the per-repetition ratios;
  * - the auto-context and the persona checkout over the large ledger (both judge every memory of the scope);
  * - the promotion pass over 100,000 memories, against the floor of reading each memory's view once.
  *

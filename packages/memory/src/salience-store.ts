@@ -83,8 +83,9 @@ export class InMemorySalienceStore implements SalienceStore {
 }
 
 /**
- * Past this many changes (a memory counts each time it changes) the lines are written at once, without waiting for the delay: a
- * bound on what a burst that never yields to the event loop holds back (a few MB of lines).
+ * Past this many changes (a memory counts each time it changes) the lines are written at once, without
+ * waiting for the delay: a bound on what a burst that never yields to the event loop holds back (a few
+ * MB of lines).
  */
 const FLUSH_RECORDS = 16_384;
 /**
