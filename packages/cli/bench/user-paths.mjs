@@ -9,7 +9,9 @@
  *   ewp serve (stdio)           vs a bare line-delimited JSON-RPC echo over stdio (pipelined, sequential)
  *   ewp serve (stdio), distinct ewp_warrant_now on distinct propositions of a 10,000-proposition ledger
  *                               (no result reused) vs the echo on the same calls; peak RSS after
- *                               100,000 calls against the idle RSS after initialize
+ *                               100,000 calls against the idle RSS after initialize; beside it the
+ *                               floor of any server that reads the ledger per call (reads and parses
+ *                               the same rows, answers a fixed-shape result, evaluates nothing)
  *   ewp serve --http            vs a bare node:http keep-alive JSON echo, one keep-alive client
  *   ewp serve startup           spawn to the replies to `initialize` + `tools/list`, vs spawn to the
  *                               bare echo's replies to two lines; with idle peak RSS, and the RSS
@@ -273,6 +275,58 @@ process.stdin.on('data', (chunk) => {
   }
   rest = text.slice(start);
   if (out) process.stdout.write(out);
+});
+`,
+  // The floor of a server that reads the ledger per call: the distinct row's calls answered by reading
+  // the proposition's latest snapshot row and its record pages (one read transaction per input chunk,
+  // as a read run of the SQLite store), parsing the member list and every body, and writing a result
+  // of a warrant's shape and size (two-space JSON) with the proposition's id. No evaluation, no digest
+  // check, no MCP guard; replies under the same backpressure as ewp's (input paused while output lags).
+  'stdio-ledger-floor.mjs': `
+import { createRequire } from 'node:module';
+const Database = createRequire(import.meta.url)(process.env.BETTER_SQLITE3);
+const db = new Database(process.argv[2], { readonly: true });
+const latest = db.prepare('SELECT seq, members FROM ewp_snapshots WHERE owner = ? ORDER BY seq DESC LIMIT 1').raw();
+const pages = db.prepare('SELECT keys, bodies FROM ewp_records WHERE owner = ? ORDER BY page').raw();
+const NOTE = 'Normative: protocol_version, proposition_id, view_id, policy_id, policy_version, evaluated_at and the five warrant axes. The rest is diagnostic. Nothing was persisted.';
+let rest = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  const text = rest + chunk;
+  let start = 0;
+  let out = '';
+  db.exec('BEGIN');
+  for (let nl = text.indexOf('\\n'); nl !== -1; nl = text.indexOf('\\n', start)) {
+    const m = JSON.parse(text.slice(start, nl));
+    start = nl + 1;
+    if (m.id === undefined) continue;
+    if (m.method !== 'tools/call') {
+      out += JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }) + '\\n';
+      continue;
+    }
+    const args = m.params.arguments;
+    const row = latest.get(args.proposition_id);
+    if (row === undefined) throw new Error('no such proposition: ' + args.proposition_id);
+    const members = JSON.parse(row[1]);
+    let records = 0;
+    for (const [keys, bodies] of pages.all(args.proposition_id)) {
+      JSON.parse(keys);
+      for (const body of bodies.split('\\n')) records += JSON.parse(body) === null ? 0 : 1;
+    }
+    const result = {
+      evaluated_at: args.evaluated_at, independent_lineage_count: 1, note: NOTE, omitted_sources: [], opposing_evidence_ids: [],
+      policy_id: 'reference-v2', policy_version: 'reference-v2', proposition_id: args.proposition_id, protocol_version: 'EWP-0.2.0',
+      rationale_codes: ['acceptance.accepted', 'verification.external'], stale: false, supporting_evidence_ids: [members.length > 0 && records > 0 ? 'e1' : ''],
+      view_id: 'v-ver', warrant: { acceptance: 'ACCEPTED', conflict: 'NONE', currency: 'CURRENT', sufficiency: 'SUFFICIENT', verification: 'EXTERNAL' },
+    };
+    out += JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }] } }) + '\\n';
+  }
+  db.exec('COMMIT');
+  rest = text.slice(start);
+  if (out && !process.stdout.write(out)) {
+    process.stdin.pause();
+    process.stdout.once('drain', () => process.stdin.resume());
+  }
 });
 `,
   // node:http keep-alive JSON echo.
@@ -588,6 +642,10 @@ function percentile(sorted, p) {
 /** Drive one stdio server: handshake, pipelined calls (all written at once), then sequential calls. */
 async function driveStdio(args, { handshake, call = toolCall, calls = MCP_CALLS, sequentialCalls = Math.min(calls, 2000), env = {} }) {
   const { child, done } = spawnMeasured(args, { keepStdin: true, stdout: 'pipe', env });
+  // A server that dies leaves its replies unanswered: say why instead of waiting on them for ever.
+  void done.then((r) => {
+    if (r.code !== 0) process.stderr.write(`${args.join(' ')} exited ${r.code}: ${r.stderr.slice(-2000)}\n`);
+  });
   const replies = lineReplies(child.stdout);
   const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
   const t0 = performance.now();
@@ -823,11 +881,24 @@ if (ONLY.has('distinct')) {
     ...(process.env.EWP_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
   ];
   const serve = (bin) => () => driveStdio([...profile, bin, 'serve', '--db', db], { handshake: true, ...options }).then((r) => ({ ...r.pipelined, r }));
-  const [base, ewp, previous] = await fastestInTurn([
+  const [base, floor, ewp, previous] = await fastestInTurn([
     () => driveStdio([join(work, 'stdio-echo.mjs')], { handshake: false, ...options }).then((r) => ({ ...r.pipelined, r })),
+    () =>
+      driveStdio([join(work, 'stdio-ledger-floor.mjs'), db], { handshake: false, env: { BETTER_SQLITE3 }, ...options }).then((r) => ({ ...r.pipelined, r })),
     serve(EWP),
     ...(PREVIOUS_BIN === undefined ? [] : [serve(PREVIOUS_BIN)]),
   ]);
+  const floorRow = {
+    what: 'node + better-sqlite3: reads and parses the rows of each call, answers a fixed-shape result (no evaluation)',
+    rate: DISTINCT_CALLS / floor.seconds,
+    ratio: base.seconds / floor.seconds,
+    ...(floor.cpu_s === undefined ? {} : { cpu_s: floor.cpu_s }),
+    peak_rss_mb: floor.rss_mb,
+    ewp_ratio_to_floor: floor.seconds / ewp.seconds,
+  };
+  process.stderr.write(
+    `    floor (reads and parses the rows, no evaluation): ${floorRow.rate.toFixed(0)} calls/s (${floorRow.ratio.toFixed(2)}x the echo); ewp is ${floorRow.ewp_ratio_to_floor.toFixed(2)}x the floor\n`,
+  );
   base.what = 'node: line-delimited JSON-RPC echo (same calls)';
   const idleRss = median(idle);
   let previousRow;
@@ -861,6 +932,7 @@ if (ONLY.has('distinct')) {
       sequential_p50_ms: ewp.r.sequential.p50_ms,
       sequential_p99_ms: ewp.r.sequential.p99_ms,
       baseline_sequential_p50_ms: base.r.sequential.p50_ms,
+      floor: floorRow,
       ...(previousRow === undefined ? {} : { previous_build: previousRow }),
     },
   );
