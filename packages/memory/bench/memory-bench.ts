@@ -60,6 +60,16 @@ async function ledgerOf(n: number, name: string): Promise<SqliteEvidenceStore> {
   return store;
 }
 
+/** The six orders of three arms. */
+const ORDERS = [
+  [0, 1, 2],
+  [0, 2, 1],
+  [1, 0, 2],
+  [1, 2, 0],
+  [2, 0, 1],
+  [2, 1, 0],
+];
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Per-link time (ms): CLAIMS claims with EARLIER_SUPPORTS same-source supports each; then one more same-source link each, timed. */
@@ -136,23 +146,32 @@ async function main() {
       into.write += performance.now() - t;
     }
   };
-  /** Plain and hot recalls of `queries` on `ledger`, interleaved. */
+  /**
+   * Plain and hot recalls of `queries` on `ledger`, interleaved, with a control: each block is also
+   * recalled plainly a second time (`again`), so `again` over `plain` is the ratio of two identical
+   * arms, the noise the hot path's ratio is read against. The three run in rotating order.
+   */
   const pair = async (ledger: MemoryLedger, queries: string[]) => {
     const plain: Spent = { wall: 0, cpu: 0, write: 0 };
     const hot: Spent = { wall: 0, cpu: 0, write: 0 };
+    const again: Spent = { wall: 0, cpu: 0, write: 0 };
+    const arms: [boolean, Spent][] = [
+      [false, plain],
+      [true, hot],
+      [false, again],
+    ];
     for (let b = 0; b < queries.length; b += 100) {
       const block = queries.slice(b, b + 100);
-      if ((b / 100) % 2 === 0) {
-        await timeBlock(ledger, block, false, plain);
-        await timeBlock(ledger, block, true, hot);
-      } else {
-        await timeBlock(ledger, block, true, hot);
-        await timeBlock(ledger, block, false, plain);
+      // Each of the six orders in turn: every arm as often first, second and third, and after each other.
+      for (const k of ORDERS[(b / 100) % ORDERS.length]!) {
+        const [touch, into] = arms[k]!;
+        await timeBlock(ledger, block, touch, into);
       }
     }
     return {
       plain,
       hot,
+      again,
       plain_ms: plain.wall / queries.length,
       hot_ms: hot.wall / queries.length,
       write_ms: hot.write / queries.length,
@@ -175,7 +194,7 @@ async function main() {
   // Time summed over every block of every repetition: a collection pause of a few ms lands in one
   // block of 100 recalls (about 1 ms), which swings that repetition's ratio by a third, so the
   // headline ratio is total hot time over total plain time; the per-repetition ratios show the spread.
-  const total = { plain: 0, hot: 0, plainFile: 0, hotFile: 0, write: 0, cpuPlain: 0, cpuHot: 0, cpuPlainFile: 0, cpuHotFile: 0 };
+  const total = { plain: 0, hot: 0, again: 0, plainFile: 0, hotFile: 0, againFile: 0, write: 0, cpuPlain: 0, cpuHot: 0, cpuPlainFile: 0, cpuHotFile: 0 };
   for (let r = 0; r < RECALL_REPS; r += 1) {
     const queriesFor = (offset: number) =>
       Array.from({ length: RECALLS }, (_, i) => {
@@ -199,6 +218,8 @@ async function main() {
     }
     total.plain += a.plain.wall;
     total.hot += a.hot.wall;
+    total.again += a.again.wall;
+    total.againFile += b.again.wall;
     total.cpuPlain += a.plain.cpu;
     total.cpuHot += a.hot.cpu;
     total.plainFile += b.plain.wall;
@@ -267,6 +288,8 @@ async function main() {
         ratio_hot_over_plain: total.hot / total.plain,
         ratio_hot_file_over_plain: total.hotFile / total.plainFile,
         ratio_hot_file_with_write_behind_over_plain: (total.hotFile + total.write) / total.plainFile,
+        control_ratio_plain_again_over_plain: total.again / total.plain,
+        control_ratio_plain_again_over_plain_file: total.againFile / total.plainFile,
         cpu_ratio_hot_over_plain: total.cpuHot / total.cpuPlain,
         cpu_ratio_hot_file_over_plain: total.cpuHotFile / total.cpuPlainFile,
         plain_us_per_recall: (total.plain * 1000) / (RECALL_REPS * RECALLS),
@@ -310,7 +333,7 @@ async function main() {
   );
   const all = results.recall.all_blocks;
   console.log(
-    `recall, all ${RECALL_REPS * RECALLS} recalls of each kind: plain ${f(all.plain_us_per_recall)} us, hot path x${all.ratio_hot_over_plain.toFixed(3)}, with the side file x${all.ratio_hot_file_over_plain.toFixed(3)} (its write-behind, timed apart, x${all.ratio_hot_file_with_write_behind_over_plain.toFixed(3)}); CPU time x${all.cpu_ratio_hot_over_plain.toFixed(3)}, side file x${all.cpu_ratio_hot_file_over_plain.toFixed(3)}`,
+    `recall, all ${RECALL_REPS * RECALLS} recalls of each kind: plain ${f(all.plain_us_per_recall)} us, hot path x${all.ratio_hot_over_plain.toFixed(3)}, with the side file x${all.ratio_hot_file_over_plain.toFixed(3)} (its write-behind, timed apart, x${all.ratio_hot_file_with_write_behind_over_plain.toFixed(3)}); CPU time x${all.cpu_ratio_hot_over_plain.toFixed(3)}, side file x${all.cpu_ratio_hot_file_over_plain.toFixed(3)}; control (a plain recall again over plain) x${all.control_ratio_plain_again_over_plain.toFixed(3)}, side file x${all.control_ratio_plain_again_over_plain_file.toFixed(3)}`,
   );
   console.log(
     `recall (median of ${RECALL_REPS}): plain ${f(results.recall.plain_ms_per_recall)} ms, hot path ${f(results.recall.hot_ms_per_recall)} ms (x${results.recall.ratio_hot_over_plain.toFixed(3)}), hot path with the side file ${f(results.recall.hot_file_ms_per_recall)} ms (x${results.recall.ratio_hot_file_over_plain.toFixed(3)}; with its write-behind, timed apart, x${results.recall.ratio_hot_file_with_write_behind_over_plain.toFixed(3)}); CPU time x${results.recall.cpu_ratio_hot_over_plain.toFixed(3)}, side file x${results.recall.cpu_ratio_hot_file_over_plain.toFixed(3)}`,

@@ -42,14 +42,14 @@ import {
 } from './memory-records.js';
 import { oneLine, type PersonaItem, parsePersonaFile, renderPersonaFile } from './persona-file.js';
 import { promotionDecision } from './promotion-gate.js';
-import { emptySalience, InMemorySalienceStore, type SalienceRecord, type SalienceStore } from './salience-store.js';
+import { copyInto, copyOf, emptySalience, type SalienceRecord, type SalienceStore, SlotSalienceStore } from './salience-store.js';
 import { type Embedder, embedderSimilarity, type SimilarityMeasure, trigramSimilarity } from './similarity.js';
 
 /** How a {@link MemoryLedger} is made. */
 export interface MemoryLedgerOptions {
   /** The configuration section (defaults: {@link DEFAULT_MEMORY_CONFIG}). */
   config?: MemoryConfigInput;
-  /** Where salience is kept. Default: in memory. */
+  /** Where salience is kept. Default: in memory, on this layer's own entry of each memory. */
   salience?: SalienceStore;
   /** The echo check's measure. Default: trigram cosine; `embedder` is the shorthand for an embedder. */
   similarity?: SimilarityMeasure;
@@ -203,7 +203,16 @@ interface Indexed {
   facts: MemoryFacts;
   current: EpistemicClass;
   reclasses: number;
+  /**
+   * The memory's salience as this layer works with it (undefined: never recalled). With the default
+   * store this slot is where salience is kept ({@link SlotSalienceStore}); with a store given in the
+   * options it is read from that store when the memory is indexed and written through to it on change.
+   */
+  salience: SalienceRecord | undefined;
 }
+
+/** The salience of a memory never recalled, for reading only. */
+const NO_SALIENCE: Readonly<SalienceRecord> = Object.freeze(emptySalience());
 
 const HOT_LABEL = 'hot: recalled often or recently (salience). Not evidence: say a hot inference or hypothesis is unconfirmed.';
 const CONFIRMED_LABEL = 'confirmed: warrant ACCEPTED, or confidence at or above the threshold from independent observations.';
@@ -259,6 +268,8 @@ export class MemoryLedger {
   readonly config: MemoryConfig;
   readonly salience: SalienceStore;
   readonly similarity: SimilarityMeasure;
+  /** Salience is kept in a store given in the options, not in this layer's own slots. */
+  readonly #salienceElsewhere: boolean;
   readonly #now: () => string;
   readonly #index = new Map<string, Indexed>();
   readonly #words = new Map<string, Set<string>>();
@@ -270,7 +281,13 @@ export class MemoryLedger {
   constructor(store: EvidenceStore, options: MemoryLedgerOptions = {}) {
     this.evidenceStore = store;
     this.config = resolveMemoryConfig(options.config);
-    this.salience = options.salience ?? new InMemorySalienceStore();
+    this.salience =
+      options.salience ??
+      new SlotSalienceStore(
+        (hash) => this.#index.get(hash),
+        () => this.#index,
+      );
+    this.#salienceElsewhere = options.salience !== undefined;
     this.similarity = options.similarity ?? (options.embedder ? embedderSimilarity(options.embedder) : trigramSimilarity);
     this.#now = options.now ?? (() => new Date().toISOString());
   }
@@ -305,7 +322,7 @@ export class MemoryLedger {
     if (entry.kind === MEMORY_EVENT_KINDS.store) {
       const facts = factsFromStoreEvent(entry);
       if (!this.#index.has(facts.hash)) {
-        this.#index.set(facts.hash, { facts, current: facts.class, reclasses: 0 });
+        this.#index.set(facts.hash, { facts, current: facts.class, reclasses: 0, salience: this.salience.get(facts.hash) });
         for (const w of wordsOf(facts.text)) {
           const set = this.#words.get(w);
           if (set === undefined) this.#words.set(w, new Set([facts.hash]));
@@ -628,16 +645,8 @@ export class MemoryLedger {
       ranked = [];
       for (const [hash, m] of this.#index) if (inScope(m)) ranked.push({ hash, score: 1 });
     }
-    // Each memory's salience read once per recall, not once per comparison.
-    const seen = new Map<string, SalienceRecord>();
-    const sal = (h: string) => {
-      let r = seen.get(h);
-      if (r === undefined) {
-        r = this.salience.get(h) ?? emptySalience();
-        seen.set(h, r);
-      }
-      return r;
-    };
+    // The working records, only read here (every ranked hash is indexed).
+    const sal = (h: string) => (this.#index.get(h) as Indexed).salience ?? NO_SALIENCE;
     ranked.sort((a, b) => b.score - a.score || bySalience([a.hash, sal(a.hash)], [b.hash, sal(b.hash)]));
 
     const rows: RecallRow[] = [];
@@ -646,12 +655,14 @@ export class MemoryLedger {
       const m = this.#index.get(hash)!;
       const confidence = confidenceOf(this.#countsOf(await this.#cached(hash), at.instant), this.config.confidence, at.instant);
       if (min !== undefined && confidence < min) continue;
-      rows.push({ hash, text: m.facts.text, class: m.current, confidence, project: m.facts.project, source: m.facts.source, score, salience: sal(hash) });
+      const salience = m.salience === undefined ? emptySalience() : copyOf(m.salience);
+      rows.push({ hash, text: m.facts.text, class: m.current, confidence, project: m.facts.project, source: m.facts.source, score, salience });
     }
     if (query.touch !== false) {
       for (const row of rows) {
-        row.salience = this.#touch(row.hash, at.text, row.salience);
-        if (this.#due(row.salience)) await this.#attemptPromotion(row.hash, row.salience);
+        const s = this.#touch(row.hash, at.text);
+        if (this.#due(s)) await this.#attemptPromotion(row.hash, s);
+        copyInto(row.salience, s);
       }
     }
     return rows;
@@ -665,14 +676,34 @@ export class MemoryLedger {
     return this.#bump(hash, this.#at(at).text);
   }
 
-  /** Raise a memory's salience (`current`: its record as just read, if the caller has it). Synchronous: the hot path. */
-  #touch(hash: string, at: string, current?: SalienceRecord): SalienceRecord {
-    const s = current ?? this.salience.get(hash) ?? emptySalience();
+  /**
+   * Raise a memory's salience; returns its working record. Synchronous: the hot path. An indexed
+   * memory's record lives in its slot (no lookup in a map of every memory), written through to a
+   * store given in the options.
+   */
+  #touch(hash: string, at: string): SalienceRecord {
+    const m = this.#index.get(hash);
+    let s: SalienceRecord;
+    if (m === undefined) s = this.salience.get(hash) ?? emptySalience();
+    else {
+      if (m.salience === undefined) m.salience = emptySalience();
+      s = m.salience;
+    }
     s.recall_count += 1;
     s.energy += this.config.recall_energy;
     s.last_recalled_at = at;
-    this.salience.set(hash, s);
+    if (m === undefined || this.#salienceElsewhere) this.salience.set(hash, s);
     return s;
+  }
+
+  /** Keep a memory's changed salience `s`: in its slot (unless `s` is the slot's own record) and in the store. */
+  #keepSalience(hash: string, s: SalienceRecord): void {
+    const m = this.#index.get(hash);
+    if (m !== undefined && m.salience !== s) {
+      if (m.salience === undefined) m.salience = copyOf(s);
+      else copyInto(m.salience, s);
+    }
+    if (m === undefined || this.#salienceElsewhere) this.salience.set(hash, s);
   }
 
   /** Whether a touched memory has reached the promotion threshold and is not promoted yet. */
@@ -727,7 +758,7 @@ export class MemoryLedger {
       } else {
         s.blocked_at_state = state;
       }
-      this.salience.set(hash, s);
+      this.#keepSalience(hash, s);
     };
     return { outcome: { hash, decision: d.decision, reason: d.reason }, entry: gateEvent(body), apply };
   }

@@ -8,13 +8,47 @@ import { MemoryError } from './errors.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryLedger } from './memory-ledger.js';
 import { memoryLedgerFor } from './shared-ledger.js';
-import { emptySalience, InMemorySalienceStore, JsonlSalienceStore, openSalienceStore, SALIENCE_FLUSH_DELAY_MS, saliencePathFor } from './salience-store.js';
+import {
+  emptySalience,
+  InMemorySalienceStore,
+  JsonlSalienceStore,
+  openSalienceStore,
+  SALIENCE_FLUSH_DELAY_MS,
+  type SalienceSlot,
+  saliencePathFor,
+  SlotSalienceStore,
+} from './salience-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-salience-'));
 const T = '2026-12-01T12:00:00Z';
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('JsonlSalienceStore', () => {
+  it('answers a record set since the last write, in place once written, and lists both', () => {
+    const path = join(dir, 'recent.jsonl');
+    const s = new JsonlSalienceStore(path);
+    s.set('h1', { ...emptySalience(), recall_count: 1 });
+    expect(s.get('h1')).toMatchObject({ recall_count: 1 });
+    s.flush();
+    s.set('h1', { ...emptySalience(), recall_count: 2 });
+    s.set('h2', { ...emptySalience(), energy: 3 });
+    // A copy: changing what get returned changes nothing kept.
+    const got = s.get('h2')!;
+    got.energy = 99;
+    expect(s.get('h2')).toMatchObject({ energy: 3 });
+    expect(new Map(s.entries())).toEqual(
+      new Map([
+        ['h1', { ...emptySalience(), recall_count: 2 }],
+        ['h2', { ...emptySalience(), energy: 3 }],
+      ]),
+    );
+    s.close();
+    const again = new JsonlSalienceStore(path);
+    expect(again.get('h1')).toMatchObject({ recall_count: 2 });
+    expect(again.get('h2')).toMatchObject({ energy: 3 });
+    again.close();
+  });
+
   it('keeps salience across reopening, skips a torn last line and compacts superseded lines', () => {
     const path = join(dir, 'a.jsonl');
     const s = new JsonlSalienceStore(path);
@@ -43,6 +77,40 @@ describe('JsonlSalienceStore', () => {
     first.close();
     const second = new MemoryLedger(store, { salience: new JsonlSalienceStore(path) });
     expect((await second.show(m.hash)).salience.recall_count).toBe(2);
+  });
+
+  it('keeps what the gate decided in the layer and in the file: a refused memory is not put to the gate again until its evidence changes', async () => {
+    const path = join(dir, 'gate.jsonl');
+    const store = new MemoryEvidenceStore();
+    const side = new JsonlSalienceStore(path);
+    const memory = new MemoryLedger(store, { now: () => T, config: { promotion_energy: 2 }, salience: side });
+    const guess = await memory.store({ text: 'The nightly job fails because of the disk quota', class: 'hypothesis', source: 'agent' });
+    for (let i = 0; i < 5; i += 1) await memory.recall({ query: 'nightly job disk quota' });
+    // Read straight from the store: the recalls' changes reached it (applied on this read).
+    expect(side.get(guess.hash)).toMatchObject({ recall_count: 5, energy: 5, promoted: false, blocked_at_state: expect.stringMatching(/^hypothesis:/) });
+    expect((await memory.gateStats()).blocked).toBe(1);
+    // The promotion pass sees the same refusal and asks nothing new.
+    expect(await memory.promotionPass()).toMatchObject({ allowed: 0, blocked: 0 });
+    memory.close();
+    // A new layer over the same file starts from what the first one kept.
+    const again = new MemoryLedger(store, { now: () => T, config: { promotion_energy: 2 }, salience: new JsonlSalienceStore(path) });
+    await again.recall({ query: 'nightly job disk quota' });
+    expect((await again.show(guess.hash)).salience).toMatchObject({ recall_count: 6 });
+    expect((await again.gateStats()).blocked).toBe(1);
+    again.close();
+  });
+
+  it('hands out copies: a recalled row or a read record changed by the caller changes nothing kept', async () => {
+    const side = new JsonlSalienceStore(join(dir, 'copies.jsonl'));
+    const memory = new MemoryLedger(new MemoryEvidenceStore(), { now: () => T, salience: side });
+    const m = await memory.store({ text: 'The cache is warmed at boot', class: 'observation', source: 'ops' });
+    const [row] = await memory.recall({ query: 'cache warmed' });
+    row!.salience.recall_count = 100;
+    side.get(m.hash)!.energy = 100;
+    const [next] = await memory.recall({ query: 'cache warmed' });
+    expect(next!.salience).toMatchObject({ recall_count: 2, energy: 2 * memory.config.recall_energy });
+    expect(side.get(m.hash)).toMatchObject({ recall_count: 2 });
+    memory.close();
   });
 
   it('buffers the bumps of a burst into one write, written after the delay, by flush or by close', async () => {
@@ -120,5 +188,43 @@ describe('where a ledger keeps salience', () => {
     expect(memoryLedgerFor(store)).toBe(memory);
     expect(memoryLedgerFor(store, undefined, { salience })).toBe(memory);
     expect(() => memoryLedgerFor(store, undefined, { salience: new InMemorySalienceStore() })).toThrow(expect.objectContaining({ path: 'salience' }));
+  });
+});
+
+describe('SlotSalienceStore', () => {
+  it("keeps a memory's record in its slot, a hash without a slot apart until it gets one, and copies what it hands out", () => {
+    const slots = new Map<string, SalienceSlot>([['h1', { salience: undefined }]]);
+    const s = new SlotSalienceStore(
+      (h) => slots.get(h),
+      () => slots,
+    );
+    s.set('h1', { ...emptySalience(), recall_count: 1 });
+    expect(slots.get('h1')!.salience).toMatchObject({ recall_count: 1 });
+    s.set('h2', { ...emptySalience(), energy: 2 });
+    expect(s.get('h2')).toMatchObject({ energy: 2 });
+    // h2 is indexed later: its loose record answers until a set moves it into the slot.
+    slots.set('h2', { salience: undefined });
+    expect(s.get('h2')).toMatchObject({ energy: 2 });
+    expect([...s.entries()].map(([h]) => h).sort()).toEqual(['h1', 'h2']);
+    s.set('h2', { ...emptySalience(), energy: 3 });
+    expect(slots.get('h2')!.salience).toMatchObject({ energy: 3 });
+    expect([...s.entries()].map(([h, r]) => [h, r.energy]).sort()).toEqual([
+      ['h1', 0],
+      ['h2', 3],
+    ]);
+    const got = s.get('h1')!;
+    got.recall_count = 99;
+    expect(s.get('h1')).toMatchObject({ recall_count: 1 });
+  });
+
+  it('is where a MemoryLedger keeps salience by default: recall raises it, show reads it', async () => {
+    const ledger = new MemoryLedger(new MemoryEvidenceStore(), { now: () => T });
+    expect(ledger.salience).toBeInstanceOf(SlotSalienceStore);
+    const m = await ledger.store({ text: 'The backup job starts at 06:00', class: 'observation', source: 'scheduler' });
+    await ledger.recall({ query: 'backup' });
+    await ledger.recall({ query: 'backup' });
+    await ledger.recall({ query: 'backup', touch: false });
+    expect((await ledger.show(m.hash)).salience.recall_count).toBe(2);
+    expect([...ledger.salience.entries()]).toEqual([[m.hash, expect.objectContaining({ recall_count: 2 })]]);
   });
 });

@@ -31,7 +31,7 @@ export function emptySalience(): SalienceRecord {
 }
 
 /** A copy of a record, field by field: the recall hot path makes one per returned memory. */
-function copyOf(r: SalienceRecord): SalienceRecord {
+export function copyOf(r: SalienceRecord): SalienceRecord {
   return {
     recall_count: r.recall_count,
     energy: r.energy,
@@ -42,19 +42,21 @@ function copyOf(r: SalienceRecord): SalienceRecord {
   };
 }
 
-/** Store `record` under `hash` in `records`: a kept record is updated in place (no garbage on the hot path). */
+/** Overwrite `target` with `record`, field by field: a kept record is updated in place (no garbage on the hot path). */
+export function copyInto(target: SalienceRecord, record: SalienceRecord): void {
+  target.recall_count = record.recall_count;
+  target.energy = record.energy;
+  target.importance = record.importance;
+  target.last_recalled_at = record.last_recalled_at;
+  target.promoted = record.promoted;
+  target.blocked_at_state = record.blocked_at_state;
+}
+
+/** Store `record` under `hash` in `records`, in place when one is kept. */
 function keep(records: Map<string, SalienceRecord>, hash: string, record: SalienceRecord): void {
   const r = records.get(hash);
-  if (r === undefined) {
-    records.set(hash, copyOf(record));
-    return;
-  }
-  r.recall_count = record.recall_count;
-  r.energy = record.energy;
-  r.importance = record.importance;
-  r.last_recalled_at = record.last_recalled_at;
-  r.promoted = record.promoted;
-  r.blocked_at_state = record.blocked_at_state;
+  if (r === undefined) records.set(hash, copyOf(record));
+  else copyInto(r, record);
 }
 
 /** Where salience is kept. */
@@ -79,6 +81,56 @@ export class InMemorySalienceStore implements SalienceStore {
   entries(): Iterable<[string, SalienceRecord]> {
     return [...this.#records].map(([h, r]) => [h, copyOf(r)] as [string, SalienceRecord]);
   }
+  close(): void {}
+}
+
+/** A memory layer's own entry for one memory, with a slot for its salience ({@link SlotSalienceStore}). */
+export interface SalienceSlot {
+  salience: SalienceRecord | undefined;
+}
+
+/**
+ * Salience in memory, kept in a slot of the memory layer's own entry for each memory: the default of a
+ * `MemoryLedger`. Recall has just looked that entry up, so raising a memory's salience for the first time
+ * fills a field instead of inserting into a second map as large as the ledger (the insertion, with its
+ * cache misses and rehashing, was most of the recall hot path's own cost). A hash the layer has not
+ * indexed (yet) is kept in a map of its own. Lost when the process ends, as {@link InMemorySalienceStore}.
+ */
+export class SlotSalienceStore implements SalienceStore {
+  readonly #slot: (hash: string) => SalienceSlot | undefined;
+  readonly #slots: () => Iterable<[string, SalienceSlot]>;
+  /** Records of hashes without a slot when they were set. */
+  readonly #loose = new Map<string, SalienceRecord>();
+
+  /** `slot`: the entry of a memory, if the layer has one; `slots`: every entry. */
+  constructor(slot: (hash: string) => SalienceSlot | undefined, slots: () => Iterable<[string, SalienceSlot]>) {
+    this.#slot = slot;
+    this.#slots = slots;
+  }
+
+  get(hash: string): SalienceRecord | undefined {
+    const r = this.#slot(hash)?.salience ?? (this.#loose.size === 0 ? undefined : this.#loose.get(hash));
+    return r === undefined ? undefined : copyOf(r);
+  }
+
+  set(hash: string, record: SalienceRecord): void {
+    const slot = this.#slot(hash);
+    if (slot === undefined) keep(this.#loose, hash, record);
+    else if (slot.salience !== undefined) copyInto(slot.salience, record);
+    else {
+      slot.salience = copyOf(record);
+      // Indexed since it was set loose: the slot holds it from now on.
+      if (this.#loose.size > 0) this.#loose.delete(hash);
+    }
+  }
+
+  entries(): Iterable<[string, SalienceRecord]> {
+    const out: [string, SalienceRecord][] = [];
+    for (const [hash, slot] of this.#slots()) if (slot.salience !== undefined) out.push([hash, copyOf(slot.salience)]);
+    for (const [hash, r] of this.#loose) if (this.#slot(hash)?.salience === undefined) out.push([hash, copyOf(r)]);
+    return out;
+  }
+
   close(): void {}
 }
 
@@ -134,11 +186,16 @@ function pendingAtExit(store: JsonlSalienceStore): void {
 export class JsonlSalienceStore implements SalienceStore {
   readonly path: string;
   readonly #records = new Map<string, SalienceRecord>();
-  #lines = 0;
   /**
-   * Memories changed since the last write, in order, a memory as often as it changed: a push is the
-   * hot path's whole cost; repeats are dropped when the lines are written.
+   * Changes not yet applied to `#records`, in order: the hash, and a copy of its record at the same
+   * index. Two array pushes are the hot path's whole cost; the map (an insertion per memory changed for
+   * the first time, which measured as a fifth of a recall) is brought up to date behind it: by the
+   * write, or by the first read.
    */
+  #pendingHashes: string[] = [];
+  #pendingRecords: SalienceRecord[] = [];
+  #lines = 0;
+  /** Memories changed since the last write, a memory as often as it changed; repeats are dropped when the lines are written. */
   #dirty: string[] = [];
   #scheduled: NodeJS.Timeout | undefined;
   #fd: number | undefined;
@@ -167,15 +224,16 @@ export class JsonlSalienceStore implements SalienceStore {
   }
 
   get(hash: string): SalienceRecord | undefined {
+    this.#settle();
     const r = this.#records.get(hash);
     return r === undefined ? undefined : copyOf(r);
   }
 
   set(hash: string, record: SalienceRecord): void {
     if (this.#closed) throw badInput('salience', `the salience file ${this.path} is closed`);
-    keep(this.#records, hash, record);
-    this.#dirty.push(hash);
-    if (this.#dirty.length >= FLUSH_RECORDS) this.#write();
+    this.#pendingHashes.push(hash);
+    this.#pendingRecords.push(copyOf(record));
+    if (this.#pendingHashes.length + this.#dirty.length >= FLUSH_RECORDS) this.#write();
     else if (this.#scheduled === undefined) {
       // Unref'd: pending bumps never keep a process alive; `exit` writes them.
       this.#scheduled = setTimeout(() => this.#write(), SALIENCE_FLUSH_DELAY_MS).unref();
@@ -184,7 +242,24 @@ export class JsonlSalienceStore implements SalienceStore {
   }
 
   entries(): Iterable<[string, SalienceRecord]> {
+    this.#settle();
     return [...this.#records].map(([h, r]) => [h, copyOf(r)] as [string, SalienceRecord]);
+  }
+
+  /** Apply the pending changes to the map of every record; their memories wait for the next write. */
+  #settle(): void {
+    const hashes = this.#pendingHashes;
+    if (hashes.length === 0) return;
+    const records = this.#pendingRecords;
+    this.#pendingHashes = [];
+    this.#pendingRecords = [];
+    for (let i = 0; i < hashes.length; i += 1) {
+      const hash = hashes[i] as string;
+      const kept = this.#records.get(hash);
+      if (kept === undefined) this.#records.set(hash, records[i] as SalienceRecord);
+      else copyInto(kept, records[i] as SalienceRecord);
+      this.#dirty.push(hash);
+    }
   }
 
   /** Write every pending line now; throws a write that failed since the last flush. */
@@ -215,6 +290,7 @@ export class JsonlSalienceStore implements SalienceStore {
     this.#scheduled = undefined;
     // Nothing waits any more: a store never closed is not kept alive for the exit listener.
     pendingStores.delete(this);
+    this.#settle();
     if (this.#dirty.length === 0) return;
     const dirty = this.#dirty;
     this.#dirty = [];
