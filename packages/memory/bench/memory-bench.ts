@@ -9,7 +9,7 @@
  * - the auto-context and the persona checkout over the large ledger (both judge every memory of the scope);
  * - the promotion pass over 100,000 memories, against the floor of reading each memory's view once.
  *
- * Sizes: EWP_BENCH_MEMORIES (default 100,000); EWP_BENCH_RECALL_REPS (default 7); EWP_BENCH_SKIP_PASS=1
+ * Sizes: EWP_BENCH_MEMORIES (default 100,000); EWP_BENCH_RECALL_REPS (default 15); EWP_BENCH_SKIP_PASS=1
  * leaves out the promotion pass. Writes <repo>/bench/results/memory-layer.json (or EWP_BENCH_OUT).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ const SMALL = 1000;
 const CLAIMS = 50;
 const EARLIER_SUPPORTS = 12;
 const RECALLS = 3000;
-const RECALL_REPS = Number(process.env.EWP_BENCH_RECALL_REPS ?? 7);
+const RECALL_REPS = Number(process.env.EWP_BENCH_RECALL_REPS ?? 15);
 const OUT = process.env.EWP_BENCH_OUT ?? join(import.meta.dirname, '..', '..', '..', 'bench', 'results', 'memory-layer.json');
 const T = '2026-12-01T12:00:00Z';
 const dir = mkdtempSync(join(tmpdir(), 'ewp-bench-memory-'));
