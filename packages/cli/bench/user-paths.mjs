@@ -190,6 +190,41 @@ async function ingestInput(file, records) {
 
 // ---------------------------------------------------------------- baselines (bare node programs)
 
+/**
+ * A line-delimited stdio server, as a program's text: reads standard input as text, answers each
+ * complete line with `answer(m)` (the parsed message; a reply line or ''), and writes a chunk's
+ * answers in one write. `head` runs first; `before`/`after` around each chunk; `backpressure` pauses
+ * input while the output lags.
+ */
+function lineServer({ head = '', before = '', after = '', backpressure = false, answer }) {
+  const write = backpressure
+    ? `if (out && !process.stdout.write(out)) {
+    process.stdin.pause();
+    process.stdout.once('drain', () => process.stdin.resume());
+  }`
+    : 'if (out) process.stdout.write(out);';
+  return `${head}
+function answer(m) {${answer}
+}
+let rest = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  const text = rest + chunk;
+  let start = 0;
+  let out = '';
+  ${before}
+  for (let nl = text.indexOf('\\n'); nl !== -1; nl = text.indexOf('\\n', start)) {
+    const m = JSON.parse(text.slice(start, nl));
+    start = nl + 1;
+    out += answer(m);
+  }
+  ${after}
+  rest = text.slice(start);
+  ${write}
+});
+`;
+}
+
 const BASELINES = {
   // Lines of stdin, each JSON.parse'd; nothing else.
   'jsonl-parse.mjs': `
@@ -261,74 +296,48 @@ store(views);
 db.close();
 `,
   // Line-delimited JSON-RPC echo: each request answered with its params as a tool result.
-  'stdio-echo.mjs': `
-let rest = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  const text = rest + chunk;
-  let start = 0;
-  let out = '';
-  for (let nl = text.indexOf('\\n'); nl !== -1; nl = text.indexOf('\\n', start)) {
-    const m = JSON.parse(text.slice(start, nl));
-    start = nl + 1;
-    if (m.id !== undefined) out += JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(m.params ?? {}) }] } }) + '\\n';
-  }
-  rest = text.slice(start);
-  if (out) process.stdout.write(out);
-});
-`,
+  'stdio-echo.mjs': lineServer({
+    answer: `
+  if (m.id === undefined) return '';
+  return JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(m.params ?? {}) }] } }) + '\\n';`,
+  }),
   // The floor of a server that reads the ledger per call: the distinct row's calls answered by reading
   // the proposition's latest snapshot row and its record pages (one read transaction per input chunk,
   // as a read run of the SQLite store), parsing the member list and every body, and writing a result
   // of a warrant's shape and size (two-space JSON) with the proposition's id. No evaluation, no digest
   // check, no MCP guard; replies under the same backpressure as ewp's (input paused while output lags).
-  'stdio-ledger-floor.mjs': `
+  // The echo's framing, so the difference between the two is the ledger read.
+  'stdio-ledger-floor.mjs': lineServer({
+    head: `
 import { createRequire } from 'node:module';
 const Database = createRequire(import.meta.url)(process.env.BETTER_SQLITE3);
 const db = new Database(process.argv[2], { readonly: true });
 const latest = db.prepare('SELECT seq, members FROM ewp_snapshots WHERE owner = ? ORDER BY seq DESC LIMIT 1').raw();
 const pages = db.prepare('SELECT keys, bodies FROM ewp_records WHERE owner = ? ORDER BY page').raw();
-const NOTE = 'Normative: protocol_version, proposition_id, view_id, policy_id, policy_version, evaluated_at and the five warrant axes. The rest is diagnostic. Nothing was persisted.';
-let rest = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  const text = rest + chunk;
-  let start = 0;
-  let out = '';
-  db.exec('BEGIN');
-  for (let nl = text.indexOf('\\n'); nl !== -1; nl = text.indexOf('\\n', start)) {
-    const m = JSON.parse(text.slice(start, nl));
-    start = nl + 1;
-    if (m.id === undefined) continue;
-    if (m.method !== 'tools/call') {
-      out += JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }) + '\\n';
-      continue;
-    }
-    const args = m.params.arguments;
-    const row = latest.get(args.proposition_id);
-    if (row === undefined) throw new Error('no such proposition: ' + args.proposition_id);
-    const members = JSON.parse(row[1]);
-    let records = 0;
-    for (const [keys, bodies] of pages.all(args.proposition_id)) {
-      JSON.parse(keys);
-      for (const body of bodies.split('\\n')) records += JSON.parse(body) === null ? 0 : 1;
-    }
-    const result = {
-      evaluated_at: args.evaluated_at, independent_lineage_count: 1, note: NOTE, omitted_sources: [], opposing_evidence_ids: [],
-      policy_id: 'reference-v2', policy_version: 'reference-v2', proposition_id: args.proposition_id, protocol_version: 'EWP-0.2.0',
-      rationale_codes: ['acceptance.accepted', 'verification.external'], stale: false, supporting_evidence_ids: [members.length > 0 && records > 0 ? 'e1' : ''],
-      view_id: 'v-ver', warrant: { acceptance: 'ACCEPTED', conflict: 'NONE', currency: 'CURRENT', sufficiency: 'SUFFICIENT', verification: 'EXTERNAL' },
-    };
-    out += JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }] } }) + '\\n';
+const NOTE = 'Normative: protocol_version, proposition_id, view_id, policy_id, policy_version, evaluated_at and the five warrant axes. The rest is diagnostic. Nothing was persisted.';`,
+    before: "db.exec('BEGIN');",
+    after: "db.exec('COMMIT');",
+    backpressure: true,
+    answer: `
+  if (m.id === undefined) return '';
+  if (m.method !== 'tools/call') return JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }) + '\\n';
+  const args = m.params.arguments;
+  const row = latest.get(args.proposition_id);
+  if (row === undefined) throw new Error('no such proposition: ' + args.proposition_id);
+  const members = JSON.parse(row[1]);
+  let records = 0;
+  for (const [keys, bodies] of pages.all(args.proposition_id)) {
+    JSON.parse(keys);
+    for (const body of bodies.split('\\n')) records += JSON.parse(body) === null ? 0 : 1;
   }
-  db.exec('COMMIT');
-  rest = text.slice(start);
-  if (out && !process.stdout.write(out)) {
-    process.stdin.pause();
-    process.stdout.once('drain', () => process.stdin.resume());
-  }
-});
-`,
+  const result = {
+    evaluated_at: args.evaluated_at, independent_lineage_count: 1, note: NOTE, omitted_sources: [], opposing_evidence_ids: [],
+    policy_id: 'reference-v2', policy_version: 'reference-v2', proposition_id: args.proposition_id, protocol_version: 'EWP-0.2.0',
+    rationale_codes: ['acceptance.accepted', 'verification.external'], stale: false, supporting_evidence_ids: [members.length > 0 && records > 0 ? 'e1' : ''],
+    view_id: 'v-ver', warrant: { acceptance: 'ACCEPTED', conflict: 'NONE', currency: 'CURRENT', sufficiency: 'SUFFICIENT', verification: 'EXTERNAL' },
+  };
+  return JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }] } }) + '\\n';`,
+  }),
   // node:http keep-alive JSON echo.
   'http-echo.mjs': `
 import { createServer } from 'node:http';
