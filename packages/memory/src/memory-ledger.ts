@@ -42,7 +42,7 @@ import {
 } from './memory-records.js';
 import { oneLine, type PersonaItem, parsePersonaFile, renderPersonaFile } from './persona-file.js';
 import { promotionDecision } from './promotion-gate.js';
-import { copyInto, copyOf, emptySalience, type SalienceRecord, type SalienceStore, SlotSalienceStore } from './salience-store.js';
+import { copyInto, copyOf, emptySalience, fillSlot, type SalienceRecord, type SalienceStore, SlotSalienceStore } from './salience-store.js';
 import { type Embedder, embedderSimilarity, type SimilarityMeasure, trigramSimilarity } from './similarity.js';
 
 /** How a {@link MemoryLedger} is made. */
@@ -660,7 +660,7 @@ export class MemoryLedger {
     }
     if (query.touch !== false) {
       for (const row of rows) {
-        const s = this.#touch(row.hash, at.text);
+        const s = this.#touch(this.#index.get(row.hash) as Indexed, row.hash, at.text);
         if (this.#due(s)) await this.#attemptPromotion(row.hash, s);
         copyInto(row.salience, s);
       }
@@ -668,12 +668,14 @@ export class MemoryLedger {
     return rows;
   }
 
-  /** Replay (consolidation) of one memory: salience rises as on recall; evidence does not move. */
+  /** Replay (consolidation) of one memory: salience rises as on recall; evidence does not move. Returns a copy of its salience. */
   async replay(hash: string, at?: string): Promise<SalienceRecord> {
     checkText(hash, 'hash', 256);
     await this.refresh();
-    this.#known(hash, 'hash');
-    return this.#bump(hash, this.#at(at).text);
+    const m = this.#known(hash, 'hash');
+    const s = this.#touch(m, hash, this.#at(at).text);
+    if (this.#due(s)) await this.#attemptPromotion(hash, s);
+    return copyOf(s);
   }
 
   /**
@@ -681,40 +683,25 @@ export class MemoryLedger {
    * memory's record lives in its slot (no lookup in a map of every memory), written through to a
    * store given in the options.
    */
-  #touch(hash: string, at: string): SalienceRecord {
-    const m = this.#index.get(hash);
-    let s: SalienceRecord;
-    if (m === undefined) s = this.salience.get(hash) ?? emptySalience();
-    else {
-      if (m.salience === undefined) m.salience = emptySalience();
-      s = m.salience;
-    }
+  #touch(m: Indexed, hash: string, at: string): SalienceRecord {
+    if (m.salience === undefined) m.salience = emptySalience();
+    const s = m.salience;
     s.recall_count += 1;
     s.energy += this.config.recall_energy;
     s.last_recalled_at = at;
-    if (m === undefined || this.#salienceElsewhere) this.salience.set(hash, s);
+    if (this.#salienceElsewhere) this.salience.set(hash, s);
     return s;
   }
 
-  /** Keep a memory's changed salience `s`: in its slot (unless `s` is the slot's own record) and in the store. */
-  #keepSalience(hash: string, s: SalienceRecord): void {
-    const m = this.#index.get(hash);
-    if (m !== undefined && m.salience !== s) {
-      if (m.salience === undefined) m.salience = copyOf(s);
-      else copyInto(m.salience, s);
-    }
-    if (m === undefined || this.#salienceElsewhere) this.salience.set(hash, s);
+  /** Keep a memory's changed salience `s`: in its slot (the default store's whole work) and through to a store given in the options. */
+  #keepSalience(m: Indexed, hash: string, s: SalienceRecord): void {
+    fillSlot(m, s);
+    if (this.#salienceElsewhere) this.salience.set(hash, s);
   }
 
   /** Whether a touched memory has reached the promotion threshold and is not promoted yet. */
   #due(s: SalienceRecord): boolean {
     return s.energy >= this.config.promotion_energy && !s.promoted;
-  }
-
-  async #bump(hash: string, at: string): Promise<SalienceRecord> {
-    const s = this.#touch(hash, at);
-    if (this.#due(s)) await this.#attemptPromotion(hash, s);
-    return s;
   }
 
   /**
@@ -758,7 +745,7 @@ export class MemoryLedger {
       } else {
         s.blocked_at_state = state;
       }
-      this.#keepSalience(hash, s);
+      this.#keepSalience(m, hash, s);
     };
     return { outcome: { hash, decision: d.decision, reason: d.reason }, entry: gateEvent(body), apply };
   }

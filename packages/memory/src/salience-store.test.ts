@@ -100,7 +100,7 @@ describe('JsonlSalienceStore', () => {
     again.close();
   });
 
-  it('hands out copies: a recalled row or a read record changed by the caller changes nothing kept', async () => {
+  it('hands out copies: a recalled row, a replayed record or a read record changed by the caller changes nothing kept', async () => {
     const side = new JsonlSalienceStore(join(dir, 'copies.jsonl'));
     const memory = new MemoryLedger(new MemoryEvidenceStore(), { now: () => T, salience: side });
     const m = await memory.store({ text: 'The cache is warmed at boot', class: 'observation', source: 'ops' });
@@ -110,6 +110,11 @@ describe('JsonlSalienceStore', () => {
     const [next] = await memory.recall({ query: 'cache warmed' });
     expect(next!.salience).toMatchObject({ recall_count: 2, energy: 2 * memory.config.recall_energy });
     expect(side.get(m.hash)).toMatchObject({ recall_count: 2 });
+    const replayed = await memory.replay(m.hash);
+    expect(replayed).toMatchObject({ recall_count: 3 });
+    replayed.recall_count = 100;
+    const [last] = await memory.recall({ query: 'cache warmed' });
+    expect(last!.salience).toMatchObject({ recall_count: 4 });
     memory.close();
   });
 

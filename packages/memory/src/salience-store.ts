@@ -89,6 +89,12 @@ export interface SalienceSlot {
   salience: SalienceRecord | undefined;
 }
 
+/** Put `record` in `slot`: over the record the slot holds (unless it is that very record), else a copy. */
+export function fillSlot(slot: SalienceSlot, record: SalienceRecord): void {
+  if (slot.salience === undefined) slot.salience = copyOf(record);
+  else if (slot.salience !== record) copyInto(slot.salience, record);
+}
+
 /**
  * Salience in memory, kept in a slot of the memory layer's own entry for each memory: the default of a
  * `MemoryLedger`. Recall has just looked that entry up, so raising a memory's salience for the first time
@@ -115,13 +121,14 @@ export class SlotSalienceStore implements SalienceStore {
 
   set(hash: string, record: SalienceRecord): void {
     const slot = this.#slot(hash);
-    if (slot === undefined) keep(this.#loose, hash, record);
-    else if (slot.salience !== undefined) copyInto(slot.salience, record);
-    else {
-      slot.salience = copyOf(record);
-      // Indexed since it was set loose: the slot holds it from now on.
-      if (this.#loose.size > 0) this.#loose.delete(hash);
+    if (slot === undefined) {
+      keep(this.#loose, hash, record);
+      return;
     }
+    const first = slot.salience === undefined;
+    fillSlot(slot, record);
+    // Indexed since it was set loose: the slot holds it from now on.
+    if (first && this.#loose.size > 0) this.#loose.delete(hash);
   }
 
   entries(): Iterable<[string, SalienceRecord]> {
