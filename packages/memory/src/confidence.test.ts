@@ -12,6 +12,7 @@ const counts = (c: Partial<EvidenceCounts>): EvidenceCounts => ({
   refute_count: 0,
   distinct_sources: 0,
   echo_count: 0,
+  self_support_count: 0,
   first_seen: null,
   last_support: null,
   last_refute: null,

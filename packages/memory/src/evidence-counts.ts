@@ -2,20 +2,27 @@
  * What a memory's evidence amounts to at an instant T, read from the records of its EWP view (never
  * kept as a separate truth): supports, refutations, distinct independent sources, first and last
  * seen. An echo (a supporting or opposing record with a `derived_from` edge to what it echoes) counts
- * for nothing; a record not yet observed at T does not count either.
+ * for nothing; neither does a self-support (a record the caller's `isSelf` names: for the memory layer, one
+ * from the memory's own source or lineage or that of anything it was derived from), whatever its wording;
+ * a record not yet observed at T does not count either.
  */
-import { compareInstants, type EvidenceView, type Instant, parseInstant } from '@ewp/core';
+import { compareInstants, type EvidenceItem, type EvidenceView, type Instant, parseInstant } from '@ewp/core';
 
 /** The evidence counts of one memory at T. */
 export interface EvidenceCounts {
-  /** Supporting records that are not echoes (an observation's own record counts). */
+  /** Supporting records that are neither echoes nor self-supports (an observation's own record counts). */
   support_count: number;
-  /** Opposing records that are not echoes. */
+  /**
+   * Opposing records that are not echoes. A self-refutation counts here: it can only lower confidence
+   * and mark the memory disputed, never raise either.
+   */
   refute_count: number;
-  /** Distinct lineages among the non-echo supports: each lineage is one independent source. */
+  /** Distinct lineages among the counted supports: each lineage is one independent source. */
   distinct_sources: number;
   /** Records that were found to echo an earlier text of the same source. */
   echo_count: number;
+  /** Supports (not echoes) from the memory's own source or lineage: never independent, so they count for nothing. */
+  self_support_count: number;
   /** Earliest assertion or observation time available at T. */
   first_seen: string | null;
   last_support: string | null;
@@ -45,13 +52,21 @@ export function echoRecordIds(view: EvidenceView): Set<string> {
 /**
  * The counts of `view` at the instant `at`. `qualifies` may disqualify records by id (the memory layer
  * drops the records of a memory reclassified as an inference or hypothesis: those may support nothing).
+ * `isSelf` names the supporting records that are the view's own source speaking again (not independent):
+ * they are counted apart, in `self_support_count`, and raise neither `support_count` nor `distinct_sources`.
  */
-export function evidenceCounts(view: EvidenceView, at: Instant, qualifies?: (recordId: string) => boolean): EvidenceCounts {
+export function evidenceCounts(
+  view: EvidenceView,
+  at: Instant,
+  qualifies?: (recordId: string) => boolean,
+  isSelf?: (record: EvidenceItem) => boolean,
+): EvidenceCounts {
   const echoes = echoRecordIds(view);
   const lineages = new Set<string>();
   let support = 0;
   let refute = 0;
   let echo = 0;
+  let self = 0;
   let first: { text: string; at: Instant } | undefined;
   let lastSupport: { text: string; at: Instant } | undefined;
   let lastRefute: { text: string; at: Instant } | undefined;
@@ -65,6 +80,8 @@ export function evidenceCounts(view: EvidenceView, at: Instant, qualifies?: (rec
     if (first === undefined || compareInstants(t, first.at) < 0) first = { text: e.observed_at, at: t };
     if (echoes.has(e.evidence_id)) {
       echo += 1;
+    } else if (e.polarity === 'supports' && isSelf?.(e) === true) {
+      self += 1;
     } else if (e.polarity === 'supports') {
       support += 1;
       lineages.add(e.source.lineage_id);
@@ -79,6 +96,7 @@ export function evidenceCounts(view: EvidenceView, at: Instant, qualifies?: (rec
     refute_count: refute,
     distinct_sources: lineages.size,
     echo_count: echo,
+    self_support_count: self,
     first_seen: first?.text ?? null,
     last_support: lastSupport?.text ?? null,
     last_refute: lastRefute?.text ?? null,

@@ -34,6 +34,11 @@ export interface LinkEventBody {
   echo: boolean;
   /** The record it echoes, when it is an echo. */
   echo_of: string | null;
+  /**
+   * True when the support comes from the target's own source or lineage, or that of anything the target
+   * was derived from: it is never independent and adds no source and no confidence, whatever its wording.
+   */
+  self_support: boolean;
   /** The lineage the record was written in. */
   lineage_id: string;
   /** The measure that compared the texts, and the nearest ones it compared (at most `search_k`). */

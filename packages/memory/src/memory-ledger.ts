@@ -7,7 +7,7 @@
  * Every surface (CLI, MCP, REST) calls these methods; none restates a rule.
  */
 import { type ChainVerification, isWellFormed } from '@ewp/canonical';
-import { compareInstants, type EvidenceView, type Instant, parseInstant, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
+import { compareInstants, type EvidenceItem, type EvidenceView, type Instant, parseInstant, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
 import type { EvidenceStore, LedgerEntry, LedgerEntryInput, LedgerRecord } from '@ewp/ledger';
 import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from './config.js';
 import { confidenceOf } from './confidence.js';
@@ -31,6 +31,7 @@ import {
   defaultOrigin,
   hashOfProposition,
   isEndogenousOrigin,
+  isSelfSupport,
   linkEvidence,
   linkRecordId,
   type MemoryFacts,
@@ -38,6 +39,8 @@ import {
   memoryOfRecord,
   memoryView,
   ownEvidence,
+  type OwnLineage,
+  ownLineageOf,
   propositionOf,
 } from './memory-records.js';
 import { oneLine, type PersonaItem, parsePersonaFile, renderPersonaFile } from './persona-file.js';
@@ -108,6 +111,8 @@ export interface LinkResult {
   status: 'linked' | 'unchanged';
   echo: boolean;
   echo_of: string | null;
+  /** The support comes from the target's own source or lineage (or that of what it was derived from): it counts for nothing. */
+  self_support: boolean;
   /** Highest similarity found, 0–1. */
   similarity: number;
   /** The target's state after the link. */
@@ -203,6 +208,8 @@ interface Indexed {
   facts: MemoryFacts;
   current: EpistemicClass;
   reclasses: number;
+  /** Its own sources and lineages and those of what it was derived from (from STORE facts; computed on first need). */
+  own?: OwnLineage;
   /**
    * The memory's salience as this layer works with it (undefined: never recalled). With the default
    * store this slot is where salience is kept ({@link SlotSalienceStore}); with a store given in the
@@ -377,13 +384,28 @@ export class MemoryLedger {
     if (cached.settled === undefined) {
       const from = latestRecordTime(cached.view);
       cached.settled = {
-        counts: from === undefined ? evidenceCounts(cached.view, at, this.#qualifies) : evidenceCounts(cached.view, from, this.#qualifies),
+        counts: evidenceCounts(cached.view, from ?? at, this.#qualifies, this.#selfTest(cached.view)),
         from,
       };
       if (from === undefined) return cached.settled.counts;
     }
     const { counts, from } = cached.settled;
-    return from === undefined || compareInstants(at, from) >= 0 ? counts : evidenceCounts(cached.view, at, this.#qualifies);
+    return from === undefined || compareInstants(at, from) >= 0 ? counts : evidenceCounts(cached.view, at, this.#qualifies, this.#selfTest(cached.view));
+  }
+
+  /** The own lineage of an indexed memory (its STORE facts never change, so it is computed once). */
+  #own(m: Indexed): OwnLineage {
+    m.own ??= ownLineageOf(m.facts.hash, (h) => this.#index.get(h)?.facts);
+    return m.own;
+  }
+
+  /** The self-support test for the records of a memory's view (none for a view that is no indexed memory). */
+  #selfTest(view: EvidenceView): ((record: EvidenceItem) => boolean) | undefined {
+    const hash = hashOfProposition(view.proposition_id);
+    const m = hash === undefined ? undefined : this.#index.get(hash);
+    if (m === undefined || hash === undefined) return undefined;
+    const own = this.#own(m);
+    return (record) => isSelfSupport(hash, own, record);
   }
 
   /** A record counts unless it is a memory's record and that memory is now an inference or hypothesis. */
@@ -537,14 +559,18 @@ export class MemoryLedger {
       );
     }
     const done = view.evidence.find((e) => e.evidence_id === id);
-    let echo: { echo: boolean; echo_of: string | null; best: number };
+    const own = this.#own(this.#known(target, 'target'));
+    let echo: { echo: boolean; echo_of: string | null; self_support: boolean; best: number };
     let status: 'linked' | 'unchanged' = 'unchanged';
     if (done !== undefined) {
       const edge = view.lineage.find((l) => l.kind === 'derived_from' && l.from_id === id);
-      echo = { echo: edge !== undefined, echo_of: edge?.to_id ?? null, best: 0 };
+      echo = { echo: edge !== undefined, echo_of: edge?.to_id ?? null, self_support: isSelfSupport(target, own, done), best: 0 };
     } else {
       const decision = await checkEcho(view, s.facts, polarity, this.similarity, this.config);
-      const records: LedgerRecord[] = [{ kind: 'evidence', record: linkEvidence(s.facts, target, polarity, decision.lineage_id) }];
+      const record = linkEvidence(s.facts, target, polarity, decision.lineage_id);
+      // Decided by source and lineage alone (no similarity): the records decide it again on every read.
+      const selfSupport = isSelfSupport(target, own, record);
+      const records: LedgerRecord[] = [{ kind: 'evidence', record }];
       if (decision.echo_of !== null) records.push({ kind: 'lineage', record: { from_id: id, to_id: decision.echo_of, kind: 'derived_from' } });
       const body: LinkEventBody = {
         support,
@@ -552,6 +578,7 @@ export class MemoryLedger {
         polarity,
         echo: decision.echo,
         echo_of: decision.echo_of,
+        self_support: selfSupport,
         lineage_id: decision.lineage_id,
         measure: this.similarity.name,
         nearest: decision.nearest,
@@ -561,7 +588,7 @@ export class MemoryLedger {
       this.#views.delete(target);
       await this.refresh();
       status = 'linked';
-      echo = { echo: decision.echo, echo_of: decision.echo_of, best: (decision.nearest[0]?.similarity ?? 0) / 10_000 };
+      echo = { echo: decision.echo, echo_of: decision.echo_of, self_support: selfSupport, best: (decision.nearest[0]?.similarity ?? 0) / 10_000 };
     }
     const state = await this.#state(target, this.#at(undefined));
     return {
@@ -571,6 +598,7 @@ export class MemoryLedger {
       status,
       echo: echo.echo,
       echo_of: echo.echo_of,
+      self_support: echo.self_support,
       similarity: echo.best,
       target_confidence: state.confidence,
       target_distinct_sources: state.distinct_sources,

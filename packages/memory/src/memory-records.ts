@@ -63,6 +63,55 @@ export function sourceLineage(source: string): string {
   return `source:${source}`;
 }
 
+/** Memories followed back through `derived_from` at most, for {@link ownLineageOf}: a bound on work, not on ledgers. */
+export const MAX_LINEAGE_MEMORIES = 1024;
+
+/** The sources and lineages a memory speaks with: its own, and those of everything it was derived from. */
+export interface OwnLineage {
+  /** Source names (`origin_locator` of its records). */
+  sources: ReadonlySet<string>;
+  /** Lineage ids. */
+  lineages: ReadonlySet<string>;
+}
+
+/**
+ * The own lineage of memory `hash`: its source and lineages and those of every memory it was derived
+ * from, followed transitively breadth first over at most {@link MAX_LINEAGE_MEMORIES} memories. Read
+ * from the STORE facts only (immutable), so it is the same on every replay.
+ */
+export function ownLineageOf(hash: string, factsOf: (hash: string) => MemoryFacts | undefined): OwnLineage {
+  const sources = new Set<string>();
+  const lineages = new Set<string>();
+  const seen = new Set<string>([hash]);
+  const queue = [hash];
+  for (let i = 0; i < queue.length; i += 1) {
+    const m = factsOf(queue[i]!);
+    if (m === undefined) continue;
+    sources.add(m.source);
+    lineages.add(claimLineage(m.hash));
+    lineages.add(sourceLineage(m.source));
+    for (const parent of m.derived_from) {
+      if (seen.size >= MAX_LINEAGE_MEMORIES) break;
+      if (!seen.has(parent)) {
+        seen.add(parent);
+        queue.push(parent);
+      }
+    }
+  }
+  return { sources, lineages };
+}
+
+/**
+ * Whether `record` in the view of memory `target` is a self-support: a support or refutation from the
+ * target's own source or lineage, or that of anything it was derived from ({@link ownLineageOf}). Such a
+ * record is never independent, whatever its wording. The target's own record is not one: it is the
+ * memory itself.
+ */
+export function isSelfSupport(target: string, own: OwnLineage, record: Pick<EvidenceItem, 'evidence_id' | 'source'>): boolean {
+  if (memoryOfRecord(record.evidence_id) === target) return false;
+  return own.sources.has(record.source.origin_locator) || own.lineages.has(record.source.lineage_id);
+}
+
 /** The origin a memory of this class is written with, when the caller names none. */
 export function defaultOrigin(cls: EpistemicClass): string {
   if (cls === 'inference') return 'derived';
