@@ -6,6 +6,7 @@
 import type { EvidenceView } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import {
+  boundPage,
   DECISION_ENTRY_KINDS,
   DecisionLedger,
   decisionSummary,
@@ -38,12 +39,16 @@ export async function decisionPage(store: EvidenceStore, query: { proposition: s
   const cache = recoveryCache();
   const items: DecisionRow[] = [];
   for (const d of page) items.push(await row(store, ledger, d, newest, cache));
+  // The page also stops at a byte bound: a ledger's records are as large as their writers made them.
+  const bounded = boundPage(items, (d) => ({ decision_id: d.decision_id, chain_index: d.chain_index, decision: d.decision, committed_at: d.committed_at }));
+  const more = bounded.taken < items.length || listed.length > query.limit;
   return {
     proposition: query.proposition,
     after: query.after,
     limit: query.limit,
-    items,
-    has_more: listed.length > query.limit,
+    items: bounded.items as DecisionRow[],
+    has_more: more,
+    next_cursor: more ? (items[bounded.taken - 1]?.chain_index ?? null) : null,
     recovery: query.proposition === null ? null : await propositionRecovery(store, ledger, query.proposition, newest),
   };
 }

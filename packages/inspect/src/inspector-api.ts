@@ -5,7 +5,7 @@
 import { EwpError, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type SourceRef, warrantNow } from '@ewp/core';
 import type { InspectErrorCode } from './errors.js';
 import type { EvidenceStore } from '@ewp/ledger';
-import { type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
+import { boundPage, type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
 import { ChainStatusCache, type ChainVerification } from './chain-status.js';
 import { DEFAULT_DECISION_PAGE, decisionPage, MAX_DECISION_PAGE } from './decision-facts.js';
 import { MemoryFacts, type MemoryOptions } from './memory-facts.js';
@@ -165,7 +165,18 @@ export class InspectorApi {
         return { ...p, warrant };
       }),
     );
-    return { evaluated_at: at, query, offset, limit, items, has_more: listed.length > offset + limit };
+    // The page also stops at a byte bound (assertion texts are as long as their writers made them).
+    const bounded = boundPage(items, (p) => ({ proposition_id: p.proposition_id, latest_view_id: p.latest_view_id, snapshots: p.snapshots }));
+    const more = bounded.taken < items.length || listed.length > offset + limit;
+    return {
+      evaluated_at: at,
+      query,
+      offset,
+      limit,
+      items: bounded.items as PropositionRow[],
+      has_more: more,
+      next_cursor: more ? offset + bounded.taken : null,
+    };
   }
 
   /** The latest snapshot of a proposition (or the one named by `view`), its snapshots and its origins' trust. */

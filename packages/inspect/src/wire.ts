@@ -57,9 +57,12 @@ export interface PropositionPage {
   query: string;
   offset: number;
   limit: number;
+  /** The page's rows; a row too large for the page's byte bound is shortened and carries `truncated: true`. */
   items: PropositionRow[];
   /** Whether a further page exists. */
   has_more: boolean;
+  /** The `offset` of the next page (a page also stops at a byte bound, so it can hold fewer than `limit` rows); null on the last. */
+  next_cursor: number | null;
 }
 
 /**
@@ -219,8 +222,11 @@ export interface DecisionPage {
   /** Decisions after this chain index. */
   after: number | null;
   limit: number;
+  /** The page's decisions; a decision too large for the page's byte bound is shortened and carries `truncated: true`. */
   items: DecisionRow[];
   has_more: boolean;
+  /** The `after` of the next page: the chain index of the page's last decision; null on the last page. */
+  next_cursor: number | null;
   /** The proposition's recovery state, when one is named. */
   recovery: PropositionRecovery | null;
 }

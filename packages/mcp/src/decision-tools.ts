@@ -7,7 +7,18 @@
  */
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { decisionHistory, decisionSummary, jsonSchemaOf, listDecisions, parseToolArguments, planLedgerRecovery, verifyDecision } from '@ewp/tools';
+import {
+  boundItem,
+  boundPage,
+  decisionHistory,
+  decisionSummary,
+  jsonSchemaOf,
+  listDecisions,
+  MAX_PAGE_BYTES,
+  parseToolArguments,
+  planLedgerRecovery,
+  verifyDecision,
+} from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
@@ -16,8 +27,8 @@ const DECISION_TOOL_INPUTS = {
   ewp_decisions: z.object({
     decision_id: z.string().min(1).optional().describe('show this decision (with its outcome and verification) instead of a list'),
     proposition_id: z.string().min(1).optional().describe('only decisions that consulted this proposition'),
-    after_index: z.number().int().min(0).optional().describe('only decisions after this chain index'),
-    limit: z.number().int().min(1).max(1000).optional().describe('default 100, oldest first'),
+    after_index: z.number().int().min(0).optional().describe("the cursor: only decisions after this chain index (pass the previous page's next_cursor)"),
+    limit: z.number().int().min(1).max(1000).optional().describe('most decisions in the page: default 100, oldest first (a page also stops at 256 KiB)'),
   }),
   ewp_recovery_plan: z.object({
     since: z
@@ -34,7 +45,9 @@ const DESCRIPTIONS: Record<DecisionToolName, { title: string; description: strin
   ewp_decisions: {
     title: 'Recorded gate decisions',
     description:
-      'List the gate decisions recorded in the ledger (action, decision, rule, consulted propositions, T), or with decision_id show one ' +
+      "List the gate decisions recorded in the ledger (action, decision, rule, consulted propositions, T) a page at a time: the reply's " +
+      'next_cursor, when not null, is the after_index of the next page; a page stops at limit decisions or 256 KiB, and a decision ' +
+      'too large for a page is shortened with truncated: true. Or with decision_id show one ' +
       'decision with its confirmation, execution and outcome, and verify it offline (its warrant receipts, rule and decision re-derived ' +
       'from the stored snapshots).',
   },
@@ -67,14 +80,25 @@ async function run(name: DecisionToolName, raw: unknown, store: EvidenceStore): 
   const a = argumentsOf('ewp_decisions', raw);
   if (a.decision_id !== undefined) {
     const history = await decisionHistory(store, a.decision_id);
-    return { ...history, verification: await verifyDecision(store, a.decision_id) };
+    const shown = { ...history, verification: await verifyDecision(store, a.decision_id) };
+    // One record can be as large as its writer made it: the reply is bounded like a page.
+    return boundItem(shown, MAX_PAGE_BYTES, (s) => ({
+      decision: { decision_id: s.decision.decision_id, chain_index: s.decision.chain_index },
+      verification: { ok: s.verification.ok, status: s.verification.status },
+    })).item as Record<string, unknown>;
   }
+  const limit = a.limit ?? 100;
+  // One more than the page tells whether a next page exists.
   const list = await listDecisions(store, {
     ...(a.proposition_id === undefined ? {} : { proposition: a.proposition_id }),
     ...(a.after_index === undefined ? {} : { afterIndex: a.after_index }),
-    limit: a.limit ?? 100,
+    limit: limit + 1,
   });
-  return { decisions: list.map(decisionSummary) };
+  const summaries = list.slice(0, limit).map(decisionSummary);
+  const page = boundPage(summaries, (d) => ({ decision_id: d.decision_id, chain_index: d.chain_index, decision: d.decision }));
+  const last = summaries[page.taken - 1];
+  const more = page.taken < summaries.length || list.length > limit;
+  return { decisions: page.items, next_cursor: more && last !== undefined ? last.chain_index : null, truncated: page.truncated };
 }
 
 /** Run one decision tool. Refusals (every `EwpError`) come back as `{ ok: false }`; anything else is a defect and is thrown. */

@@ -5,9 +5,26 @@
  * the same library function the MCP tools and the CLI call.
  */
 import { memoryLedgerFor } from '@ewp/memory';
-import { invalidArgument, memoryRecallQuery, memoryStoreInput, ToolRefusal } from '@ewp/tools';
+import { boundPage, invalidArgument, isObject, memoryRecallQuery, memoryStoreInput, ToolRefusal } from '@ewp/tools';
 import { memoryToolArguments } from './memory-tools.js';
 import type { RestRoute } from './rest-routes.js';
+
+/** Rows a recall answers when no limit is given (the memory ledger's own default). */
+const DEFAULT_RECALL_LIMIT = 10;
+/** How deep the recall ranking can be paged: the memory ledger answers at most this many rows. */
+const MAX_RECALL_RANK = 1000;
+
+/**
+ * The recall body's `cursor` (a previous page's `next_cursor`: the rank to go on from, as a decimal
+ * string) and the rest of the body, which the recall schema reads.
+ */
+function recallCursor(body: unknown): { cursor: number; rest: unknown } {
+  if (!isObject(body) || !Object.hasOwn(body, 'cursor')) return { cursor: 0, rest: body };
+  const { cursor, ...rest } = body as Record<string, unknown>;
+  if (typeof cursor !== 'string' || !/^\d{1,4}$/.test(cursor) || Number(cursor) >= MAX_RECALL_RANK)
+    throw invalidArgument('$.cursor', 'must be the next_cursor of a previous recall page');
+  return { cursor: Number(cursor), rest };
+}
 
 /** The memory routes. */
 export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
@@ -34,11 +51,18 @@ export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/recall',
     role: 'reader',
-    // `{query, project?, class?, confidence_min?, limit?}`; each row has class and confidence.
+    // `{query, project?, class?, confidence_min?, limit?, cursor?}`; each row has class and confidence; a page of rows
+    // (at most `limit`, and at most the page byte bound) with `next_cursor` for the next one.
     handler: async (body, _params, ctx) => {
-      const a = memoryToolArguments('memory_recall', body);
-      const rows = await memoryLedgerFor(ctx.store, ctx.clock).recall(memoryRecallQuery(a));
-      return { rows };
+      const { cursor, rest } = recallCursor(body);
+      const a = memoryToolArguments('memory_recall', rest);
+      const limit = a.limit ?? DEFAULT_RECALL_LIMIT;
+      // The ranking is read to one row past the page (when the ledger's bound allows) to tell whether more follow.
+      const ranked = await memoryLedgerFor(ctx.store, ctx.clock).recall(memoryRecallQuery({ ...a, limit: Math.min(cursor + limit + 1, MAX_RECALL_RANK) }));
+      const window = ranked.slice(cursor, cursor + limit);
+      const page = boundPage(window, (r) => ({ hash: r.hash, class: r.class, confidence: r.confidence, score: r.score }));
+      const more = page.taken < window.length || ranked.length > cursor + limit;
+      return { rows: page.items, next_cursor: more ? String(cursor + page.taken) : null };
     },
   },
   {

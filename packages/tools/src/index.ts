@@ -79,3 +79,4 @@ export {
   memoryRecallQuery,
   memoryStoreInput,
 } from './memory-tool-args.js';
+export { type BoundedPage, boundItem, boundPage, jsonBytes, MAX_ITEM_BYTES, MAX_PAGE_BYTES, type PageBounds, type ShortenedItem } from './reply-page.js';

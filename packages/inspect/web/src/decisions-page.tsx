@@ -48,9 +48,7 @@ export function DecisionsPage({ after, ready }: { after: number | undefined; rea
       )}
       <nav class="pager" aria-label="Pages">
         {after === undefined ? null : <a href={decisionsHref()}>First page</a>}
-        {page !== undefined && !(page instanceof Error) && page.has_more ? (
-          <a href={decisionsHref(page.items[page.items.length - 1]?.chain_index)}>Next page</a>
-        ) : null}
+        {page !== undefined && !(page instanceof Error) && page.has_more ? <a href={decisionsHref(page.next_cursor ?? undefined)}>Next page</a> : null}
       </nav>
     </main>
   );

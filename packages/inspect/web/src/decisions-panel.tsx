@@ -167,7 +167,7 @@ export function DecisionsPanel({ id }: { id: string }) {
             <DecisionTable items={page.items} label="Recorded decisions that consulted this proposition" />
           )}
           {page.has_more ? (
-            <button type="button" onClick={() => setAfter(page.items[page.items.length - 1]?.chain_index)}>
+            <button type="button" onClick={() => setAfter(page.next_cursor ?? undefined)}>
               Next decisions
             </button>
           ) : null}

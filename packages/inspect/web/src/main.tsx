@@ -183,7 +183,7 @@ function ListPage({ query, offset, meta, chain, ready, verify }: ListPageProps) 
           </ol>
           <nav class="pager" aria-label="Pages">
             {page.offset > 0 ? <a href={listHref(query, Math.max(0, page.offset - page.limit))}>Previous page</a> : null}
-            {page.has_more ? <a href={listHref(query, page.offset + page.limit)}>Next page</a> : null}
+            {page.next_cursor !== null ? <a href={listHref(query, page.next_cursor)}>Next page</a> : null}
           </nav>
         </>
       )}

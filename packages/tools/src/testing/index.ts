@@ -184,3 +184,4 @@ export function runToolContract(binding: ToolBinding, store: ContractStore = MEM
 export function contractCallCount(): { arguments: number; fixtures: number } {
   return { arguments: argumentCalls().length + seedCalls().length, fixtures: fixtureCalls().length };
 }
+export { appendDecisions, type DecisionFill } from './decision-ledger.js';
