@@ -60,6 +60,18 @@ describe('ewp decisions / ewp recover', () => {
     expect(held.decision).toBe('DENY');
     await again.close();
     expect(await recover(['reevaluate', 'P-win'])).toMatchObject({ code: 0, stdout: expect.stringContaining('P-win\tv-2\tALLOW\tev_') });
+    // Re-evaluated: the old decision is no longer held waiting on anything; a later use decides again.
+    const after = await recover(['plan', '--json']);
+    expect(after.code).toBe(0);
+    expect(JSON.parse(after.stdout)).toMatchObject({
+      held: [],
+      changed: {},
+      reevaluate: [],
+      reevaluated: [{ decision_id: id, action_id: 'restart-server01' }],
+    });
+    const afterText = await recover(['plan']);
+    expect(afterText.stdout).toContain(`re-evaluated\t${id}\trestart-server01\ta later use decides the action again\n`);
+    expect(afterText.stdout).not.toContain('until  re-evaluated');
     expect(
       (await decisions(['list', '--proposition', 'P-win', '--json'])).stdout
         .trim()
@@ -80,6 +92,26 @@ describe('ewp decisions / ewp recover', () => {
     expect((await recover(['plan', '--since', 'yesterday'])).code).toBe(2);
     expect((await recover(['retract', 'P-win'])).code).toBe(2);
     expect(await recover(['retract', 'P-win', 'k1'])).toMatchObject({ code: 2, stderr: expect.stringContaining('EWP_REFUSE_INVALID_ARGUMENTS') });
+    // A typo is refused in one line and nothing is recorded: no proposition, or no snapshot holding the record.
+    const entries = async () => {
+      const store = new SqliteEvidenceStore(db, { readOnly: true });
+      const n = (await store.readEntries({ kind: 'invalidation' })).length;
+      await store.close();
+      return n;
+    };
+    const before = await entries();
+    expect(await recover(['retract', 'P-win', 'check:K-WRONG'])).toEqual(
+      expect.objectContaining({
+        code: 2,
+        stderr: 'ewp recover: EWP_REFUSE_INVALID_ARGUMENTS: $.records[0]: no snapshot of "P-win" holds "check:K-WRONG" (nothing recorded)\n',
+      }),
+    );
+    expect(await recover(['retract', 'P-win', 'check:k1', 'evidence:nope'])).toMatchObject({ code: 2, stderr: expect.stringContaining('$.records[1]') });
+    expect(await recover(['retract', 'P-typo', 'check:k1'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('$.proposition_id: no snapshot of "P-typo"'),
+    });
+    expect(await entries()).toBe(before);
     writeFileSync(join(dir, 'keys.json'), '{}');
     expect((await decisions(['verify', '--all', '--keys', 'keys.json'])).code).toBe(1); // unsigned records do not verify against keys
   });

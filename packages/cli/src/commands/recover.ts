@@ -24,7 +24,11 @@ reevaluate: evaluate the proposition's newest snapshot now and record it (warran
 lifts the proposition's hold unless the snapshot still holds a retracted record.
 retract: record that records of the proposition (check:C-1, evidence:E-3, assertion:A-1) are retracted.
 
-Exit: plan 0 nothing held, 1 some recorded action is held; reevaluate 0 ALLOW, 1 still blocked;
+A decision whose changed propositions have all been re-evaluated since is listed as re-evaluated, not
+held: a later use decides the action again on the newest evidence.
+retract refuses a proposition or record that no stored snapshot holds (nothing is recorded).
+
+Exit: plan 0 nothing held, 1 some recorded action is held until a re-evaluation; reevaluate 0 ALLOW, 1 still blocked;
 2 unusable ledger or arguments.
 `;
 
@@ -68,10 +72,11 @@ export const recoverCommand: Command = async (args: string[], io: CliIO) => {
       const plan = await tools.planLedgerRecovery(store, { ...(since === undefined ? {} : { since }), record: values.record === true });
       if (values.json) io.stdout.write(`${JSON.stringify(plan)}\n`);
       else {
-        io.stdout.write(`decisions examined ${plan.decisions}, clear ${plan.clear}, held ${plan.held.length}\n`);
+        io.stdout.write(`decisions examined ${plan.decisions}, clear ${plan.clear}, held ${plan.held.length}, re-evaluated ${plan.reevaluated.length}\n`);
         for (const [p, why] of Object.entries(plan.changed)) io.stdout.write(`changed\t${p}\t${why}\n`);
         for (const p of plan.reevaluate) io.stdout.write(`reevaluate\t${p}\n`);
         for (const h of plan.held) io.stdout.write(`held\t${h.decision_id}\t${h.action_id}\t${h.gate}\tuntil ${h.requirements.join(', ')} re-evaluated\n`);
+        for (const r of plan.reevaluated) io.stdout.write(`re-evaluated\t${r.decision_id}\t${r.action_id}\ta later use decides the action again\n`);
         if (plan.plan_id !== null) io.stdout.write(`recorded as ${plan.plan_id}\n`);
       }
       return plan.held.length === 0 ? EXIT_OK : EXIT_SOME_FAILED;

@@ -212,6 +212,14 @@ describe.each(stores)('decisions that last, on the %s store', (_name, open) => {
       path: '$.public_key_hex',
     });
     await expect(recordRetraction(store, { proposition_id: 'P-win', records: ['k1'] })).rejects.toMatchObject({ path: '$.records[0]' });
+    // Nothing no snapshot holds is retracted (and nothing recorded): a typo of the record or of the proposition.
+    const retractions = (await store.readEntries({ kind: 'invalidation' })).length;
+    await expect(recordRetraction(store, { proposition_id: 'P-win', records: ['check:k1', 'check:K-WRONG'] })).rejects.toMatchObject({
+      code: 'EWP_REFUSE_INVALID_ARGUMENTS',
+      path: '$.records[1]',
+    });
+    await expect(recordRetraction(store, { proposition_id: 'P-nope', records: ['check:k1'] })).rejects.toMatchObject({ path: '$.proposition_id' });
+    expect((await store.readEntries({ kind: 'invalidation' })).length).toBe(retractions);
     await store.close();
   });
 });

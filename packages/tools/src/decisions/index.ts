@@ -16,7 +16,7 @@ export {
 } from './decision-store.js';
 export { type KeyStateChange, ledgerKeyVerifier, recordKeyState } from './key-states.js';
 export { type Reevaluation, type Retraction, recordRetraction, reevaluate } from './reevaluation.js';
-export { type HeldAction, type LedgerRecoveryOptions, type LedgerRecoveryPlan, planLedgerRecovery } from './ledger-recovery-plan.js';
+export { type HeldAction, type LedgerRecoveryOptions, type LedgerRecoveryPlan, planLedgerRecovery, type ReevaluatedAction } from './ledger-recovery-plan.js';
 export {
   callClaimId,
   type Confirmation,

@@ -25,6 +25,16 @@ export interface HeldAction {
   requirements: string[];
 }
 
+/** A recorded action whose changed path has been re-evaluated: a later use decides it again. */
+export interface ReevaluatedAction {
+  decision_id: string;
+  action_id: string;
+  /** The recorded decision. */
+  decided: string;
+  /** Proposition → why it was invalidated against this decision (since re-evaluated). */
+  invalidated: Record<string, string>;
+}
+
 /** What {@link planLedgerRecovery} found. */
 export interface LedgerRecoveryPlan {
   /** The chain index or time the plan starts from (decisions recorded after it), or null for all. */
@@ -35,8 +45,14 @@ export interface LedgerRecoveryPlan {
   changed: Record<string, string>;
   /** Propositions to re-evaluate: the changed ones and every proposition derived from them, dependency order. */
   reevaluate: string[];
-  /** Recorded actions a later use of which is held, oldest first. */
+  /** Recorded actions a later use of which is held until propositions are re-evaluated, oldest first (each with its requirements). */
   held: HeldAction[];
+  /**
+   * Recorded actions whose evidence changed and whose whole path has been re-evaluated since: nothing
+   * is left to re-evaluate, and a later use decides the action again on the newest evidence (the old
+   * decision itself is never re-executed). Oldest first.
+   */
+  reevaluated: ReevaluatedAction[];
   /** Recorded actions whose evidence is unchanged. */
   clear: number;
   /** Lineage edges that are not graph edges (other kinds, other records, unknown targets). */
@@ -92,10 +108,17 @@ export async function planLedgerRecovery(store: EvidenceStore, options: LedgerRe
   const newest = new Map<string, EvidenceView | undefined>();
   const changed = new Map<string, string>();
   const held: HeldAction[] = [];
+  const reevaluated: ReevaluatedAction[] = [];
   const cache = recoveryCache();
   for (const d of decisions) {
     const gate = await recoveryGateOf(store, ledger, d, newest, false, cache);
     if (gate.decision === 'MAY_ACT') continue;
+    // Every proposition on its path re-evaluated: what the gate still bounds is the old decision
+    // itself, which a later use replaces by deciding again. Nothing is held waiting on the operator.
+    if (gate.requirements.length === 0) {
+      reevaluated.push({ decision_id: d.decision_id, action_id: d.record.action.action_id, decided: d.record.decision, invalidated: gate.invalidated });
+      continue;
+    }
     for (const [pid, why] of Object.entries(gate.invalidated)) {
       if (why.startsWith('depends_on_invalidated:')) continue;
       const known = changed.get(pid);
@@ -125,7 +148,8 @@ export async function planLedgerRecovery(store: EvidenceStore, options: LedgerRe
     changed: Object.fromEntries(changed),
     reevaluate,
     held,
-    clear: decisions.length - held.length,
+    reevaluated,
+    clear: decisions.length - held.length - reevaluated.length,
     ignored_lineage: ignored,
     plan_id: null,
   };

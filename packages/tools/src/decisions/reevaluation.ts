@@ -29,8 +29,10 @@ export interface Retraction {
 const RECORD_ID = /^(assertion|evidence|check|conflict):.+$/s;
 
 /**
- * Appends an `invalidation` entry; returns its id.
- * @throws {DecisionError} `EWP_REFUSE_INVALID_ARGUMENTS` for a malformed retraction; `EWP_REFUSE_DECISION_NOT_RECORDED` for a ledger failure.
+ * Appends an `invalidation` entry; returns its id. Every named record must be held by a stored
+ * snapshot of the proposition (any of them, not only the newest).
+ * @throws {DecisionError} `EWP_REFUSE_INVALID_ARGUMENTS` for a malformed retraction, or one naming a
+ * proposition or record that no stored snapshot holds (the path names it; nothing is recorded); `EWP_REFUSE_DECISION_NOT_RECORDED` for a ledger failure.
  */
 export async function recordRetraction(store: EvidenceStore, retraction: Retraction): Promise<string> {
   const bad = (path: string, what: string) => new DecisionError('EWP_REFUSE_INVALID_ARGUMENTS', what, { path });
@@ -43,6 +45,19 @@ export async function recordRetraction(store: EvidenceStore, retraction: Retract
   }
   const reason = retraction.reason ?? 'evidence_refuted';
   if (!INVALIDATION_REASONS.includes(reason)) throw bad('$.reason', `reason must be one of ${INVALIDATION_REASONS.join(', ')}`);
+  // A retraction of what no snapshot holds would be recorded for good and retract nothing: the
+  // operator would believe bad evidence is gone. A typo is refused instead.
+  const unheld = await recordsNoSnapshotHolds(store, retraction.proposition_id, retraction.records);
+  if (unheld === undefined) {
+    throw bad('$.proposition_id', `no snapshot of ${JSON.stringify(retraction.proposition_id)} in the ledger, so nothing to retract (nothing recorded)`);
+  }
+  if (unheld.length > 0) {
+    const i = retraction.records.indexOf(unheld[0] as string);
+    throw bad(
+      `$.records[${i}]`,
+      `no snapshot of ${JSON.stringify(retraction.proposition_id)} holds ${unheld.map((r) => JSON.stringify(r)).join(', ')} (nothing recorded)`,
+    );
+  }
   const body = {
     proposition_id: retraction.proposition_id,
     records: [...retraction.records],
@@ -57,6 +72,32 @@ export async function recordRetraction(store: EvidenceStore, retraction: Retract
     throw new DecisionError('EWP_REFUSE_DECISION_NOT_RECORDED', `the ledger could not record the retraction of ${retraction.proposition_id}`, { cause: error });
   }
   return id;
+}
+
+/** The field naming each kind of record a retraction may name (`check:C-1` is a check's `check_id`). */
+const RECORD_LISTS = [
+  ['assertion', 'assertions', 'assertion_id'],
+  ['evidence', 'evidence', 'evidence_id'],
+  ['check', 'checks', 'check_id'],
+  ['conflict', 'conflicts', 'conflict_id'],
+] as const;
+
+/**
+ * The records (`<kind>:<id>`) that no stored snapshot of the proposition holds, in the order given;
+ * undefined when the ledger holds no snapshot of it. Newest snapshot first, stopping once all are found.
+ */
+async function recordsNoSnapshotHolds(store: EvidenceStore, propositionId: string, records: readonly string[]): Promise<string[] | undefined> {
+  const snapshots = await store.listSnapshots(propositionId);
+  if (snapshots.length === 0) return undefined;
+  const wanted = new Set(records);
+  for (let i = snapshots.length - 1; i >= 0 && wanted.size > 0; i--) {
+    const view = await store.get(propositionId, (snapshots[i] as { view_id: string }).view_id);
+    if (view === undefined) continue;
+    for (const [kind, list, field] of RECORD_LISTS) {
+      for (const record of view[list] as readonly Record<string, unknown>[]) wanted.delete(`${kind}:${String(record[field])}`);
+    }
+  }
+  return records.filter((r) => wanted.has(r));
 }
 
 /** What {@link reevaluate} recorded. */
