@@ -12,15 +12,18 @@ import { memoryLedgerFor, type SalienceStore } from '@ewp/memory';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { createGuardedServer, DEFAULT_HTTP_LIMITS, type GuardedRequest, type HttpLimits } from '@ewp/http-guard';
-import { assertIngestToken, holdsIngestRole, presentedToken } from './ingest-token.js';
+import { assertIngestToken, assertPrincipalTokens, OPERATOR_PRINCIPAL, type PrincipalToken, presentedToken, principalOf } from './ingest-token.js';
 import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes } from './jsonrpc-guard.js';
 import { HttpExchangeTransport } from './http-exchange.js';
-import { compileRestRoutes, matchRestRoute, type RestRoute, restErrorReply } from './rest-routes.js';
+import { type ObserverGrants, writerOf } from './principals.js';
+import { checkBodyFields, compileRestRoutes, matchRestRoute, type RestRoute, restErrorReply } from './rest-routes.js';
 import { createEwpMcpServer, directCallsOf } from './server.js';
 
 /** Largest accepted request body by default (1 MiB). */
 export const MAX_HTTP_BODY_BYTES = DEFAULT_HTTP_LIMITS.maxBodyBytes;
 const MCP_PATHS = new Set(['/mcp', '/mcp/', '/']);
+/** The writer of a request without a token: it holds no ingest role, so it writes nothing under this name. */
+const ANONYMOUS_PRINCIPAL = 'anonymous';
 
 export interface EwpHttpServerOptions {
   store: EvidenceStore;
@@ -33,6 +36,18 @@ export interface EwpHttpServerOptions {
    * At least {@link MIN_INGEST_TOKEN_BYTES} bytes.
    */
   ingestToken?: string;
+  /**
+   * More tokens, each bound to its principal: a request presenting one holds the ingest role and
+   * writes as that principal (the source of every memory it stores). `ingestToken` is the principal
+   * `operator`'s. Each token at least {@link MIN_INGEST_TOKEN_BYTES} bytes; no principal or token twice.
+   */
+  principals?: readonly PrincipalToken[];
+  /**
+   * The operator's observer grants by principal: which principals may write `observation` and
+   * `evidence`, and under which sub-source names (see `MemoryWriter` of @ewp/tools). Default none:
+   * every principal's memories are its own inferences and hypotheses.
+   */
+  observers?: ObserverGrants;
   /** Largest request body (default 1 MiB); the same as `limits.maxBodyBytes`. */
   maxBodyBytes?: number;
   clock?: () => Date;
@@ -99,22 +114,33 @@ function isJsonMediaType(value: string | undefined): boolean {
 export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise<EwpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   if (options.ingestToken !== undefined) assertIngestToken(options.ingestToken);
+  const tokens: PrincipalToken[] = [
+    ...(options.ingestToken === undefined ? [] : [{ principal: OPERATOR_PRINCIPAL, token: options.ingestToken }]),
+    ...(options.principals ?? []),
+  ];
+  assertPrincipalTokens(tokens);
   const routes = compileRestRoutes(options.routes ?? []);
   const clock = options.clock ?? (() => new Date());
   // The store's one memory layer, made now with this salience store, is the one the tools and the REST routes share.
   if (options.salience !== undefined) memoryLedgerFor(options.store, clock, { salience: options.salience });
-  // One server per role, made on first use and connected once: a request costs no server, transport or listener.
-  const roles = new Map<boolean, Promise<{ server: Server; transport: HttpExchangeTransport }>>();
-  const roleServer = (ingest: boolean) => {
-    let made = roles.get(ingest);
+  // One server per principal (and one for callers without a token), made on first use and connected
+  // once: a request costs no server, transport or listener.
+  const roles = new Map<string | undefined, Promise<{ server: Server; transport: HttpExchangeTransport }>>();
+  const roleServer = (principal: string | undefined) => {
+    let made = roles.get(principal);
     if (made === undefined) {
       made = (async () => {
-        const server = createEwpMcpServer({ store: options.store, roles: { ingest }, ...(options.clock ? { clock: options.clock } : {}) });
+        const server = createEwpMcpServer({
+          store: options.store,
+          roles: { ingest: principal !== undefined },
+          ...(principal === undefined ? {} : { writer: writerOf(principal, options.observers) }),
+          ...(options.clock ? { clock: options.clock } : {}),
+        });
         const transport = new HttpExchangeTransport();
         await server.connect(transport);
         return { server, transport };
       })();
-      roles.set(ingest, made);
+      roles.set(principal, made);
     }
     return made;
   };
@@ -146,8 +172,8 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
   }
 
   async function handleMcpPost(req: IncomingMessage, res: ServerResponse, request: GuardedRequest): Promise<void> {
-    // The role comes from the headers alone, before a byte of the body is read.
-    const ingest = holdsIngestRole(req.headers, options.ingestToken);
+    // The role (and the principal) comes from the headers alone, before a byte of the body is read.
+    const principal = principalOf(req.headers, tokens);
     const body = await jsonBody(
       req,
       res,
@@ -178,7 +204,7 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
         id: null,
       });
     }
-    const { server, transport } = await roleServer(ingest);
+    const { server, transport } = await roleServer(principal);
     const direct = isRequest ? directCallsOf(server)?.(message) : undefined;
     if (direct !== undefined) return sendJsonText(res, 200, await direct);
     if (!isRequest) {
@@ -196,7 +222,8 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     route: RestRoute,
     params: Record<string, string>,
   ): Promise<void> {
-    const ingest = holdsIngestRole(req.headers, options.ingestToken);
+    const principal = principalOf(req.headers, tokens);
+    const ingest = principal !== undefined;
     if (route.role === 'ingest' && !ingest) {
       const presented = presentedToken(req.headers) !== undefined;
       const message = presented ? 'the token presented does not hold the ingest role' : 'this route needs the ingest token';
@@ -210,7 +237,9 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
     }
     let result: unknown;
     try {
-      result = await route.handler(body, params, { store: options.store, role: ingest ? 'ingest' : 'reader', query: request.target.query, clock });
+      if (route.fields !== undefined && route.method === 'POST') checkBodyFields(body, route.fields);
+      const writer = principal === undefined ? { principal: ANONYMOUS_PRINCIPAL } : writerOf(principal, options.observers);
+      result = await route.handler(body, params, { store: options.store, role: ingest ? 'ingest' : 'reader', query: request.target.query, clock, writer });
     } catch (error) {
       const reply = restErrorReply(error);
       return sendJson(res, reply.status, reply.body);

@@ -6,7 +6,19 @@
 
 export { type EwpHttpServer, type EwpHttpServerOptions, MAX_HTTP_BODY_BYTES, startEwpHttpServer } from './http-server.js';
 export { createHostGuard, type HostGuard, type HostGuardOptions, hostNameOfHeader, isLoopbackHost, UnsafeBindError } from '@ewp/http-guard';
-export { assertIngestToken, holdsIngestRole, MIN_INGEST_TOKEN_BYTES, presentedToken, readIngestTokenFile, WeakIngestTokenError } from './ingest-token.js';
+export {
+  assertIngestToken,
+  assertPrincipalTokens,
+  holdsIngestRole,
+  MIN_INGEST_TOKEN_BYTES,
+  OPERATOR_PRINCIPAL,
+  type PrincipalToken,
+  presentedToken,
+  principalOf,
+  readIngestTokenFile,
+  WeakIngestTokenError,
+} from './ingest-token.js';
+export { DEFAULT_STDIO_PRINCIPAL, type ObserverGrant, type ObserverGrants, parseObserverGrants, writerOf } from './principals.js';
 export { RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES } from './resources.js';
 export { AGENT_PROMPT_NAME } from './agent-prompt.js';
 export { callEwpTool, createEwpMcpServer, EWP_TOOLS, type EwpMcpServerOptions, refusalResult, SERVER_INSTRUCTIONS } from './server.js';
@@ -14,6 +26,15 @@ export { type EwpStdioOptions, serveStdio } from './stdio.js';
 export { LineDelimitedServerTransport, MAX_STDIO_MESSAGE_BYTES } from './stdio-transport.js';
 // The toolset's names, re-exported so existing imports from `@ewp/mcp` keep working.
 export { EWP_TOOL_CODES, type EwpTool, type EwpToolCode, type EwpToolName, MAX_CLOCK_SKEW_SECONDS, type ToolContext, ToolRefusal } from '@ewp/tools';
-export { type RestContext, type RestErrorBody, type RestRole, type RestRoute, RestRouteError, restErrorReply } from './rest-routes.js';
+export {
+  checkBodyFields,
+  type RestContext,
+  type RestErrorBody,
+  type RestRole,
+  type RestRoute,
+  RestRouteError,
+  restErrorReply,
+  UnknownFieldError,
+} from './rest-routes.js';
 export { isMemoryToolName, MEMORY_TOOL_INPUTS, MEMORY_TOOL_NAMES, MEMORY_TOOLS, type MemoryToolName, runMemoryTool } from './memory-tools.js';
 export { MEMORY_REST_ROUTES } from './rest-memory.js';

@@ -2,7 +2,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
-import { EwpError } from '@ewp/core';
+import { EwpError, InvalidArgumentError } from '@ewp/core';
+import { isSourceName } from '@ewp/tools';
 
 /** Shortest ingest token accepted (UTF-8 bytes): 32 random bytes is what `openssl rand -hex 32` gives twice over. */
 export const MIN_INGEST_TOKEN_BYTES = 32;
@@ -69,4 +70,54 @@ export function holdsIngestRole(headers: IncomingHttpHeaders, expectedToken: str
   const presented = presentedToken(headers);
   if (presented === undefined) return false;
   return timingSafeEqual(digest(Buffer.from(presented, 'latin1')), digest(Buffer.from(expectedToken, 'utf8')));
+}
+
+/** The principal the existing single ingest token (`ingestToken`, `--ingest-token-file`, `EWP_INGEST_TOKEN`) is bound to. */
+export const OPERATOR_PRINCIPAL = 'operator';
+
+/** A bearer token bound to the principal it authenticates: a request presenting it writes as that principal. */
+export interface PrincipalToken {
+  principal: string;
+  token: string;
+}
+
+/**
+ * Check the tokens a server is given: each at least {@link MIN_INGEST_TOKEN_BYTES} bytes, each
+ * principal a source name (`isSourceName` of @ewp/tools), no principal or token twice.
+ * @throws WeakIngestTokenError for a short token; InvalidArgumentError naming `principals[i]` otherwise
+ */
+export function assertPrincipalTokens(tokens: readonly PrincipalToken[]): void {
+  const names = new Set<string>();
+  const digests = new Set<string>();
+  tokens.forEach(({ principal, token }, i) => {
+    if (typeof principal !== 'string' || !isSourceName(principal)) {
+      throw new InvalidArgumentError(
+        `principals[${i}].principal`,
+        `${JSON.stringify(principal)} is not a principal name ([A-Za-z0-9][A-Za-z0-9._:@+-]*, no "/")`,
+      );
+    }
+    if (names.has(principal)) throw new InvalidArgumentError(`principals[${i}].principal`, `${principal} is given two tokens`);
+    assertIngestToken(token);
+    const d = digest(Buffer.from(token, 'utf8')).toString('hex');
+    if (digests.has(d)) throw new InvalidArgumentError(`principals[${i}].token`, `${principal}'s token is also another principal's`);
+    names.add(principal);
+    digests.add(d);
+  });
+}
+
+/**
+ * The principal whose token the request presents, or undefined (no token, or one no principal
+ * holds). Every configured token is compared, each in constant time, so the time taken does not
+ * say which one (or how much of one) matched.
+ */
+export function principalOf(headers: IncomingHttpHeaders, tokens: readonly PrincipalToken[]): string | undefined {
+  if (tokens.length === 0) return undefined;
+  const presented = presentedToken(headers);
+  if (presented === undefined) return undefined;
+  const given = digest(Buffer.from(presented, 'latin1'));
+  let found: string | undefined;
+  for (const { principal, token } of tokens) {
+    if (timingSafeEqual(given, digest(Buffer.from(token, 'utf8'))) && found === undefined) found = principal;
+  }
+  return found;
 }

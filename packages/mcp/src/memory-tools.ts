@@ -5,21 +5,35 @@
  * library, the same function the CLI and the REST routes call. Reads are open to every caller; writes
  * need the ingest role, checked before any argument is read. A recall may append a PROMO_GATE event
  * (an audit record of the promotion gate, never evidence), so it is a read for the role check.
+ * A stored memory's source is the writer's principal (the token's, or the one a stdio server runs
+ * for), never an argument's free choice: see `writerSource` of @ewp/tools.
  */
-import { EwpError } from '@ewp/core';
+import { EwpError, FIELD_LIMITS } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { agentContext, agentContextText, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
-import { jsonSchemaOf, MEMORY_ARGUMENT_FIELDS, MEMORY_TOOL_ARGUMENTS, memoryRecallQuery, memoryStoreInput, parseToolArguments, ToolRefusal } from '@ewp/tools';
+import {
+  jsonSchemaOf,
+  MEMORY_ARGUMENT_FIELDS,
+  MEMORY_TOOL_ARGUMENTS,
+  type MemoryWriter,
+  memoryRecallQuery,
+  memoryWriteInput,
+  parseToolArguments,
+  ToolRefusal,
+} from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 const { hash, project, evaluated_at: at } = MEMORY_ARGUMENT_FIELDS;
 
+/** The principal of a writer no binding named (a library caller of {@link runMemoryTool}). */
+const DEFAULT_PRINCIPAL = 'agent';
+
 /** Arguments of each memory tool (`memory_store` and `memory_recall` are `@ewp/tools`' own, shared with every binding). */
 export const MEMORY_TOOL_INPUTS = {
   ...MEMORY_TOOL_ARGUMENTS,
   memory_auto_context: z.object({
-    query: z.string().optional().describe('the current message: the memories recalled for it are shown first, as their own part'),
+    query: z.string().max(FIELD_LIMITS.text).optional().describe('the current message: the memories recalled for it are shown first, as their own part'),
     project,
     limit: z.number().int().min(0).max(1000).optional(),
     evaluated_at: at,
@@ -28,7 +42,7 @@ export const MEMORY_TOOL_INPUTS = {
   memory_evidence_link: z.object({ support: hash, target: hash }),
   memory_evidence_refute: z.object({ refuter: hash, target: hash }),
   memory_evidence_audit: z.object({ hash: hash.optional() }),
-  memory_evidence_gates: z.object({ from: z.string().optional(), to: z.string().optional() }),
+  memory_evidence_gates: z.object({ from: z.string().max(FIELD_LIMITS.kind).optional(), to: z.string().max(FIELD_LIMITS.kind).optional() }),
 } as const;
 
 /** A memory tool's name. */
@@ -38,7 +52,7 @@ interface MemoryTool<N extends MemoryToolName> {
   title: string;
   description: string;
   writes: boolean;
-  run(memory: MemoryLedger, args: z.infer<(typeof MEMORY_TOOL_INPUTS)[N]>): Promise<unknown>;
+  run(memory: MemoryLedger, args: z.infer<(typeof MEMORY_TOOL_INPUTS)[N]>, writer: MemoryWriter): Promise<unknown>;
 }
 
 const opt = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
@@ -49,9 +63,11 @@ export const MEMORY_TOOLS: { [N in MemoryToolName]: MemoryTool<N> } = {
     title: 'Store a memory with its epistemic class',
     description:
       'Store a memory as evidence records with its class (observation, evidence, inference, hypothesis); with supports, link it as support of ' +
-      'those memories (only observations and evidence may support; an inference or hypothesis as support is refused). Answers hash, class and confidence.',
+      'those memories (only observations and evidence may support; an inference or hypothesis as support is refused). Its source is your principal ' +
+      "(who the server knows you as), never an argument: observation and evidence need the operator's observer grant, anything else you conclude is " +
+      'an inference or hypothesis. Answers hash, class, source and confidence.',
     writes: true,
-    run: (m, a) => m.store(memoryStoreInput(a)),
+    run: (m, a, writer) => m.store(memoryWriteInput(a, writer)),
   },
   memory_recall: {
     title: 'Recall memories with class and confidence',
@@ -126,13 +142,14 @@ export function memoryToolArguments<N extends MemoryToolName>(name: N, raw: unkn
 export async function runMemoryTool(
   name: MemoryToolName,
   raw: unknown,
-  context: { store: EvidenceStore; ingest: boolean; now: () => Date },
+  context: { store: EvidenceStore; ingest: boolean; now: () => Date; writer?: MemoryWriter | undefined },
 ): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; refusal: EwpError }> {
   const tool = MEMORY_TOOLS[name] as MemoryTool<MemoryToolName>;
   try {
     if (tool.writes && !context.ingest) throw new ToolRefusal('EWP_REFUSE_INGEST_ROLE', `${name} writes to the ledger and needs the ingest role`);
     const args = memoryToolArguments(name, raw);
-    return { ok: true, value: (await tool.run(memoryLedgerFor(context.store, context.now), args as never)) as Record<string, unknown> };
+    const writer = context.writer ?? { principal: DEFAULT_PRINCIPAL };
+    return { ok: true, value: (await tool.run(memoryLedgerFor(context.store, context.now), args as never, writer)) as Record<string, unknown> };
   } catch (error) {
     if (EwpError.isInstance(error)) return { ok: false, refusal: error };
     throw error;

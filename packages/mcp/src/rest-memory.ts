@@ -5,8 +5,8 @@
  * the same library function the MCP tools and the CLI call.
  */
 import { memoryLedgerFor } from '@ewp/memory';
-import { boundPage, invalidArgument, isObject, memoryRecallQuery, memoryStoreInput, ToolRefusal } from '@ewp/tools';
-import { memoryToolArguments } from './memory-tools.js';
+import { boundPage, invalidArgument, isObject, memoryRecallQuery, memoryWriteInput, ToolRefusal } from '@ewp/tools';
+import { MEMORY_TOOL_INPUTS, memoryToolArguments } from './memory-tools.js';
 import type { RestRoute } from './rest-routes.js';
 
 /** Rows a recall answers when no limit is given (the memory ledger's own default). */
@@ -32,7 +32,10 @@ export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/store',
     role: 'ingest',
-    // `{text, class, supports?, project?, source?}`; answers the memory's hash, class and confidence (and the rest of its state).
+    // The tool's fields, `class` for `epistemic_class`; anything else is refused by name.
+    fields: [...Object.keys(MEMORY_TOOL_INPUTS.memory_store.shape).filter((k) => k !== 'epistemic_class'), 'class'],
+    // `{text, class, supports?, project?, source?, derived_from?}`; answers the memory's hash, class and confidence (and the rest of its state).
+    // Its source is the token's principal (`source` only a sub-source the operator allowed it: principal/source).
     handler: async (body, _params, ctx) => {
       const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
       const { class: c, ...rest } = b;
@@ -44,13 +47,14 @@ export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
         if (ToolRefusal.isInstance(error) && error.path === '$.epistemic_class') throw invalidArgument('$.class', error.reason);
         throw error;
       }
-      return memoryLedgerFor(ctx.store, ctx.clock).store(memoryStoreInput(a));
+      return memoryLedgerFor(ctx.store, ctx.clock).store(memoryWriteInput(a, ctx.writer, {}, '$.class'));
     },
   },
   {
     method: 'POST',
     path: '/v1/recall',
     role: 'reader',
+    fields: [...Object.keys(MEMORY_TOOL_INPUTS.memory_recall.shape), 'cursor'],
     // `{query, project?, class?, confidence_min?, limit?, cursor?}`; each row has class and confidence; a page of rows
     // (at most `limit`, and at most the page byte bound) with `next_cursor` for the next one.
     handler: async (body, _params, ctx) => {

@@ -7,6 +7,7 @@
  */
 import type { EvidenceStore } from '@ewp/ledger';
 import { EwpError, type EwpErrorCode } from '@ewp/core';
+import type { MemoryWriter, ToolErrorCode } from '@ewp/tools';
 
 /** Who may call a route: anyone the guard lets in (`reader`), or a holder of the ingest token (`ingest`). */
 export type RestRole = 'reader' | 'ingest';
@@ -21,6 +22,8 @@ export interface RestContext {
   query: URLSearchParams;
   /** The server's clock. */
   clock: () => Date;
+  /** Who writes: the principal the request's token is bound to and its observer grant (for a reader, the principal `anonymous`, which writes nothing). */
+  writer: MemoryWriter;
 }
 
 /**
@@ -33,7 +36,33 @@ export interface RestRoute {
   method: 'GET' | 'POST';
   path: string;
   role: RestRole;
+  /**
+   * The fields a `POST` body may hold: a body naming any other is refused (`EWP_REFUSE_UNKNOWN_FIELD`,
+   * 400, its path) before the handler runs, so a misspelt field is never silently dropped. Absent:
+   * the handler reads the body as it likes.
+   */
+  fields?: readonly string[];
   handler: (body: unknown, params: Readonly<Record<string, string>>, ctx: RestContext) => Promise<unknown>;
+}
+
+/** A request body field a route does not read. */
+export class UnknownFieldError extends EwpError {
+  static override readonly marker: symbol = Symbol.for('ewp.error.UnknownFieldError');
+  constructor(path: string, known: readonly string[]) {
+    super('EWP_REFUSE_UNKNOWN_FIELD', `is not a field of this request (known: ${known.join(', ')})`, { path });
+    this.name = 'UnknownFieldError';
+  }
+}
+
+/**
+ * Refuse a body that is not an object or names a field outside `fields`, by the field's path.
+ * @throws UnknownFieldError; EwpError `EWP_REFUSE_INVALID_ARGUMENTS` at `$` for a body that is not an object
+ */
+export function checkBodyFields(body: unknown, fields: readonly string[]): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new EwpError('EWP_REFUSE_INVALID_ARGUMENTS', 'the body must be a JSON object', { path: '$' });
+  }
+  for (const key of Object.keys(body)) if (!fields.includes(key)) throw new UnknownFieldError(`$.${key}`, fields);
 }
 
 /** A compiled route: its pattern split into segments once. */
@@ -66,6 +95,9 @@ export function compileRestRoutes(routes: readonly RestRoute[]): CompiledRestRou
     if (route.method !== 'GET' && route.method !== 'POST') throw new RestRouteError(`${where}.method must be GET or POST`, `${where}.method`);
     if (route.role !== 'reader' && route.role !== 'ingest') throw new RestRouteError(`${where}.role must be 'reader' or 'ingest'`, `${where}.role`);
     if (typeof route.handler !== 'function') throw new RestRouteError(`${where}.handler must be a function`, `${where}.handler`);
+    if (route.fields !== undefined && (!Array.isArray(route.fields) || route.fields.some((f) => typeof f !== 'string'))) {
+      throw new RestRouteError(`${where}.fields must be an array of field names`, `${where}.fields`);
+    }
     if (!/^(?:\/(?::[A-Za-z_][A-Za-z0-9_]*|[A-Za-z0-9._~-]+))+$/.test(route.path) || RESERVED_PATHS.has(route.path)) {
       throw new RestRouteError(
         `${where}.path ${JSON.stringify(route.path)} is not a route pattern (/segment/:param/...) the server may give away`,
@@ -131,7 +163,10 @@ const STATUS_OF_CODE: Partial<Record<string, number>> = {
   EWP_REFUSE_IMMUTABLE_RECORD: 409,
   EWP_REFUSE_INGEST_ROLE: 403,
   EWP_REFUSE_LEDGER_UNAVAILABLE: 503,
-} satisfies Partial<Record<EwpErrorCode, number>>;
+  // The principal holds the ingest role, but the operator has not allowed it this source or class.
+  EWP_REFUSE_SOURCE_NOT_ALLOWED: 403,
+  EWP_REFUSE_CLASS_NOT_ALLOWED: 403,
+} satisfies Partial<Record<EwpErrorCode | ToolErrorCode, number>>;
 
 /** The JSON body of every REST error reply. */
 export interface RestErrorBody {
@@ -140,7 +175,8 @@ export interface RestErrorBody {
 
 /**
  * The reply to what a handler threw: an {@link EwpError} is a refusal of the request (400, or the
- * status its code implies: 404 nothing stored, 409 immutable, 403 role, 503 ledger unavailable)
+ * status its code implies: 404 nothing stored, 409 immutable, 403 role, source or class not allowed,
+ * 503 ledger unavailable)
  * with its code, message and field path; anything else is a 500 that names no internals.
  */
 export function restErrorReply(error: unknown): { status: number; body: RestErrorBody } {

@@ -13,6 +13,7 @@ import {
   EWP_TOOLS as TOOLSET,
   type EwpTool,
   inputJsonSchema,
+  type MemoryWriter,
   outputJsonSchema,
   runTool,
   type ToolContext,
@@ -62,6 +63,11 @@ export interface EwpMcpServerOptions {
   store: EvidenceStore;
   /** Server-side roles of the connected caller; writes need `ingest`. */
   roles: { ingest: boolean };
+  /**
+   * Who the caller with the ingest role is: its principal (the source of every memory it stores) and
+   * the operator's observer grant for it. Default: the principal `agent`, no observer grant.
+   */
+  writer?: MemoryWriter;
   /** The server clock; `ewp_may_act` decides at this time. Default: the system clock. */
   clock?: () => Date;
   /** `serverInfo.name`; default `ewp-mcp` (the reference's, so client configurations keep working). */
@@ -219,7 +225,7 @@ const NO_ELICITATION: jsonSchemaValidator = {
 export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   // The store's one memory layer is made here with this salience store; the memory tools then share it.
   if (options.salience !== undefined) memoryLedgerFor(options.store, options.clock, { salience: options.salience });
-  const context = toolContext({ store: options.store, ingest: options.roles.ingest, now: options.clock });
+  const context = toolContext({ store: options.store, ingest: options.roles.ingest, now: options.clock, writer: options.writer });
   const server = new Server(
     { name: options.name ?? 'ewp-mcp', title: 'EWP warrant for agent memory', version: PROTOCOL_VERSION },
     { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION },

@@ -2,6 +2,7 @@ import { fstatSync } from 'node:fs';
 import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { SalienceStore } from '@ewp/memory';
+import { DEFAULT_STDIO_PRINCIPAL, type ObserverGrants, writerOf } from './principals.js';
 import { createEwpMcpServer, directCallsOf } from './server.js';
 import { LineDelimitedServerTransport } from './stdio-transport.js';
 
@@ -9,6 +10,13 @@ export interface EwpStdioOptions {
   store: EvidenceStore;
   /** Set only when the process was started by the operator with `--allow-ingest`. */
   allowIngest: boolean;
+  /**
+   * The principal the operator started the server for (`ewp serve --principal`): the source of every
+   * memory this client stores. Default `agent` ({@link DEFAULT_STDIO_PRINCIPAL}).
+   */
+  principal?: string;
+  /** The operator's observer grants by principal (`ewp serve --observer`); only this server's principal's grant applies. */
+  observers?: ObserverGrants;
   /**
    * The request stream. Default: the process's standard input, read through one reused buffer when it
    * is a pipe or a socket (pass `process.stdin` itself only if the process reads it elsewhere too).
@@ -67,6 +75,7 @@ export async function serveStdio(options: EwpStdioOptions): Promise<void> {
   const server = createEwpMcpServer({
     store: options.store,
     roles: { ingest: options.allowIngest },
+    writer: writerOf(options.principal ?? DEFAULT_STDIO_PRINCIPAL, options.observers),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.salience ? { salience: options.salience } : {}),
   });

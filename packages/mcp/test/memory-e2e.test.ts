@@ -16,6 +16,7 @@ import { call, connect, ok } from './harness.js';
 type Shown = Awaited<ReturnType<MemoryLedger['show']>>;
 
 const TOKEN = 'a-token-of-at-least-thirty-two-bytes-0123';
+const AGENT_TOKEN = 'the-agent-token-of-at-least-thirty-two-bytes';
 const dir = mkdtempSync(join(tmpdir(), 'ewp-mcp-memory-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
@@ -29,19 +30,28 @@ const STORES: [string, () => EvidenceStore][] = [
 describe.each(STORES)('evidence layer end to end: %s', (_name, create) => {
   it('12. POST /v1/store {class: hypothesis} -> 100 x /v1/recall -> confidence 0, support 0; then an observation supporting it -> confidence > 0, and the audit shows PROMO_GATE', async () => {
     const store = create();
-    const server: EwpHttpServer = await startEwpHttpServer({ store, port: 0, ingestToken: TOKEN, routes: MEMORY_REST_ROUTES });
+    // Two principals: the operator (whose ntp sensor may observe) and the agent (whose writes are its own inferences and hypotheses).
+    const server: EwpHttpServer = await startEwpHttpServer({
+      store,
+      port: 0,
+      ingestToken: TOKEN,
+      principals: [{ principal: 'agent', token: AGENT_TOKEN }],
+      observers: { operator: { sources: ['ntp'] } },
+      routes: MEMORY_REST_ROUTES,
+    });
     const base = server.url.replace(/\/mcp$/, '');
-    const post = async (path: string, body: unknown, token = true) => {
+    const post = async (path: string, body: unknown, token: boolean | string = true) => {
+      const bearer = token === true ? TOKEN : token;
       const res = await fetch(base + path, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${TOKEN}` } : {}) },
+        headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
         body: JSON.stringify(body),
       });
       return { status: res.status, json: (await res.json()) as StoreMemoryResult & { rows: RecallRow[]; error?: unknown } };
     };
     try {
-      const claim = await post('/v1/store', { text: 'The scheduler is misconfigured on every host', class: 'hypothesis' });
-      expect(claim).toMatchObject({ status: 200, json: { class: 'hypothesis', confidence: 0 } });
+      const claim = await post('/v1/store', { text: 'The scheduler is misconfigured on every host', class: 'hypothesis' }, AGENT_TOKEN);
+      expect(claim).toMatchObject({ status: 200, json: { class: 'hypothesis', confidence: 0, source: 'agent' } });
       const hash = claim.json.hash as string;
       for (let i = 0; i < 100; i += 1) {
         const r = await post('/v1/recall', { query: 'scheduler misconfigured' }, false);
@@ -59,7 +69,7 @@ describe.each(STORES)('evidence layer end to end: %s', (_name, create) => {
       });
       expect(before.first_seen).toEqual(expect.any(String));
       const obs = await post('/v1/store', { text: 'Host eu-3 scheduler drifts by 10 minutes', class: 'observation', source: 'ntp', supports: [hash] });
-      expect(obs).toMatchObject({ status: 200, json: { class: 'observation', links: [{ target: hash, echo: false }] } });
+      expect(obs).toMatchObject({ status: 200, json: { class: 'observation', source: 'operator/ntp', links: [{ target: hash, echo: false }] } });
       expect(obs.json.links[0]?.target_confidence).toBeGreaterThan(0);
       const after = (await (await fetch(`${base}/v1/evidence/${hash}`)).json()) as Shown;
       expect(after).toMatchObject({ support_count: 1, distinct_sources: 1 });
@@ -70,6 +80,23 @@ describe.each(STORES)('evidence layer end to end: %s', (_name, create) => {
       const bad = await post('/v1/store', { text: 'x', class: 'belief' });
       expect(bad).toMatchObject({ status: 400, json: { error: { code: 'EWP_REFUSE_INVALID_ARGUMENTS', path: '$.class' } } });
       expect((await fetch(`${base}/v1/evidence/${'0'.repeat(32)}`)).status).toBe(400);
+      // The agent cannot observe, nor name a source; a misspelt field is refused by name, not dropped.
+      const observed = await post(
+        '/v1/store',
+        { text: 'Every machine has a broken scheduler configuration', class: 'observation', supports: [hash] },
+        AGENT_TOKEN,
+      );
+      expect(observed).toMatchObject({ status: 403, json: { error: { code: 'EWP_REFUSE_CLASS_NOT_ALLOWED', path: '$.class' } } });
+      expect(JSON.stringify(observed.json)).toContain('--observer agent');
+      const named = await post('/v1/store', { text: 'The cron daemon is stuck', class: 'inference', source: 'ntp' }, AGENT_TOKEN);
+      expect(named).toMatchObject({ status: 403, json: { error: { code: 'EWP_REFUSE_SOURCE_NOT_ALLOWED', path: '$.source' } } });
+      const typo = await post('/v1/store', { text: 'The cron daemon is stuck', class: 'inference', sorce: 'ntp' }, AGENT_TOKEN);
+      expect(typo).toMatchObject({ status: 400, json: { error: { code: 'EWP_REFUSE_UNKNOWN_FIELD', path: '$.sorce' } } });
+      expect((await post('/v1/recall', { query: 'scheduler', limt: 5 }, false)).json).toMatchObject({
+        error: { code: 'EWP_REFUSE_UNKNOWN_FIELD', path: '$.limt' },
+      });
+      const unshown = (await (await fetch(`${base}/v1/evidence/${hash}`)).json()) as Shown;
+      expect(unshown).toMatchObject({ support_count: 1, distinct_sources: 1 });
     } finally {
       await server.close();
       await store.close();

@@ -22,7 +22,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A server over a store with the salience store of `location`, and an ingest client connected to it. */
 async function serve(store: SqliteEvidenceStore | MemoryEvidenceStore, location: { db?: string }) {
   const salience = openSalienceStore(location);
-  const server = await startEwpHttpServer({ store, port: 0, ingestToken: TOKEN, routes: MEMORY_REST_ROUTES, salience });
+  const server = await startEwpHttpServer({
+    store,
+    port: 0,
+    ingestToken: TOKEN,
+    observers: { operator: { self: true, sources: ['scheduler'] } },
+    routes: MEMORY_REST_ROUTES,
+    salience,
+  });
   const client = new Client({ name: 'ewp-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
   const recallOverRest = async (query: string) =>

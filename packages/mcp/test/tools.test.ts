@@ -273,6 +273,7 @@ describe('ewp_may_act', () => {
       sufficiency: 'SUFFICIENT',
       risk_policy: { policy_id: 'action-v0.1', version: '0.1.0' },
       decision_id: expect.stringMatching(/^dec_[0-9a-f]{32}$/),
+      recorded: true,
       rule: 'high.warranted',
       held_until_reevaluated: [],
     });

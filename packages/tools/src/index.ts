@@ -78,5 +78,9 @@ export {
   type MemoryStoreArguments,
   memoryRecallQuery,
   memoryStoreInput,
+  memoryWriteInput,
+  isSourceName,
+  type MemoryWriter,
+  writerSource,
 } from './memory-tool-args.js';
 export { type BoundedPage, boundItem, boundPage, jsonBytes, MAX_ITEM_BYTES, MAX_PAGE_BYTES, type PageBounds, type ShortenedItem } from './reply-page.js';

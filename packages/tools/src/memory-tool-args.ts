@@ -5,15 +5,24 @@
  * each of them. Read arguments with `parseToolArguments`, which refuses the first bad one with its path.
  *
  * Two shapes of the same arguments: {@link MEMORY_TOOL_ARGUMENTS} for a server whose caller names the
- * project and source (MCP, REST), and {@link AGENT_MEMORY_TOOL_ARGUMENTS} for tools handed to a model
- * inside an application, where the developer fixes both: a model that could name a new source for each
- * paraphrase of its own conclusion could make it look independently observed, which the echo check
- * exists to stop.
+ * project (MCP, REST), and {@link AGENT_MEMORY_TOOL_ARGUMENTS} for tools handed to a model inside an
+ * application, where the developer fixes the project too.
+ *
+ * The source of a memory is never an argument's free choice: it is the writer ({@link MemoryWriter},
+ * the principal a token or the operator names), and an argument `source` is only a sub-source the
+ * operator allowed that principal (`principal/source`). A writer that could name a new source for
+ * each paraphrase of its own conclusion could make it look independently observed.
  */
-import { EPISTEMIC_CLASSES, type RecallQuery, type StoreMemoryInput } from '@ewp/memory';
+import { FIELD_LIMITS } from '@ewp/core';
+import { type EpistemicClass, EPISTEMIC_CLASSES, type RecallQuery, type StoreMemoryInput } from '@ewp/memory';
 import { z } from 'zod';
+import { ToolRefusal } from './refusal.js';
 
-const hash = z.string().min(1).describe('a memory hash (mem:<hash> in the auto-context, or hash as memory_store or memory_recall answered it)');
+const hash = z
+  .string()
+  .min(1)
+  .max(FIELD_LIMITS.id)
+  .describe('a memory hash (mem:<hash> in the auto-context, or hash as memory_store or memory_recall answered it)');
 const epistemicClass = z.enum(EPISTEMIC_CLASSES);
 
 /** Argument fields the memory tools share (for the tools beyond store and recall, such as MCP's `memory_evidence_*`). */
@@ -23,24 +32,31 @@ export const MEMORY_ARGUMENT_FIELDS = {
   /** One epistemic class. */
   epistemic_class: epistemicClass,
   /** A project scope, or null / absent for global memories. */
-  project: z.string().min(1).nullable().optional().describe('project scope; omit for global memories. Supports never cross scopes.'),
+  project: z.string().min(1).max(FIELD_LIMITS.kind).nullable().optional().describe('project scope; omit for global memories. Supports never cross scopes.'),
   /** T for confidence and warrant. */
-  evaluated_at: z.string().optional().describe('ISO-8601 instant T for confidence and warrant; default: the server clock'),
+  evaluated_at: z.string().max(FIELD_LIMITS.kind).optional().describe('ISO-8601 instant T for confidence and warrant; default: the server clock'),
 } as const;
 
 const memoryStore = z.object({
-  text: z.string().min(1).describe('the memory, one statement'),
+  text: z.string().min(1).max(FIELD_LIMITS.text).describe('the memory, one statement'),
   epistemic_class: epistemicClass.describe(
     'observation (read from a tool, a document, the user), evidence (an observation linked to a claim), inference (your conclusion), hypothesis (to be checked)',
   ),
-  supports: z.array(hash).optional().describe('memories this one supports: only an observation or evidence may support'),
+  supports: z.array(hash).max(FIELD_LIMITS.array).optional().describe('memories this one supports: only an observation or evidence may support'),
   project: MEMORY_ARGUMENT_FIELDS.project,
-  source: z.string().min(1).optional().describe('where it came from (a tool, a document, the agent); default "agent"'),
-  derived_from: z.array(hash).optional().describe('memories an inference or hypothesis was derived from (lineage, not support)'),
+  source: z
+    .string()
+    .min(1)
+    .max(FIELD_LIMITS.kind)
+    .optional()
+    .describe(
+      "a sub-source the operator allowed your principal (a tool, a sensor): stored as '<principal>/<source>'; omit it and the memory's source is your principal",
+    ),
+  derived_from: z.array(hash).max(FIELD_LIMITS.array).optional().describe('memories an inference or hypothesis was derived from (lineage, not support)'),
 });
 
 const memoryRecall = z.object({
-  query: z.string().optional().describe('text to match; omit for the most salient memories'),
+  query: z.string().max(FIELD_LIMITS.text).optional().describe('text to match; omit for the most salient memories'),
   project: MEMORY_ARGUMENT_FIELDS.project,
   class: z.union([epistemicClass, z.array(epistemicClass)]).optional(),
   confidence_min: z.number().min(0).max(100).optional(),
@@ -48,7 +64,7 @@ const memoryRecall = z.object({
   evaluated_at: MEMORY_ARGUMENT_FIELDS.evaluated_at,
 });
 
-/** The arguments of `memory_store` and `memory_recall` where the caller names project and source (MCP, REST). */
+/** The arguments of `memory_store` and `memory_recall` where the caller names the project (MCP, REST); `source` is a sub-source (see {@link MemoryWriter}). */
 export const MEMORY_TOOL_ARGUMENTS = {
   memory_store: memoryStore,
   memory_recall: memoryRecall,
@@ -101,4 +117,86 @@ export function memoryRecallQuery(args: MemoryRecallArguments, scope: Pick<Memor
     ...present('limit', args.limit),
     ...present('at', args.evaluated_at),
   };
+}
+
+/** The epistemic classes that claim something was observed: only an observer may write them. */
+const OBSERVED: ReadonlySet<EpistemicClass> = new Set<EpistemicClass>(['observation', 'evidence']);
+
+/** A principal or sub-source name: no `/` (it separates the two), no spaces, at most the table's `kind` length. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._:@+-]*$/;
+
+/** Whether `name` can name a principal or a sub-source (`[A-Za-z0-9][A-Za-z0-9._:@+-]*`, at most 128 characters). */
+export function isSourceName(name: string): boolean {
+  return name.length <= FIELD_LIMITS.kind && NAME.test(name);
+}
+
+/**
+ * Who writes a memory through an agent-facing surface, as the operator configured it: the principal
+ * a token is bound to over HTTP, the one the server was started for over stdio, the one a developer
+ * gives a framework binding in code. Never taken from a call's arguments.
+ */
+export interface MemoryWriter {
+  /** The principal: the source of every memory it writes. */
+  principal: string;
+  /**
+   * The operator's observer grant. `self: true`: the principal may write `observation` and `evidence`
+   * under its own name; `sources`: sub-source names it may give as `source` (stored as
+   * `principal/source`), under which it may write observations too (a tool, a sensor, an import).
+   * Absent: everything the principal writes is its own `inference` or `hypothesis`.
+   */
+  observer?: { self?: boolean; sources?: readonly string[] } | undefined;
+}
+
+/** How the operator grants what a refusal asks for: the flag of `ewp serve` (other bindings name their option in docs). */
+function grantHint(principal: string, source?: string): string {
+  return `the operator allows it with --observer ${principal}${source === undefined ? '' : `=${source}`}`;
+}
+
+/**
+ * The source of a memory `writer` stores with these arguments: the principal, or `principal/source`
+ * for a sub-source the operator allowed it. An observation or evidence needs the observer grant (for
+ * the principal itself, or for the named sub-source); without it the write is refused, not
+ * downgraded: the caller said it observed something, and storing that as an inference would change
+ * what it said without telling it.
+ * @throws {ToolRefusal} `EWP_REFUSE_SOURCE_NOT_ALLOWED` at `$.source`, `EWP_REFUSE_CLASS_NOT_ALLOWED` at `classPath`
+ */
+export function writerSource(
+  args: { epistemic_class: EpistemicClass; source?: string | undefined },
+  writer: MemoryWriter,
+  classPath = '$.epistemic_class',
+): string {
+  const grant = writer.observer;
+  const sub = args.source;
+  if (sub !== undefined && !(grant?.sources ?? []).includes(sub)) {
+    throw new ToolRefusal(
+      'EWP_REFUSE_SOURCE_NOT_ALLOWED',
+      `principal ${JSON.stringify(writer.principal)} may not name source ${JSON.stringify(sub)}: a memory's source is its writer; omit source, or ${grantHint(writer.principal, sub)}`,
+      { path: '$.source' },
+    );
+  }
+  if (OBSERVED.has(args.epistemic_class) && sub === undefined && grant?.self !== true) {
+    throw new ToolRefusal(
+      'EWP_REFUSE_CLASS_NOT_ALLOWED',
+      `class ${args.epistemic_class}: principal ${JSON.stringify(writer.principal)} is not an observer, so what it writes is its own inference or hypothesis; ` +
+        `store it as one, or ${grantHint(writer.principal)}${(grant?.sources?.length ?? 0) > 0 ? ` (or name one of its sources: ${(grant?.sources ?? []).join(', ')})` : ''}`,
+      { path: classPath },
+    );
+  }
+  return sub === undefined ? writer.principal : `${writer.principal}/${sub}`;
+}
+
+/**
+ * `memory_store`'s arguments as `MemoryLedger.store`'s input for `writer`: its source bound by
+ * {@link writerSource}, the project as the arguments or `scope` name it.
+ * @throws {ToolRefusal} as {@link writerSource}
+ */
+export function memoryWriteInput(
+  args: MemoryStoreArguments,
+  writer: MemoryWriter,
+  scope: Pick<MemoryArgumentScope, 'project'> = {},
+  classPath?: string,
+): StoreMemoryInput {
+  const source = writerSource(args, writer, classPath);
+  const { source: _named, ...rest } = args;
+  return memoryStoreInput(rest, { ...scope, source });
 }

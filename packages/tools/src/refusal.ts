@@ -27,6 +27,8 @@ export const TOOL_ERROR_CODES = {
   EWP_REFUSE_DECISION_UNKNOWN: 'no recorded decision with that id in the ledger',
   EWP_REFUSE_DECISION_NOT_RECORDED: 'the gate could not record its decision in the ledger, so nothing runs (fail closed)',
   EWP_REFUSE_DECISION_NOT_EXECUTABLE: 'a guarded run refused: the decision does not permit acting, its evidence changed, or it already ran',
+  EWP_REFUSE_SOURCE_NOT_ALLOWED: "a memory write named a source the operator has not allowed its writer's principal to name",
+  EWP_REFUSE_CLASS_NOT_ALLOWED: 'a principal the operator has not made an observer asked to store an observation or evidence',
 } as const satisfies ErrorCodeTable;
 
 /** A code of {@link TOOL_ERROR_CODES}. */
@@ -55,6 +57,10 @@ export const EWP_TOOL_CODES = [
   'EWP_UNKNOWN_TOOL',
   'EWP_UNKNOWN_RESOURCE',
   'LONE_SURROGATE',
+  'EWP_REFUSE_FIELD_TOO_LARGE',
+  'EWP_REFUSE_UNKNOWN_FIELD',
+  'EWP_REFUSE_SOURCE_NOT_ALLOWED',
+  'EWP_REFUSE_CLASS_NOT_ALLOWED',
 ] as const satisfies readonly (ToolErrorCode | EwpErrorCode)[];
 
 /** A code a tool call can be refused with. */

@@ -4,11 +4,11 @@
  * Inputs describe the arguments to models and clients; the tool's own decoder reads them
  * (tool-arguments.ts) so every malformed value gets its own `EWP_*` code and JSON path.
  */
-import { AXIS_VALUES, DECISIONS, RISKS, type SourceRef } from '@ewp/core';
+import { AXIS_VALUES, DECISIONS, FIELD_LIMITS, RISKS, type SourceRef } from '@ewp/core';
 import { z } from 'zod';
 import { EWP_TOOL_CODES } from './refusal.js';
 
-const idArg = z.union([z.string().min(1), z.number()]);
+const idArg = z.union([z.string().min(1).max(FIELD_LIMITS.id), z.number()]);
 const text = z.string();
 const attestation = z.boolean().describe('Ingest pipeline only: true declares that trusted origins (tool, document, human, api, vendor, sensor) are genuine.');
 
@@ -147,7 +147,7 @@ export const inputs = {
       risk: z.enum(RISKS),
       reversible: z.boolean(),
       action_id: idArg.optional(),
-      kind: text.optional(),
+      kind: text.max(FIELD_LIMITS.kind).optional(),
     }),
     view_id: idArg.optional().describe('must be the latest snapshot id if given'),
     evaluated_at: evaluatedAtArg.optional().describe('sanity check only: must be within 300 s of the server clock'),
@@ -216,7 +216,9 @@ export const outputs = {
     currency: axes.shape.currency,
     sufficiency: axes.shape.sufficiency,
     risk_policy: z.object({ policy_id: text, version: text }),
-    decision_id: text.nullable().describe('the recorded decision (null when the ledger is read-only)'),
+    decision_id: text.nullable().describe('the recorded decision (null when nothing was recorded: see recorded and why)'),
+    recorded: z.boolean().describe('whether the decision was appended to the ledger (only for a caller with the ingest role on a writable ledger)'),
+    why: text.optional().describe('why the decision was not recorded'),
     rule: text.describe('the gate rule that decided mayAct (no_evidence when nothing is stored)'),
     held_until_reevaluated: idList.describe('propositions to re-evaluate before this action may proceed (empty unless held)'),
   }),

@@ -4,6 +4,7 @@
  * schemas describe the same arguments to models and clients; these readers decide, because every
  * malformed value must get its own EWP code rather than a framework's validation error.
  */
+import { checkJsonBounds, FIELD_LIMITS, fieldTooLarge } from '@ewp/core';
 import type { z } from 'zod';
 import { invalidArgument, ToolRefusal } from './refusal.js';
 
@@ -47,10 +48,31 @@ function issuePath(path: readonly PropertyKey[]): string {
  * @throws {ToolRefusal} `EWP_REFUSE_INVALID_ARGUMENTS` naming the first bad argument.
  */
 export function parseToolArguments<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  try {
+    checkJsonBounds(raw ?? {});
+  } catch (error) {
+    throw asToolRefusal(error);
+  }
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw invalidArgument(issuePath(issue?.path ?? []), issue?.message ?? 'invalid arguments');
+  const path = issuePath(issue?.path ?? []);
+  // A schema bound is a row of the field-limits table: refused with the table's code.
+  if (issue?.code === 'too_big' && (issue.origin === 'string' || issue.origin === 'array')) {
+    throw new ToolRefusal('EWP_REFUSE_FIELD_TOO_LARGE', `must hold at most ${String(issue.maximum)} ${issue.origin === 'string' ? 'characters' : 'elements'}`, {
+      path,
+    });
+  }
+  throw invalidArgument(path, issue?.message ?? 'invalid arguments');
+}
+
+/** A field-limits refusal of core as the tool refusal every binding reports. */
+function asToolRefusal(error: unknown): unknown {
+  const e = error as { code?: unknown; path?: unknown; message?: unknown };
+  if (e?.code !== 'EWP_REFUSE_FIELD_TOO_LARGE') return error;
+  const path = typeof e.path === 'string' ? e.path : '$';
+  const message = String(e.message);
+  return new ToolRefusal('EWP_REFUSE_FIELD_TOO_LARGE', message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message, { path, cause: error });
 }
 
 function invalid(name: string, message: string): ToolRefusal {
@@ -74,6 +96,7 @@ export function idValue(value: unknown, name: string, required: boolean): string
     return undefined;
   }
   if (typeof value === 'string' && value !== '') {
+    if (value.length > FIELD_LIMITS.id) throw asToolRefusal(fieldTooLarge(argumentPath(name), 'id')) as ToolRefusal;
     if (LONE_SURROGATE.test(value)) throw new ToolRefusal('LONE_SURROGATE', 'holds an unpaired UTF-16 surrogate', { path: name });
     return value;
   }

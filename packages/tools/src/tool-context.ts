@@ -1,6 +1,7 @@
 import type { RiskPolicy } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { z } from 'zod';
+import type { MemoryWriter } from './memory-tool-args.js';
 import type { EwpToolName, inputs, outputs } from './schemas.js';
 import type { ToolArguments } from './tool-arguments.js';
 
@@ -15,6 +16,11 @@ export interface ToolContext {
   riskPolicy: RiskPolicy | undefined;
   /** The clock: decision time of `ewp_may_act`, default T of `ewp_memory_context`. */
   now: () => Date;
+  /**
+   * Who writes, for a caller with the ingest role: the source of every memory it stores and its
+   * observer grant (see {@link MemoryWriter}). Absent: the principal `agent`, no observer grant.
+   */
+  writer?: MemoryWriter | undefined;
 }
 
 /** The result of a tool (its output schema's type). */

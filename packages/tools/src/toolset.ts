@@ -3,8 +3,9 @@
  * arguments are read, `null`/absent arguments are `{}`, and every refusal is a {@link ToolRefusal}
  * with an EWP code. Bindings (MCP, AI SDK, LangChain) call {@link runTool} and only frame the result.
  */
-import { InvalidArgumentError, type RiskPolicy } from '@ewp/core';
+import { checkJsonBounds, InvalidArgumentError, type RiskPolicy } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
+import type { MemoryWriter } from './memory-tool-args.js';
 import { asRefusal, ToolRefusal } from './refusal.js';
 import type { EwpToolName } from './schemas.js';
 import { isObject, type ToolArguments } from './tool-arguments.js';
@@ -71,6 +72,8 @@ export interface ToolsetOptions {
   riskPolicy?: RiskPolicy | undefined;
   /** The clock. Default `() => new Date()`. */
   now?: (() => Date) | undefined;
+  /** Who writes memories through these tools (the authenticated principal and its observer grant); default the principal `agent`. */
+  writer?: MemoryWriter | undefined;
 }
 
 /**
@@ -88,6 +91,7 @@ export function toolContext(options: ToolsetOptions): ToolContext {
     trustedOrigins: !(typeof ingest === 'object' && ingest !== null && ingest.allowTrustedOrigins === false),
     riskPolicy: options.riskPolicy,
     now: options.now ?? (() => new Date()),
+    ...(options.writer === undefined ? {} : { writer: options.writer }),
   };
 }
 
@@ -112,6 +116,8 @@ export async function runTool(name: string, rawArguments: unknown, context: Tool
   }
   const args: ToolArguments = (rawArguments as ToolArguments | null | undefined) ?? {};
   try {
+    // The table of field limits bounds the whole call first (depth, text, arrays); each reader then bounds its own field.
+    checkJsonBounds(args);
     return { ok: true, value: await tool.run(args, context) };
   } catch (error) {
     const refusal = asRefusal(error);

@@ -37,6 +37,12 @@ export interface DecisionRecording {
    * decision-only answer such as `ewp_may_act` on a read-only server, never for a guarded run.
    */
   readOnlyLedger?: 'refuse' | 'unrecorded';
+  /**
+   * Decide as a recorded decision would be decided (the recovery gate reads the ledger) but append
+   * nothing, and answer a null id: for a caller that may ask but holds no writer's role (an anonymous
+   * `ewp_may_act`), whose calls must not grow the ledger. Default `false`.
+   */
+  dryRun?: boolean;
 }
 
 /** One decision to make. */
@@ -113,7 +119,7 @@ export async function decide(request: DecisionRequest): Promise<RecordedDecision
     basis,
     recovery,
   });
-  if (recording === undefined) return { decision_id: null, record, warrants };
+  if (recording === undefined || recording.dryRun === true) return { decision_id: null, record, warrants };
   const id = decisionId(record);
   try {
     const signature = recording.signer === undefined ? null : signDecisionRecord(record, recording.signer);

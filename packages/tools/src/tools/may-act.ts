@@ -1,9 +1,9 @@
-import { type Action, parseInstant, type RiskPolicy, RISKS } from '@ewp/core';
+import { type Action, checkFieldSize, parseInstant, type RiskPolicy, RISKS } from '@ewp/core';
 import { DecisionError } from '../decisions/decision-error.js';
 import { decide } from '../decisions/recording-gate.js';
 import { ToolRefusal, toRefusal } from '../refusal.js';
 import { loadStoredView, serverTime } from '../stored-view.js';
-import { hasArgument, isAbsent, isObject, readId, type ToolArguments } from '../tool-arguments.js';
+import { hasArgument, idValue, isAbsent, isObject, readId, type ToolArguments } from '../tool-arguments.js';
 import type { EwpTool } from '../tool-context.js';
 
 /** Largest accepted distance between a caller's `evaluated_at` and the server clock. */
@@ -14,6 +14,10 @@ const ACTION_POLICY = { policy_id: 'action-v0.1', version: '0.1.0' } as const;
 export const DEFAULT_ACTION_ID = 'unnamed-action';
 /** `action.kind` when the caller gives none. */
 export const DEFAULT_ACTION_KIND = 'unspecified';
+/** Why `ewp_may_act` answered without recording: the caller holds no writer's role. */
+export const UNRECORDED_ANONYMOUS = 'anonymous caller: decisions are recorded for token holders (the ingest role)';
+/** Why `ewp_may_act` answered without recording: the server's ledger is read-only. */
+export const UNRECORDED_READ_ONLY = 'the ledger is read-only: the decision was answered, not recorded';
 const RISK_SET: ReadonlySet<string> = new Set(RISKS);
 const RISK_FLAGS = ['high_requires_accepted', 'high_requires_no_open_conflict'] as const;
 
@@ -35,10 +39,13 @@ function readAction(args: ToolArguments): Action {
     throw new ToolRefusal('EWP_REFUSE_INVALID_ACTION', 'must be "low", "medium" or "high"', { path: '$.action.risk' });
   }
   if (typeof action.reversible !== 'boolean') throw new ToolRefusal('EWP_REFUSE_INVALID_ACTION', 'must be true or false', { path: '$.action.reversible' });
-  const actionId = action.action_id;
+  // Both end up in a decision record of the append-only ledger: bounded by the field-limits table.
+  const actionId =
+    typeof action.action_id === 'string' || typeof action.action_id === 'number' ? idValue(action.action_id, 'action.action_id', false) : undefined;
   const kind = action.kind;
+  if (typeof kind === 'string') checkFieldSize(kind, '$.action.kind', 'kind');
   return {
-    action_id: typeof actionId === 'string' || typeof actionId === 'number' ? String(actionId) : DEFAULT_ACTION_ID,
+    action_id: actionId ?? DEFAULT_ACTION_ID,
     kind: typeof kind === 'string' ? kind : DEFAULT_ACTION_KIND,
     risk: action.risk as Action['risk'],
     reversible: action.reversible,
@@ -111,6 +118,8 @@ export const mayActTool: EwpTool<'ewp_may_act'> = {
     try {
       // The one recording gate: mayAct bounded by the recovery gate, recorded in the ledger. A server
       // that opened its ledger read-only still decides (the recovery gate only reads), unrecorded.
+      // Recording is a write: only a caller with the ingest role (a token holder, a principal) adds a
+      // record; anyone else gets the same decision and the ledger does not grow by their calls.
       made = await decide({
         store: context.store,
         propositions: [propositionId],
@@ -118,7 +127,7 @@ export const mayActTool: EwpTool<'ewp_may_act'> = {
         riskPolicy,
         evaluatedAt,
         views: new Map([[propositionId, view]]),
-        record: { gate: 'ewp_may_act', readOnlyLedger: 'unrecorded' },
+        record: context.ingest ? { gate: 'ewp_may_act', readOnlyLedger: 'unrecorded' } : { gate: 'ewp_may_act', readOnlyLedger: 'unrecorded', dryRun: true },
       });
     } catch (error) {
       if (DecisionError.isInstance(error)) throw new ToolRefusal('EWP_REFUSE_LEDGER_UNAVAILABLE', error.message, { cause: error });
@@ -139,6 +148,8 @@ export const mayActTool: EwpTool<'ewp_may_act'> = {
       sufficiency: w.warrant.sufficiency,
       risk_policy: { policy_id: record.risk_policy.policy_id, version: record.risk_policy.version },
       decision_id: made.decision_id,
+      recorded: made.decision_id !== null,
+      ...(made.decision_id !== null ? {} : { why: context.ingest ? UNRECORDED_READ_ONLY : UNRECORDED_ANONYMOUS }),
       rule: record.rule,
       held_until_reevaluated: record.recovery !== null && record.recovery.decision !== 'MAY_ACT' ? record.recovery.requirements : [],
     };
