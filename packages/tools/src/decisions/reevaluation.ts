@@ -94,7 +94,7 @@ async function recordsNoSnapshotHolds(store: EvidenceStore, propositionId: strin
     const view = await store.get(propositionId, (snapshots[i] as { view_id: string }).view_id);
     if (view === undefined) continue;
     for (const [kind, list, field] of RECORD_LISTS) {
-      for (const record of view[list] as readonly Record<string, unknown>[]) wanted.delete(`${kind}:${String(record[field])}`);
+      for (const record of view[list] as readonly object[]) wanted.delete(`${kind}:${String((record as Record<string, unknown>)[field])}`);
     }
   }
   return records.filter((r) => wanted.has(r));
