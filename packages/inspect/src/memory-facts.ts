@@ -128,6 +128,7 @@ export class MemoryFacts {
         refute_count: shown.refute_count,
         distinct_sources: shown.distinct_sources,
         echo_count: shown.echo_count,
+        self_support_count: shown.self_support_count,
         first_seen: shown.first_seen,
         last_support: shown.last_support,
         last_refute: shown.last_refute,

@@ -46,7 +46,7 @@ import {
 import { oneLine, type PersonaItem, parsePersonaFile, renderPersonaFile } from './persona-file.js';
 import { promotionDecision } from './promotion-gate.js';
 import { copyInto, copyOf, emptySalience, fillSlot, type SalienceRecord, type SalienceStore, SlotSalienceStore } from './salience-store.js';
-import { type Embedder, embedderSimilarity, type SimilarityMeasure, trigramSimilarity } from './similarity.js';
+import { type Embedder, embedderSimilarity, onCleanText, type SimilarityMeasure, similarityMeasureNamed } from './similarity.js';
 
 /** How a {@link MemoryLedger} is made. */
 export interface MemoryLedgerOptions {
@@ -54,7 +54,7 @@ export interface MemoryLedgerOptions {
   config?: MemoryConfigInput;
   /** Where salience is kept. Default: in memory, on this layer's own entry of each memory. */
   salience?: SalienceStore;
-  /** The echo check's measure. Default: trigram cosine; `embedder` is the shorthand for an embedder. */
+  /** The echo check's measure. Default: the config's `measure` (built-in, by name); `embedder` is the shorthand for an embedder. */
   similarity?: SimilarityMeasure;
   /** Vectors for texts (Mem0's embedder, LangChain's `embedDocuments`, any function). */
   embedder?: Embedder;
@@ -149,6 +149,12 @@ export interface RecallRow {
   salience: SalienceRecord;
 }
 
+/**
+ * Salience as `show` returns it, with `promoted` beside it: read from the chain's PROMO_GATE events
+ * (the same as the state's own `promoted`), never from the salience store.
+ */
+export type ShownSalience = SalienceRecord & { promoted: boolean };
+
 /** The outcome of one promotion attempt. */
 export interface GateOutcome {
   hash: string;
@@ -210,6 +216,13 @@ interface Indexed {
   reclasses: number;
   /** Its own sources and lineages and those of what it was derived from (from STORE facts; computed on first need). */
   own?: OwnLineage;
+  /** An `allowed` PROMO_GATE event for it is in the chain (set while the chain is read, and on each gate write). */
+  promoted: boolean;
+  /**
+   * The evidence state (`<class>:<view_id>`) of its latest `blocked` PROMO_GATE event, until one allows
+   * it: the gate is not asked again on the same state (the chain already has that decision).
+   */
+  blocked_at_state: string | null;
   /**
    * The memory's salience as this layer works with it (undefined: never recalled). With the default
    * store this slot is where salience is kept ({@link SlotSalienceStore}); with a store given in the
@@ -295,7 +308,10 @@ export class MemoryLedger {
         () => this.#index,
       );
     this.#salienceElsewhere = options.salience !== undefined;
-    this.similarity = options.similarity ?? (options.embedder ? embedderSimilarity(options.embedder) : trigramSimilarity);
+    // Every measure, a caller's included, compares cleaned text (NFKC, no invisible characters).
+    this.similarity = onCleanText(
+      options.similarity ?? (options.embedder ? embedderSimilarity(options.embedder) : similarityMeasureNamed(this.config.measure)),
+    );
     this.#now = options.now ?? (() => new Date().toISOString());
   }
 
@@ -329,7 +345,14 @@ export class MemoryLedger {
     if (entry.kind === MEMORY_EVENT_KINDS.store) {
       const facts = factsFromStoreEvent(entry);
       if (!this.#index.has(facts.hash)) {
-        this.#index.set(facts.hash, { facts, current: facts.class, reclasses: 0, salience: this.salience.get(facts.hash) });
+        this.#index.set(facts.hash, {
+          facts,
+          current: facts.class,
+          reclasses: 0,
+          salience: this.salience.get(facts.hash),
+          promoted: false,
+          blocked_at_state: null,
+        });
         for (const w of wordsOf(facts.text)) {
           const set = this.#words.get(w);
           if (set === undefined) this.#words.set(w, new Set([facts.hash]));
@@ -342,6 +365,9 @@ export class MemoryLedger {
         m.current = entry.body.to as EpistemicClass;
         m.reclasses += 1;
       }
+    } else if (entry.kind === MEMORY_EVENT_KINDS.promoGate) {
+      const m = this.#index.get(String(entry.body.memory));
+      if (m !== undefined) applyGateEvent(m, entry.body as unknown as GateEventBody);
     }
     if (entry.kind !== MEMORY_EVENT_KINDS.promoGate) {
       // A link changes the target's view; a reclass changes which records count everywhere.
@@ -634,13 +660,24 @@ export class MemoryLedger {
 
   // ---------------------------------------------------------------- reads
 
-  /** A memory's state at T (default now): class, confidence, counts, warrant. */
-  async show(hash: string, at?: string): Promise<MemoryState & { salience: SalienceRecord; events: LedgerEntry[] }> {
+  /**
+   * A memory's state at T (default now): class, confidence, counts, warrant; whether it is promoted
+   * (from the chain's PROMO_GATE events), its salience and its events.
+   */
+  async show(hash: string, at?: string): Promise<MemoryState & { promoted: boolean; salience: ShownSalience; events: LedgerEntry[] }> {
     checkText(hash, 'hash', 256);
     await this.refresh();
     const state = await this.#state(hash, this.#at(at));
+    const promoted = this.#known(hash, 'hash').promoted;
     const events = await this.evidenceStore.readEntries({ kind: MEMORY_EVENT_NAMESPACE, subject: propositionOf(hash), limit: ENTRY_PAGE });
-    return { ...state, salience: this.salience.get(hash) ?? emptySalience(), events };
+    return { ...state, promoted, salience: { ...(this.salience.get(hash) ?? emptySalience()), promoted }, events };
+  }
+
+  /** Whether memory `hash` is promoted: an `allowed` PROMO_GATE event for it is in the chain. */
+  async isPromoted(hash: string): Promise<boolean> {
+    checkText(hash, 'hash', 256);
+    await this.refresh();
+    return this.#known(hash, 'hash').promoted;
   }
 
   /**
@@ -688,8 +725,9 @@ export class MemoryLedger {
     }
     if (query.touch !== false) {
       for (const row of rows) {
-        const s = this.#touch(this.#index.get(row.hash) as Indexed, row.hash, at.text);
-        if (this.#due(s)) await this.#attemptPromotion(row.hash, s);
+        const m = this.#index.get(row.hash) as Indexed;
+        const s = this.#touch(m, row.hash, at.text);
+        if (this.#due(m, s)) await this.#attemptPromotion(row.hash, s);
         copyInto(row.salience, s);
       }
     }
@@ -702,7 +740,7 @@ export class MemoryLedger {
     await this.refresh();
     const m = this.#known(hash, 'hash');
     const s = this.#touch(m, hash, this.#at(at).text);
-    if (this.#due(s)) await this.#attemptPromotion(hash, s);
+    if (this.#due(m, s)) await this.#attemptPromotion(hash, s);
     return copyOf(s);
   }
 
@@ -727,14 +765,15 @@ export class MemoryLedger {
     if (this.#salienceElsewhere) this.salience.set(hash, s);
   }
 
-  /** Whether a touched memory has reached the promotion threshold and is not promoted yet. */
-  #due(s: SalienceRecord): boolean {
-    return s.energy >= this.config.promotion_energy && !s.promoted;
+  /** Whether a touched memory has reached the promotion threshold and is not promoted yet (by the chain). */
+  #due(m: Indexed, s: SalienceRecord): boolean {
+    return s.energy >= this.config.promotion_energy && !m.promoted;
   }
 
   /**
-   * The gate's decision for one memory, not yet recorded: the PROMO_GATE entry to append and the
-   * salience change that follows it once appended. `undefined` when there is nothing to decide.
+   * The gate's decision for one memory, not yet recorded: the PROMO_GATE entry to append and what
+   * follows once it is appended (the index's promotion state, as a read of the chain would set it, and
+   * importance in salience). `undefined` when there is nothing to decide.
    */
   async #gate(
     hash: string,
@@ -742,19 +781,19 @@ export class MemoryLedger {
     at: Instant,
     pass?: { latestViewIds: Map<string, string> | undefined },
   ): Promise<{ outcome: GateOutcome; entry: LedgerEntryInput; apply: () => void } | undefined> {
-    if (s.promoted) return undefined;
     const m = this.#known(hash, 'hash');
+    if (m.promoted) return undefined;
     // Refused on this very evidence already: the chain has that decision, asking again adds nothing.
     // In a pass the latest view ids come from one listing, so a refused memory is not read again.
     const listed = pass?.latestViewIds?.get(hash);
-    if (listed !== undefined && s.blocked_at_state === `${m.current}:${listed}`) return undefined;
+    if (listed !== undefined && m.blocked_at_state === `${m.current}:${listed}`) return undefined;
     // A pass reads each memory once and keeps nothing: holding 100,000 views only fed the collector.
     const cached = await this.#cached(hash, pass === undefined);
     const view = cached.view;
     const state = `${m.current}:${view.view_id}`;
-    if (s.blocked_at_state === state) return undefined;
+    if (m.blocked_at_state === state) return undefined;
     const counts = this.#countsOf(cached, at);
-    const d = promotionDecision(m.current, counts.distinct_sources, s.promoted, this.config);
+    const d = promotionDecision(m.current, counts.distinct_sources, m.promoted, this.config);
     if (d.decision === 'skip') return undefined;
     const body: GateEventBody = {
       memory: hash,
@@ -766,19 +805,16 @@ export class MemoryLedger {
       view_id: view.view_id,
     };
     const apply = () => {
+      applyGateEvent(m, body);
       if (d.decision === 'allowed') {
         s.importance += 1;
-        s.promoted = true;
-        s.blocked_at_state = null;
-      } else {
-        s.blocked_at_state = state;
+        this.#keepSalience(m, hash, s);
       }
-      this.#keepSalience(m, hash, s);
     };
     return { outcome: { hash, decision: d.decision, reason: d.reason }, entry: gateEvent(body), apply };
   }
 
-  /** One promotion attempt: the decision is a PROMO_GATE event in the chain; its effect is on salience only. */
+  /** One promotion attempt: the decision is a PROMO_GATE event in the chain, which is what promotes; salience only gains importance. */
   async #attemptPromotion(hash: string, s: SalienceRecord): Promise<GateOutcome> {
     const g = await this.#gate(hash, s, this.#at(undefined).instant);
     if (g === undefined) return { hash, decision: 'skip', reason: null };
@@ -799,9 +835,10 @@ export class MemoryLedger {
     const due: [string, SalienceRecord][] = [];
     let refusedBefore = 0;
     for (const [hash, s] of this.salience.entries()) {
-      if (s.energy < this.config.promotion_energy || s.promoted || !this.#index.has(hash)) continue;
+      const m = this.#index.get(hash);
+      if (s.energy < this.config.promotion_energy || m === undefined || m.promoted) continue;
       due.push([hash, s]);
-      if (s.blocked_at_state !== null) refusedBefore += 1;
+      if (m.blocked_at_state !== null) refusedBefore += 1;
     }
     // Listing every proposition costs a fifth to a twentieth of reading each one's view (SQLite under
     // load, measured): worth it when more than one memory in five was refused before.
@@ -1014,7 +1051,8 @@ export class MemoryLedger {
     const items: PersonaItem[] = [];
     for (const s of await this.#states(project, at)) {
       const confirmed = this.#isConfirmed(s);
-      if (!confirmed && !s.salience.promoted) continue;
+      // Promoted by the chain's PROMO_GATE events, never by anything in the salience store.
+      if (!confirmed && this.#index.get(s.hash)?.promoted !== true) continue;
       items.push({
         hash: s.hash,
         text: s.text,
@@ -1070,6 +1108,19 @@ export class MemoryLedger {
   /** Close the salience store (the EvidenceStore belongs to the caller). */
   close(): void {
     this.salience.close();
+  }
+}
+
+/**
+ * What one PROMO_GATE event says of a memory, applied to its index entry: the one rule for a gate
+ * decision read back from the chain and for one just written.
+ */
+function applyGateEvent(m: Pick<Indexed, 'promoted' | 'blocked_at_state'>, body: Pick<GateEventBody, 'decision' | 'class' | 'view_id'>): void {
+  if (body.decision === 'allowed') {
+    m.promoted = true;
+    m.blocked_at_state = null;
+  } else if (!m.promoted) {
+    m.blocked_at_state = `${body.class}:${body.view_id}`;
   }
 }
 

@@ -27,7 +27,8 @@ async function evidenceState(memory: MemoryLedger, hashes: string[]) {
   const out = [];
   for (const hash of hashes) {
     for (const at of TIMES) {
-      const { salience: _s, events: _e, ...state } = await memory.show(hash, at);
+      // Promotion is what a recall may cause (a PROMO_GATE event), so it is left out with salience.
+      const { salience: _s, events: _e, promoted: _p, ...state } = await memory.show(hash, at);
       out.push(state);
     }
     out.push(await memory.evidenceStore.listSnapshots(propositionOf(hash)));

@@ -8,7 +8,11 @@ import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSyn
 import { resolve } from 'node:path';
 import { badInput } from './errors.js';
 
-/** The salience of one memory. */
+/**
+ * The salience of one memory: salience only. Whether a memory is promoted is read from the PROMO_GATE
+ * events of the audited chain, never from here, so nothing in a salience file can promote, confirm or
+ * label a memory (a `promoted` or `blocked_at_state` field in an older file is ignored).
+ */
 export interface SalienceRecord {
   recall_count: number;
   /** Recall and replay add to it; promotion is attempted when it reaches `promotion_energy`. */
@@ -16,18 +20,11 @@ export interface SalienceRecord {
   /** Raised by the promotion gate only. */
   importance: number;
   last_recalled_at: string | null;
-  /** Promoted once (pinned): the pass skips it. */
-  promoted: boolean;
-  /**
-   * The evidence state (`<class>:<view_id>`) at which the gate last refused it: the gate is not asked
-   * again until the memory's class or evidence changes. A cache, never a decision.
-   */
-  blocked_at_state: string | null;
 }
 
 /** A fresh record. */
 export function emptySalience(): SalienceRecord {
-  return { recall_count: 0, energy: 0, importance: 0, last_recalled_at: null, promoted: false, blocked_at_state: null };
+  return { recall_count: 0, energy: 0, importance: 0, last_recalled_at: null };
 }
 
 /** A copy of a record, field by field: the recall hot path makes one per returned memory. */
@@ -37,8 +34,6 @@ export function copyOf(r: SalienceRecord): SalienceRecord {
     energy: r.energy,
     importance: r.importance,
     last_recalled_at: r.last_recalled_at,
-    promoted: r.promoted,
-    blocked_at_state: r.blocked_at_state,
   };
 }
 
@@ -48,8 +43,6 @@ export function copyInto(target: SalienceRecord, record: SalienceRecord): void {
   target.energy = record.energy;
   target.importance = record.importance;
   target.last_recalled_at = record.last_recalled_at;
-  target.promoted = record.promoted;
-  target.blocked_at_state = record.blocked_at_state;
 }
 
 /** Store `record` under `hash` in `records`, in place when one is kept. */
@@ -155,9 +148,9 @@ export const SALIENCE_FLUSH_DELAY_MS = 50;
 
 /** One line of the side file, written out by hand: the hot path's serialization, a few times cheaper than `JSON.stringify`. */
 function lineOf(hash: string, r: SalienceRecord): string {
-  if (!Number.isFinite(r.recall_count) || !Number.isFinite(r.energy) || !Number.isFinite(r.importance)) return `${JSON.stringify({ h: hash, r })}\n`;
+  if (!Number.isFinite(r.recall_count) || !Number.isFinite(r.energy) || !Number.isFinite(r.importance)) return `${JSON.stringify({ h: hash, r: copyOf(r) })}\n`;
   const text = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
-  return `{"h":${JSON.stringify(hash)},"r":{"recall_count":${r.recall_count},"energy":${r.energy},"importance":${r.importance},"last_recalled_at":${text(r.last_recalled_at)},"promoted":${r.promoted === true},"blocked_at_state":${text(r.blocked_at_state)}}}\n`;
+  return `{"h":${JSON.stringify(hash)},"r":{"recall_count":${r.recall_count},"energy":${r.energy},"importance":${r.importance},"last_recalled_at":${text(r.last_recalled_at)}}}\n`;
 }
 
 /** Stores with bumps waiting for their delay (a store leaves once it has written them); one `exit` listener writes them all. */
@@ -222,7 +215,8 @@ export class JsonlSalienceStore implements SalienceStore {
           continue;
         }
         if (typeof parsed.h === 'string' && typeof parsed.r === 'object' && parsed.r !== null) {
-          this.#records.set(parsed.h, { ...emptySalience(), ...(parsed.r as Partial<SalienceRecord>) });
+          // Salience fields only: an older file's `promoted` and `blocked_at_state` are dropped here.
+          this.#records.set(parsed.h, copyOf({ ...emptySalience(), ...(parsed.r as Partial<SalienceRecord>) }));
           this.#lines += 1;
         }
       }

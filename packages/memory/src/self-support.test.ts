@@ -4,11 +4,17 @@ import { join } from 'node:path';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MemoryLedger } from './memory-ledger.js';
+import { MemoryLedger, type MemoryLedgerOptions } from './memory-ledger.js';
+import { trigramSimilarity } from './similarity.js';
 
 const T = '2026-12-01T12:00:00Z';
 const dir = mkdtempSync(join(tmpdir(), 'ewp-self-support-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/**
+ * A measure that misses these paraphrases (trigram cosine at 0.85, as in the reported attack): the rule
+ * must hold where the echo check says "not an echo", since it reads sources, not wording.
+ */
+const MISSES_PARAPHRASES: MemoryLedgerOptions = { now: () => T, similarity: trigramSimilarity, config: { sim_threshold: 0.85 } };
 
 /** The LINK or REFUTE event of `support` → `target`. */
 async function linkEventOf(memory: MemoryLedger, support: string, target: string) {
@@ -18,7 +24,7 @@ async function linkEventOf(memory: MemoryLedger, support: string, target: string
 
 describe('nothing supports itself', () => {
   it('a paraphrase from the claim’s own source adds no source and no confidence, and cannot pass the gate', async () => {
-    const memory = new MemoryLedger(new MemoryEvidenceStore(), { now: () => T });
+    const memory = new MemoryLedger(new MemoryEvidenceStore(), MISSES_PARAPHRASES);
     const h = await memory.store({ text: 'The scheduler is misconfigured on every host', class: 'hypothesis', source: 'agent' });
     expect([h.distinct_sources, h.confidence]).toEqual([0, 0]);
     const o = await memory.store({
@@ -49,7 +55,7 @@ describe('nothing supports itself', () => {
   });
 
   it('a support from the lineage of what the target was derived from is not independent, transitively', async () => {
-    const memory = new MemoryLedger(new MemoryEvidenceStore(), { now: () => T });
+    const memory = new MemoryLedger(new MemoryEvidenceStore(), MISSES_PARAPHRASES);
     const seen = await memory.store({ text: 'Disk sda on db-1 reported 12 reallocated sectors', class: 'observation', source: 'smartctl' });
     const step = await memory.store({ text: 'sda on db-1 is wearing out', class: 'inference', source: 'agent', derived_from: [seen.hash] });
     const claim = await memory.store({ text: 'db-1 needs a new disk this month', class: 'inference', source: 'planner', derived_from: [step.hash] });
@@ -76,13 +82,13 @@ describe('nothing supports itself', () => {
 
   it('the counts are read from the records: a reopened SQLite ledger gives the same counts', async () => {
     const path = join(dir, 'reopen.sqlite');
-    const first = new MemoryLedger(new SqliteEvidenceStore(path), { now: () => T });
+    const first = new MemoryLedger(new SqliteEvidenceStore(path), MISSES_PARAPHRASES);
     const h = await first.store({ text: 'The cache is cold after every deploy', class: 'hypothesis', source: 'agent' });
     await first.store({ text: 'After each deploy the cache starts empty', class: 'observation', source: 'agent', supports: [h.hash] });
     await first.store({ text: 'cache hit rate 0.02 at 10:01', class: 'observation', source: 'metrics', supports: [h.hash] });
     const before = await first.show(h.hash);
     await first.evidenceStore.close();
-    const second = new MemoryLedger(new SqliteEvidenceStore(path), { now: () => T });
+    const second = new MemoryLedger(new SqliteEvidenceStore(path), MISSES_PARAPHRASES);
     const after = await second.show(h.hash);
     expect(before).toMatchObject({ distinct_sources: 1, self_support_count: 1, support_count: 1 });
     for (const k of ['distinct_sources', 'support_count', 'self_support_count', 'echo_count', 'confidence'] as const) expect(after[k]).toBe(before[k]);

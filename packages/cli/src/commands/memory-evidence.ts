@@ -49,7 +49,7 @@ export const memoryEvidenceCommand: Command = async (args: string[], io: CliIO) 
             `  ${s.text}\n` +
             `  supports ${s.support_count}, refutations ${s.refute_count}, distinct sources ${s.distinct_sources}, echoes ${s.echo_count}\n` +
             `  first seen ${s.first_seen ?? '-'}, last support ${s.last_support ?? '-'}, last refutation ${s.last_refute ?? '-'}\n` +
-            `  salience: recalled ${s.salience.recall_count}, energy ${s.salience.energy}, importance ${s.salience.importance}${s.salience.promoted ? ', promoted' : ''}\n`,
+            `  salience: recalled ${s.salience.recall_count}, energy ${s.salience.energy}, importance ${s.salience.importance}${s.promoted ? ', promoted (by the gate, in the chain)' : ''}\n`,
         );
         for (const e of s.events) io.stdout.write(`  #${e.chain_index} ${e.kind} ${e.committed_at} ${JSON.stringify(e.body)}\n`);
       }
