@@ -66,7 +66,8 @@ describe('configuration', () => {
     expect(resolveMemoryConfig()).toEqual({
       gate_promotion: true,
       min_independent_sources: 1,
-      sim_threshold: 0.85,
+      sim_threshold: 0.6,
+      measure: 'word-vectors',
       search_k: 8,
       confidence: { observation_w: 30, source_w: 18, refute_w: 25, age_penalty: 5 },
       eviction_evidence_bias: 0,
@@ -91,6 +92,7 @@ describe('configuration', () => {
     [{ confidence: { refute_w: -1 } }, 'config.confidence.refute_w'],
     [{ gate_promotion: 'yes' }, 'config.gate_promotion'],
     [{ eviction_evidence_bias: Number.NaN }, 'config.eviction_evidence_bias'],
+    [{ measure: 'levenshtein' }, 'config.measure'],
   ])('refuses %j naming the field', (input, path) => {
     try {
       resolveMemoryConfig(input as never);

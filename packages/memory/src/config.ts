@@ -4,6 +4,7 @@
  * an outcome lives here, so it is configuration, never a constant buried in code.
  */
 import { badInput } from './errors.js';
+import { DEFAULT_SIMILARITY_MEASURE, isSimilarityMeasureName, SIMILARITY_MEASURE_NAMES, type SimilarityMeasureName } from './similarity.js';
 
 /** The weights of the confidence formula (docs/spec/evidence-layer.md, confidence). */
 export interface ConfidenceWeights {
@@ -23,8 +24,13 @@ export interface MemoryConfig {
   gate_promotion: boolean;
   /** Distinct independent sources an inference or hypothesis needs to be promoted. Default 1. */
   min_independent_sources: number;
-  /** Similarity at or above which a same-source support is an echo. Default 0.85. */
+  /**
+   * Similarity at or above which a same-source support is an echo. Default 0.6, chosen with the
+   * default measure on the paraphrase set (a threshold belongs to its measure: see the memory README).
+   */
   sim_threshold: number;
+  /** Ours: the echo check's built-in measure, by name (`word-vectors`, `trigram-cosine`, `trigram-facts`). Default `word-vectors`. */
+  measure: SimilarityMeasureName;
   /** How many nearest earlier texts a link compares with. Default 8. */
   search_k: number;
   confidence: ConfidenceWeights;
@@ -56,7 +62,8 @@ export type MemoryConfigInput = Partial<Omit<MemoryConfig, 'confidence'>> & { co
 export const DEFAULT_MEMORY_CONFIG: Readonly<MemoryConfig> = Object.freeze({
   gate_promotion: true,
   min_independent_sources: 1,
-  sim_threshold: 0.85,
+  sim_threshold: 0.6,
+  measure: DEFAULT_SIMILARITY_MEASURE,
   search_k: 8,
   confidence: Object.freeze({ observation_w: 30, source_w: 18, refute_w: 25, age_penalty: 5 }),
   eviction_evidence_bias: 0,
@@ -86,10 +93,12 @@ export function resolveMemoryConfig(input: MemoryConfigInput = {}): MemoryConfig
   // The plan writes the switch as 1/0; true/false are accepted too.
   if (gate !== true && gate !== false && gate !== 1 && gate !== 0) throw badInput('config.gate_promotion', 'must be true, false, 1 or 0');
   const w = c.confidence;
+  if (!isSimilarityMeasureName(c.measure)) throw badInput('config.measure', `must be one of ${SIMILARITY_MEASURE_NAMES.join(', ')}`);
   return {
     gate_promotion: gate === true || gate === 1,
     min_independent_sources: number(c.min_independent_sources, 'config.min_independent_sources', 0, 1000, true),
     sim_threshold: number(c.sim_threshold, 'config.sim_threshold', 0, 1, false),
+    measure: c.measure,
     search_k: number(c.search_k, 'config.search_k', 1, 1000, true),
     confidence: {
       observation_w: number(w.observation_w, 'config.confidence.observation_w', 0, 100, true),

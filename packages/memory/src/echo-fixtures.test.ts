@@ -75,7 +75,7 @@ describe('echo fixtures', () => {
     expect(trigramSimilarity.similarities(BASE, [DIFFERENT])[0]).toBeLessThan(0.85);
   });
 
-  it('at link time: the default counts a same-source paraphrase as a new support, an embedder calls it an echo', async () => {
+  it('at link time: trigram counts a same-source paraphrase as a new support; the default measure and an embedder call it an echo', async () => {
     const run = async (options: ConstructorParameters<typeof MemoryLedger>[1]) => {
       const memory = new MemoryLedger(new MemoryEvidenceStore(), { now: () => '2026-12-01T00:00:00Z', ...options });
       const claim = await memory.store({ text: 'So the 05:50 maintenance window is safe', class: 'inference' });
@@ -83,15 +83,41 @@ describe('echo fixtures', () => {
       const again = await memory.store({ text: MISSED[1][2], class: 'observation', source: 'scheduler', supports: [claim.hash] });
       return { link: again.links[0]!, state: await memory.show(claim.hash) };
     };
-    const lexical = await run({});
+    const lexical = await run({ config: { measure: 'trigram-cosine', sim_threshold: 0.85 } });
     expect(lexical.link.echo).toBe(false);
     expect(lexical.state.support_count).toBe(2);
     // Same source either way: distinct sources do not rise even when the echo is missed.
     expect(lexical.state.distinct_sources).toBe(1);
+    const byDefault = await run({});
+    expect(byDefault.link).toMatchObject({ echo: true });
+    expect(byDefault.state).toMatchObject({ support_count: 1, distinct_sources: 1, echo_count: 1 });
+    const [defaultEvent] = (await byDefault.state.events).filter((e) => e.kind === 'memory.link' && e.body.echo === true);
+    expect(defaultEvent?.body.measure).toBe('word-vectors');
     const embedded = await run({ embedder: conceptEmbedder });
     expect(embedded.link).toMatchObject({ echo: true });
     expect(embedded.state).toMatchObject({ support_count: 1, distinct_sources: 1, echo_count: 1 });
     const [event] = (await embedded.state.events).filter((e) => e.kind === 'memory.link' && e.body.echo === true);
     expect(event?.body.measure).toBe('embedder-cosine');
+  });
+
+  it('invisible characters and compatibility forms do not make a repeat look new, for any measure', async () => {
+    const hidden = 'The back\u200bup job st\u00adarts at \uff10\uff16:00 (read from the sche\u2066duler\u2069)';
+    expect(trigramSimilarity.similarities(BASE, [hidden])[0]).toBe(1);
+    const seen: string[] = [];
+    const memory = new MemoryLedger(new MemoryEvidenceStore(), {
+      now: () => '2026-12-01T00:00:00Z',
+      similarity: {
+        name: 'spy',
+        similarities: (text, candidates) => {
+          seen.push(text, ...candidates);
+          return candidates.map(() => 0);
+        },
+      },
+    });
+    const claim = await memory.store({ text: 'So the 05:50 maintenance window is safe', class: 'inference' });
+    await memory.store({ text: BASE, class: 'observation', source: 'scheduler', supports: [claim.hash] });
+    await memory.store({ text: hidden, class: 'observation', source: 'scheduler', supports: [claim.hash] });
+    expect(seen).toContain(BASE);
+    expect(seen.some((t) => /[\u200b\u00ad\u2066\u2069\uff10]/.test(t))).toBe(false);
   });
 });

@@ -56,12 +56,23 @@ export {
   saliencePathFor,
 } from './salience-store.js';
 export {
+  cleanText,
+  DEFAULT_SIMILARITY_MEASURE,
   type Embedder,
   embedderSimilarity,
+  isSimilarityMeasureName,
   type LexicalSimilarityMeasure,
   normalizeForSimilarity,
+  onCleanText,
+  SIMILARITY_MEASURE_NAMES,
   type SimilarityMeasure,
+  type SimilarityMeasureName,
+  similarityMeasureNamed,
+  trigramFactsSimilarity,
   trigramSimilarity,
   vectorCosine,
 } from './similarity.js';
+export { differentFacts, type TextFacts, textFacts } from './fact-tokens.js';
+export { type WordVectorSimilarityOptions, wordVectorSimilarity } from './word-vector-similarity.js';
+export { DEFAULT_VOCABULARY, loadWordVectors, type WordVectors } from './word-vectors.js';
 export { type MemorySource, memoryLedgerFor, memoryLedgerOf } from './shared-ledger.js';

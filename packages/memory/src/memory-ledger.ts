@@ -46,7 +46,7 @@ import {
 import { oneLine, type PersonaItem, parsePersonaFile, renderPersonaFile } from './persona-file.js';
 import { promotionDecision } from './promotion-gate.js';
 import { copyInto, copyOf, emptySalience, fillSlot, type SalienceRecord, type SalienceStore, SlotSalienceStore } from './salience-store.js';
-import { type Embedder, embedderSimilarity, type SimilarityMeasure, trigramSimilarity } from './similarity.js';
+import { type Embedder, embedderSimilarity, onCleanText, type SimilarityMeasure, similarityMeasureNamed } from './similarity.js';
 
 /** How a {@link MemoryLedger} is made. */
 export interface MemoryLedgerOptions {
@@ -54,7 +54,7 @@ export interface MemoryLedgerOptions {
   config?: MemoryConfigInput;
   /** Where salience is kept. Default: in memory, on this layer's own entry of each memory. */
   salience?: SalienceStore;
-  /** The echo check's measure. Default: trigram cosine; `embedder` is the shorthand for an embedder. */
+  /** The echo check's measure. Default: the config's `measure` (built-in, by name); `embedder` is the shorthand for an embedder. */
   similarity?: SimilarityMeasure;
   /** Vectors for texts (Mem0's embedder, LangChain's `embedDocuments`, any function). */
   embedder?: Embedder;
@@ -308,7 +308,8 @@ export class MemoryLedger {
         () => this.#index,
       );
     this.#salienceElsewhere = options.salience !== undefined;
-    this.similarity = options.similarity ?? (options.embedder ? embedderSimilarity(options.embedder) : trigramSimilarity);
+    // Every measure, a caller's included, compares cleaned text (NFKC, no invisible characters).
+    this.similarity = onCleanText(options.similarity ?? (options.embedder ? embedderSimilarity(options.embedder) : similarityMeasureNamed(this.config.measure)));
     this.#now = options.now ?? (() => new Date().toISOString());
   }
 

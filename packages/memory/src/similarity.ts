@@ -1,9 +1,17 @@
 /**
- * Text similarity for echo detection. The default needs no model and no network: cosine over
- * character trigrams of the normalized text. It catches near copies and light rewording (case,
- * punctuation, a word added or dropped); it cannot see a true paraphrase ("the nightly backup runs at
- * six" vs "the backup job starts at 06:00"), which only an embedder can. Any embedder plugs in.
+ * Text similarity for echo detection, chosen by name ({@link SIMILARITY_MEASURE_NAMES}, the config's
+ * `measure`) or given as any {@link SimilarityMeasure} or embedder. Every measure sees the text after
+ * {@link cleanText} (NFKC, invisible characters removed), so a zero-width character cannot make a
+ * repeat look new. The built-in measures need no network and no model download:
+ * - `trigram-cosine`: cosine over character trigrams; catches near copies and light rewording, not paraphrase;
+ * - `trigram-facts`: the same with the different-facts rule (fact-tokens.ts);
+ * - `word-vectors` (the default): word-vector alignment with the different-facts rule (word-vector-similarity.ts).
+ * The default was chosen on the committed paraphrase set (packages/memory/test/fixtures).
  */
+import { cleanText, differentFacts, textFacts } from './fact-tokens.js';
+import { wordVectorSimilarity } from './word-vector-similarity.js';
+
+export { cleanText } from './fact-tokens.js';
 
 /** Similarity of one text to each candidate, each in [0, 1]. */
 export interface SimilarityMeasure {
@@ -15,10 +23,9 @@ export interface SimilarityMeasure {
 /** Any function from texts to vectors: Mem0's configured embedder, LangChain's `embedDocuments`, a local model. */
 export type Embedder = (texts: readonly string[]) => Promise<readonly (readonly number[])[]> | readonly (readonly number[])[];
 
-/** Lowercase, letters and digits only, single spaces: what the lexical measure compares. */
+/** Cleaned ({@link cleanText}), lowercase, letters and digits only, single spaces: what the lexical measure compares. */
 export function normalizeForSimilarity(text: string): string {
-  return text
-    .normalize('NFKC')
+  return cleanText(text)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
@@ -69,7 +76,7 @@ export interface LexicalSimilarityMeasure extends SimilarityMeasure {
   similarities(text: string, candidates: readonly string[]): number[];
 }
 
-/** The default measure: trigram cosine (no model, no network, deterministic). */
+/** Trigram cosine (no model, no network, deterministic): the default before `word-vectors`. */
 export const trigramSimilarity: LexicalSimilarityMeasure = Object.freeze({
   name: 'trigram-cosine',
   similarities(text: string, candidates: readonly string[]): number[] {
@@ -88,5 +95,50 @@ export function embedderSimilarity(embed: Embedder, name = 'embedder-cosine'): S
       const first = vectors[0] ?? [];
       return candidates.map((_, i) => vectorCosine(first, vectors[i + 1] ?? []));
     },
+  };
+}
+
+/** Trigram cosine with the different-facts rule: 0 for two texts that state different facts. */
+export const trigramFactsSimilarity: LexicalSimilarityMeasure = Object.freeze({
+  name: 'trigram-facts',
+  similarities(text: string, candidates: readonly string[]): number[] {
+    const p = trigramProfile(text);
+    const f = textFacts(text);
+    return candidates.map((c) => (differentFacts(f, textFacts(c)) ? 0 : profileCosine(p, trigramProfile(c))));
+  },
+});
+
+/** The names of the built-in measures, the values of the config's `measure`. */
+export const SIMILARITY_MEASURE_NAMES = ['word-vectors', 'trigram-cosine', 'trigram-facts'] as const;
+
+/** A built-in measure's name. */
+export type SimilarityMeasureName = (typeof SIMILARITY_MEASURE_NAMES)[number];
+
+/** The default measure's name (the best on the paraphrase set). */
+export const DEFAULT_SIMILARITY_MEASURE: SimilarityMeasureName = 'word-vectors';
+
+/** Whether `name` is a built-in measure's name. */
+export function isSimilarityMeasureName(name: unknown): name is SimilarityMeasureName {
+  return typeof name === 'string' && (SIMILARITY_MEASURE_NAMES as readonly string[]).includes(name);
+}
+
+let wordVectors: SimilarityMeasure | undefined;
+
+/** The built-in measure of that name (the word-vector one is shared, so its vectors are read once per process). */
+export function similarityMeasureNamed(name: SimilarityMeasureName): SimilarityMeasure {
+  if (name === 'trigram-cosine') return trigramSimilarity;
+  if (name === 'trigram-facts') return trigramFactsSimilarity;
+  wordVectors ??= wordVectorSimilarity();
+  return wordVectors;
+}
+
+/**
+ * `measure` fed cleaned text ({@link cleanText}): how the ledger calls any measure, a caller's
+ * embedder included, so invisible characters and compatibility forms never reach it.
+ */
+export function onCleanText(measure: SimilarityMeasure): SimilarityMeasure {
+  return {
+    name: measure.name,
+    similarities: (text, candidates) => measure.similarities(cleanText(text), candidates.map(cleanText)),
   };
 }

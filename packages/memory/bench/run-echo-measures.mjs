@@ -1,0 +1,16 @@
+// Bundles bench/echo-measures.ts from the TypeScript sources and runs it. The bundle goes under this
+// package's node_modules, so the word-vector package resolves from the package that depends on it.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { bundleFromSources } from '../../ledger/test-support/bundle-from-sources.mjs';
+
+const out = await bundleFromSources(
+  join(import.meta.dirname, 'echo-measures.ts'),
+  join(import.meta.dirname, '..', 'node_modules', '.cache', 'bench', 'echo-measures.mjs'),
+  'error',
+);
+const result = spawnSync(process.execPath, [out, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, EWP_PARAPHRASE_SET: join(import.meta.dirname, '..', 'test', 'fixtures', 'paraphrase-set.jsonl') },
+});
+process.exit(result.status ?? 1);
