@@ -5,13 +5,16 @@
  * and their mapping onto the ledger are `@ewp/tools`' (`AGENT_MEMORY_TOOL_ARGUMENTS`, `memoryStoreInput`,
  * `memoryRecallQuery`), the same the MCP tools of the same names use.
  *
- * The source of the agent's writes is fixed by the developer (default `agent`), never chosen by the
- * model: a model that could name a new source for each paraphrase of its own conclusion could make
- * it look independently observed, which is what the echo check exists to stop.
+ * The source of the agent's writes is the principal the developer binds in code (default `agent`),
+ * never chosen by the model: a model that could name a new source for each paraphrase of its own
+ * conclusion could make it look independently observed, which is what the echo check exists to stop.
+ * What the model stores is its own inference or hypothesis unless the developer makes the principal an
+ * observer (`observer: true`, for a model that relays what a tool or sensor read): a requested
+ * observation or evidence is refused otherwise (`EWP_REFUSE_CLASS_NOT_ALLOWED`), never downgraded.
  */
 import type { MemoryLedger } from '@ewp/memory';
 import { EwpError, InvalidArgumentError } from '@ewp/core';
-import { AGENT_MEMORY_TOOL_ARGUMENTS, memoryRecallQuery, memoryStoreInput } from '@ewp/tools';
+import { AGENT_MEMORY_TOOL_ARGUMENTS, isSourceName, type MemoryWriter, memoryRecallQuery, memoryWriteInput } from '@ewp/tools';
 import { type DynamicStructuredTool, tool } from '@langchain/core/tools';
 import type { z } from 'zod';
 import { type MemorySource, memoryLedgerOf } from '@ewp/memory';
@@ -20,8 +23,16 @@ import { type MemorySource, memoryLedgerOf } from '@ewp/memory';
 export type MemoryToolsOptions = MemorySource & {
   /** Project scope of every memory the tools store and recall. Default: global memories. */
   project?: string | null;
-  /** The source the agent's writes are attributed to. Default `agent`. */
+  /** The principal the agent's writes are attributed to: the source of every memory it stores. Default `agent`. */
+  principal?: string;
+  /** The same as `principal` (its earlier name); `principal` wins when both are given. */
   source?: string;
+  /**
+   * The principal may store `observation` and `evidence` (default `false`: everything the model stores
+   * is its own inference or hypothesis). Give it only to a principal whose model relays what a tool,
+   * a sensor or a document said.
+   */
+  observer?: boolean;
   /** Offer `memory_store` (true, the default) or `memory_recall` only. */
   write?: boolean;
 };
@@ -52,11 +63,11 @@ async function answer(work: () => Promise<Record<string, unknown>>): Promise<[st
   }
 }
 
-function storeTool(ledger: MemoryLedger, project: string | null, source: string): DynamicStructuredTool {
+function storeTool(ledger: MemoryLedger, project: string | null, writer: MemoryWriter): DynamicStructuredTool {
   return tool(
     (input: z.infer<typeof STORE_INPUT>) =>
       answer(async () => {
-        const r = await ledger.store(memoryStoreInput(input, { project, source }));
+        const r = await ledger.store(memoryWriteInput(input, writer, { project }));
         return {
           hash: r.hash,
           status: r.status,
@@ -105,13 +116,18 @@ function recallTool(ledger: MemoryLedger, project: string | null): DynamicStruct
  * ```ts
  * const agent = createAgent({ model, tools: memoryTools({ ledger, project: 'ops' }), middleware: [memoryContextMiddleware({ ledger, project: 'ops' })] });
  * ```
- * @throws InvalidArgumentError when neither a ledger nor a store is given, or `source` is not a non-empty string.
+ * @throws InvalidArgumentError when neither a ledger nor a store is given, or `principal` (`source`) is not a name
+ *   (`[A-Za-z0-9][A-Za-z0-9._:@+-]*`, no `/`, at most 128 characters).
  */
 export function memoryTools(options: MemoryToolsOptions): DynamicStructuredTool[] {
   const ledger = memoryLedgerOf(options);
-  const source = options.source ?? 'agent';
-  if (typeof source !== 'string' || source.trim() === '') throw new InvalidArgumentError('source', 'must be a non-empty string');
+  const field = options.principal !== undefined ? 'principal' : 'source';
+  const principal = options.principal ?? options.source ?? 'agent';
+  if (typeof principal !== 'string' || !isSourceName(principal)) {
+    throw new InvalidArgumentError(field, 'must be a principal name ([A-Za-z0-9][A-Za-z0-9._:@+-]*, no "/", at most 128 characters)');
+  }
+  const writer: MemoryWriter = options.observer === true ? { principal, observer: { self: true } } : { principal };
   const project = options.project ?? null;
   const recall = recallTool(ledger, project);
-  return options.write === false ? [recall] : [storeTool(ledger, project, source), recall];
+  return options.write === false ? [recall] : [storeTool(ledger, project, writer), recall];
 }

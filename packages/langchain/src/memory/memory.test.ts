@@ -112,6 +112,19 @@ describe('memoryTools in createAgent', () => {
     expect(stored).toMatchObject({ status: 'stored', class: 'inference', confidence: 0, distinct_sources: 0 });
     const inference = stored.hash as string;
 
+    // The agent's principal is no observer: its observation is refused by class, nothing is written.
+    const model1 = fakeModel()
+      .respondWithTools([
+        { name: 'memory_store', args: { text: 'The backup log shows the job ends at 05:40', epistemic_class: 'observation', supports: [inference] }, id: 'c1' },
+      ])
+      .respond(new AIMessage('Refused.'));
+    const agent1 = createAgent({ model: model1, tools: memoryTools({ store }) });
+    const refusedRun = await agent1.invoke({ messages: [{ role: 'user', content: 'Check the window.' }] });
+    const refusal = JSON.parse(String(refusedRun.messages.find((m) => ToolMessage.isInstance(m))!.content));
+    expect(refusal.error).toMatchObject({ code: 'EWP_REFUSE_CLASS_NOT_ALLOWED', path: '$.epistemic_class' });
+    expect((await ledger.show(inference)).support_count).toBe(0);
+
+    // A principal the developer made an observer (the backup log reader) writes observations under its own name.
     const model2 = fakeModel()
       .respondWithTools([
         { name: 'memory_store', args: { text: 'The backup log shows the job ends at 05:40', epistemic_class: 'observation', supports: [inference] }, id: 'c2' },
@@ -128,11 +141,11 @@ describe('memoryTools in createAgent', () => {
       ])
       .respondWithTools([{ name: 'memory_recall', args: { query: '05:50 window safe' }, id: 'c5' }])
       .respond(new AIMessage('Done.'));
-    const agent2 = createAgent({ model: model2, tools: memoryTools({ store }) });
+    const agent2 = createAgent({ model: model2, tools: memoryTools({ store, principal: 'backup-log', observer: true }) });
     const second = await agent2.invoke({ messages: [{ role: 'user', content: 'Check the window.' }] });
     const answers = second.messages.filter((m) => ToolMessage.isInstance(m)).map((m) => JSON.parse(String(m.content)));
     expect(answers[0]).toMatchObject({ status: 'stored', class: 'observation', links: [{ target: inference, echo: false, target_confidence: 48 }] });
-    // A near copy from the same source (the agent) is an echo: it adds no source.
+    // A near copy from the same source (the backup-log principal) is an echo: it adds no source.
     expect(answers[1]).toMatchObject({ status: 'stored', links: [{ target: inference, echo: true, target_confidence: 48 }] });
     // A hypothesis as support is refused, naming it; nothing is written.
     expect(answers[2].error).toMatchObject({ code: 'EWP_REFUSE_MEMORY_SUPPORT_CLASS' });
@@ -145,5 +158,6 @@ describe('memoryTools in createAgent', () => {
   it('refuses an empty source by name', async () => {
     const { ledger } = await ledgerWithMemories();
     expect(() => memoryTools({ ledger, source: ' ' })).toThrow(expect.objectContaining({ path: 'source' }));
+    expect(() => memoryTools({ ledger, principal: 'agent/tool' })).toThrow(expect.objectContaining({ path: 'principal' }));
   });
 });
