@@ -96,6 +96,7 @@ export {
   type WarrantReceipt,
   type WarrantReceiptVerification,
   issueWarrantReceipt,
+  verifyIssuedWarrantReceipt,
   verifyWarrantReceipt,
   warrantReceiptDigest,
   warrantReceiptFor,

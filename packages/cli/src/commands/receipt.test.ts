@@ -36,6 +36,36 @@ describe('ewp receipt issue|verify', () => {
     expect(JSON.parse(revoked.stdout)).toMatchObject({ ok: false, status: 'REVOKED_KEY' });
   });
 
+  it('a file from issue --key: its top-level receipt copy and digest must match the signed receipt', async () => {
+    await run(['issue', fixture, '--key', 'seed.hex', '--key-id', 'key-1', '--out', 'signed.json']);
+    const doc = JSON.parse(readFileSync(join(dir, 'signed.json'), 'utf8'));
+    const cases: [string, (d: typeof doc) => void, string[]][] = [
+      ['the copy names another view', (d) => (d.receipt.view_id = 'v-other'), ['receipt.view_id']],
+      ['the copy has an extra field', (d) => (d.receipt.note = 'x'), ['receipt.note']],
+      ['the copy is not an object', (d) => (d.receipt = 'x'), ['receipt']],
+      ['the digest beside it', (d) => (d.receipt_digest = '0'.repeat(64)), ['receipt_digest']],
+    ];
+    for (const [name, alter, fields] of cases) {
+      const altered = structuredClone(doc);
+      alter(altered);
+      writeFileSync(join(dir, 'altered.json'), JSON.stringify(altered));
+      for (const keyArgs of [['--keys', 'keys.json'], []]) {
+        const r = await run(['verify', 'altered.json', fixture, ...keyArgs]);
+        expect(r.code, name).toBe(1);
+        expect(JSON.parse(r.stdout), name).toMatchObject({ ok: false, status: 'MISMATCH', mismatches: fields });
+        expect(r.stderr, name).toContain(`MISMATCH: ${fields.join(', ')}: not what the signed receipt says`);
+      }
+    }
+    // Unsigned output: its receipt_digest is checked too.
+    await run(['issue', fixture, '--out', 'plain-d.json']);
+    const plain = JSON.parse(readFileSync(join(dir, 'plain-d.json'), 'utf8'));
+    writeFileSync(join(dir, 'plain-d.json'), JSON.stringify({ ...plain, receipt_digest: 'f'.repeat(64) }));
+    expect(JSON.parse((await run(['verify', 'plain-d.json', fixture])).stdout)).toMatchObject({ ok: false, mismatches: ['receipt_digest'] });
+    // A key given twice in the receipt file is refused (exit 2), never read last-wins.
+    writeFileSync(join(dir, 'twice.json'), JSON.stringify(doc).replace('"receipt":{', '"receipt":{"view_id":"v-x",'));
+    expect(await run(['verify', 'twice.json', fixture])).toMatchObject({ code: 2, stderr: expect.stringContaining('DUPLICATE_KEY') });
+  });
+
   it('fails closed when the view changed, and reads the view from stdin', async () => {
     await run(['issue', fixture, '--out', 'plain.json']);
     const view = JSON.parse(readFileSync(fixture, 'utf8'));

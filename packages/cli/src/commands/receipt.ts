@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { decodeUtf8, EwpError, parseJson } from '@ewp/core';
+import { decodeUtf8, EwpError, InvalidJsonError, parseJson, parseJsonStrict } from '@ewp/core';
 import { CanonicalizationError, readJsonExact } from '@ewp/canonical';
 import {
   Ed25519Signer,
@@ -16,6 +16,7 @@ import {
   decodeCheckpoint,
   decodeVerificationResult,
   issueWarrantReceipt,
+  verifyIssuedWarrantReceipt,
   verifySignedReceipt,
   verifyWarrantReceipt,
 } from '@ewp/receipts';
@@ -121,10 +122,11 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   const receiptPath = positionals[0] as string;
   let doc: unknown;
   try {
-    doc = JSON.parse(await readText(receiptPath, io));
+    // Strict: a key given twice would let one reader see another receipt than the verifier.
+    doc = parseJsonStrict(await readText(receiptPath, io));
   } catch (error) {
-    if (EwpError.isInstance(error)) throw error;
-    throw new UsageError(`${receiptPath} is not JSON: ${(error as Error).message}`);
+    if (InvalidJsonError.isInstance(error)) throw new UsageError(`${receiptPath}: ${error.code}: ${error.message}`);
+    throw error;
   }
   // Accept the output of `ewp receipt issue` ({receipt, signed?}), an envelope, or a bare receipt.
   const d = doc as { receipt?: unknown; signed?: unknown; signature?: unknown };
@@ -132,7 +134,7 @@ async function verify(args: string[], io: CliIO): Promise<number> {
     | WarrantReceipt
     | SignedWarrantReceipt;
   let verifier: Ed25519Verifier | undefined;
-  if (values.keys !== undefined) verifier = new Ed25519Verifier(registryFrom(JSON.parse(await readText(values.keys, io)), values.keys));
+  if (values.keys !== undefined) verifier = new Ed25519Verifier(registryFrom(await readStrict(values.keys, io), values.keys));
   if (values['public-key'] !== undefined) {
     if (!/^[0-9a-f]{64}$/.test(values['public-key'])) throw new UsageError('--public-key must be 64 lowercase hex characters');
     verifier = new Ed25519Verifier({ [values['key-id'] as string]: { public_hex: values['public-key'], state: 'ACTIVE' } });
@@ -148,10 +150,22 @@ async function verify(args: string[], io: CliIO): Promise<number> {
   } catch {
     view = undefined; // verifyWarrantReceipt reports INVALID_VIEW
   }
-  const result = verifyWarrantReceipt(item, view, { verifier });
+  // The output of `ewp receipt issue`: its top-level copies must agree with what is verified.
+  const issued = d !== null && typeof d === 'object' && !('signature' in d) && ('signed' in d || 'receipt' in d);
+  const result = issued ? verifyIssuedWarrantReceipt(d, view, { verifier }) : verifyWarrantReceipt(item, view, { verifier });
   io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   if (!result.ok) io.stderr.write(`ewp receipt verify: ${result.status}: ${result.reason}\n`);
   return result.ok ? EXIT_OK : EXIT_SOME_FAILED;
+}
+
+/** A JSON file read with core's strict reader; what it refuses is a usage error naming the file. */
+async function readStrict(path: string, io: CliIO): Promise<unknown> {
+  try {
+    return parseJsonStrict(await readText(path, io));
+  } catch (error) {
+    if (InvalidJsonError.isInstance(error)) throw new UsageError(`${path}: ${error.code}: ${error.message}`);
+    throw error;
+  }
 }
 
 async function readExact(path: string, io: CliIO): Promise<unknown> {

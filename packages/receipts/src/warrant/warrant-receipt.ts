@@ -186,5 +186,43 @@ export function verifyWarrantReceipt(
   return { ok: signature.verified, status: signature.status, mismatches: [], expected, signature, reason: signature.reason };
 }
 
+/**
+ * Verifies what {@link issueWarrantReceipt} wrote out (`ewp receipt issue`): `{receipt, receipt_digest,
+ * signed?}`. The receipt that counts is the signed envelope's when there is one (else `receipt`),
+ * checked by {@link verifyWarrantReceipt}; every copy beside it must then say the same, since a reader
+ * may take the top-level `receipt` or `receipt_digest` for the verified one: a `receipt` field that
+ * differs from the signed receipt (or any extra or missing field), or a `receipt_digest` that is not its
+ * digest, fails as MISMATCH naming the field (`receipt.view_id`, `receipt_digest`). Never throws.
+ */
+export function verifyIssuedWarrantReceipt(
+  issued: { receipt?: unknown; receipt_digest?: unknown; signed?: unknown },
+  view: unknown,
+  options: { verifier?: SignatureVerifier } = {},
+): WarrantReceiptVerification {
+  const signed = issued.signed !== undefined;
+  const result = verifyWarrantReceipt((signed ? issued.signed : issued.receipt) as WarrantReceipt | SignedWarrantReceipt, view, options);
+  if (!result.ok) return result;
+  // verifyWarrantReceipt accepted it, so the bound receipt has its ten string fields.
+  const bound = (signed ? (issued.signed as SignedWarrantReceipt).receipt : issued.receipt) as WarrantReceipt;
+  const mismatches: string[] = [];
+  if (signed && issued.receipt !== undefined) {
+    const copy = issued.receipt as Record<string, unknown> | null;
+    if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) mismatches.push('receipt');
+    else {
+      const keys = new Set<string>([...RECEIPT_FIELDS, ...Object.keys(copy)]);
+      for (const k of keys) if (copy[k] !== (bound as unknown as Record<string, unknown>)[k]) mismatches.push(`receipt.${k}`);
+    }
+  }
+  if (issued.receipt_digest !== undefined && issued.receipt_digest !== warrantReceiptDigest(bound)) mismatches.push('receipt_digest');
+  if (mismatches.length === 0) return result;
+  return {
+    ...result,
+    ok: false,
+    status: 'MISMATCH',
+    mismatches,
+    reason: `${mismatches.join(', ')}: not what the ${signed ? 'signed receipt' : 'receipt'} says (an altered copy)`,
+  };
+}
+
 /** The policy identity every receipt of this package binds today. */
 export const WARRANT_POLICY = { policy_id: POLICY_ID, policy_version: POLICY_VERSION } as const;
