@@ -121,6 +121,12 @@ export interface EntryWriteOptions {
   entries?: readonly LedgerEntryInput[];
 }
 
+/**
+ * One write of {@link EvidenceStore.writeBatch}: a snapshot to store (as `put`), or records to append
+ * to a proposition's latest snapshot (as `extend`).
+ */
+export type BatchWrite = { put: unknown } | { extend: string; records: LedgerRecord[]; newViewId?: string };
+
 export interface ListPropositionsQuery {
   /** Case-insensitive substring of the id or of an assertion text. */
   query?: string;
@@ -149,6 +155,13 @@ export interface EvidenceStore {
    * One result per view, in order.
    */
   putMany(views: readonly unknown[], options?: EntryWriteOptions): Promise<PutResult[]>;
+  /**
+   * Several puts and extends of any propositions, and `options.entries` after them, in one transaction:
+   * all or nothing (a write a caller makes of several steps, such as a memory stored with the links it
+   * makes). Each write follows the rules of `put` or `extend` and sees the writes before it. Every input
+   * is decoded before the transaction starts. One result per write, in order.
+   */
+  writeBatch(writes: readonly BatchWrite[], options?: EntryWriteOptions): Promise<PutResult[]>;
   /**
    * Latest committed snapshot, or exactly `viewId`; `undefined` when absent. A fresh copy each call.
    * Stored data that fails its digest → `StoreUnavailableError` (`damaged`).

@@ -6,9 +6,10 @@
  */
 import { canonicalViewText, decodeView, type EvidenceView, InvalidArgumentError, type VerificationCheck } from '@ewp/core';
 import { ImmutableRecordError, InvalidEntryError, MissingViewError, StoreUnavailableError } from './errors.js';
-import { appendDelta, decodeDelta } from './extend-records.js';
+import { appendDelta, type Delta, decodeDelta } from './extend-records.js';
 import type {
   AppendEntryResult,
+  BatchWrite,
   EntryQuery,
   EntryWriteOptions,
   EvidenceStore,
@@ -203,6 +204,41 @@ export class LedgerEngineStore implements EvidenceStore {
       const result = await this.commit(w, view, { row: latest, resolved }, cursor);
       await this.appendIn(w, entries, cursor);
       return result;
+    });
+  }
+
+  async writeBatch(writes: readonly BatchWrite[], options?: EntryWriteOptions): Promise<PutResult[]> {
+    this.ensureOpen();
+    if (!Array.isArray(writes)) throw new InvalidArgumentError('writes', 'writeBatch needs an array of {put} or {extend, records}');
+    // Decoded first, as put and extend do: bad input is refused before the transaction starts.
+    const decoded = writes.map((x: unknown, i): { view: EvidenceView } | { extend: string; delta: Delta; newViewId: string } => {
+      const write = typeof x === 'object' && x !== null ? (x as Record<string, unknown>) : undefined;
+      if (write !== undefined && Object.hasOwn(write, 'put')) return { view: decodedView(write.put) };
+      if (write !== undefined && typeof write.extend === 'string') {
+        const newViewId = write.newViewId;
+        if (newViewId !== undefined && typeof newViewId !== 'string') throw new InvalidArgumentError(`writes[${i}].newViewId`, 'must be a string');
+        return { extend: write.extend, delta: decodeDelta(write.extend, write.records as LedgerRecord[]), newViewId: newViewId ?? '' };
+      }
+      throw new InvalidArgumentError(`writes[${i}]`, 'must be {put: view} or {extend: proposition_id, records}');
+    });
+    const entries = optionEntries(options);
+    return this.write(async (w) => {
+      const cursor = new ChainCursor();
+      const out: PutResult[] = [];
+      for (const d of decoded) {
+        if ('view' in d) {
+          out.push(await this.commit(w, d.view, undefined, cursor));
+          continue;
+        }
+        // As extend: the latest snapshot read under the write lock, so no concurrent extender is lost.
+        const latest = await w.latestSnapshot(d.extend);
+        if (latest === undefined) throw new MissingViewError(d.extend);
+        const resolved = await this.resolve(w, latest);
+        const view = decodeView(appendDelta(resolved.view, d.delta, d.newViewId));
+        out.push(await this.commit(w, view, { row: latest, resolved }, cursor));
+      }
+      await this.appendIn(w, entries, cursor);
+      return out;
     });
   }
 
