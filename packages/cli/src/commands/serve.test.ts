@@ -154,7 +154,7 @@ describe('ewp serve on stdio', () => {
   it("keeps the memory tools' recall counts in <db>.salience.jsonl, so they survive a restart", async () => {
     const file = join(tempDir(), 'ewp.sqlite');
     const first = session();
-    const done = serveCommand(['--db', file, '--allow-ingest'], first.io);
+    const done = serveCommand(['--db', file, '--allow-ingest', '--observer', 'agent=scheduler'], first.io);
     const stored = await first.tool('memory_store', { text: 'The backup job starts at 06:00', epistemic_class: 'observation', source: 'scheduler' });
     const hash = (stored.structuredContent as { hash: string }).hash;
     for (let i = 0; i < 3; i += 1) expect((await first.tool('memory_recall', { query: 'backup job' })).isError).toBeFalsy();
@@ -168,6 +168,32 @@ describe('ewp serve on stdio', () => {
     expect(shown.structuredContent).toMatchObject({ hash, salience: { recall_count: 3, energy: 3 } });
     again.stdin.end();
     expect(await againDone).toBe(0);
+  });
+
+  it('stdio writes as the principal the operator names; observations and sources only as --observer grants them', async () => {
+    const s = session();
+    const done = serveCommand(['--allow-ingest', '--principal', 'runner', '--observer', 'runner=tool:http'], s.io);
+    const inferred = await s.tool('memory_store', { text: 'The cache is cold after a deploy', epistemic_class: 'inference' });
+    expect(inferred.structuredContent).toMatchObject({ source: 'runner', class: 'inference' });
+    const observed = await s.tool('memory_store', { text: 'GET /health took 900 ms', epistemic_class: 'observation', source: 'tool:http' });
+    expect(observed.structuredContent).toMatchObject({ source: 'runner/tool:http', class: 'observation' });
+    const own = await s.tool('memory_store', { text: 'The deploy finished', epistemic_class: 'observation' });
+    expect(own).toMatchObject({ isError: true, error: { code: 'EWP_REFUSE_CLASS_NOT_ALLOWED', path: '$.epistemic_class' } });
+    const other = await s.tool('memory_store', { text: 'The deploy finished', epistemic_class: 'inference', source: 'sensor:ntp' });
+    expect(other).toMatchObject({ isError: true, error: { code: 'EWP_REFUSE_SOURCE_NOT_ALLOWED', path: '$.source' } });
+    s.stdin.end();
+    expect(await done).toBe(0);
+  });
+
+  it('refuses a bad --principal, --token-file or --observer with a usage error', async () => {
+    expect((await run(['--allow-ingest', '--principal', 'a/b'])).code).toBe(2);
+    expect((await run(['--http', '127.0.0.1:0', '--principal', 'agent'])).code).toBe(2);
+    expect((await run(['--allow-ingest', '--token-file', `agent=${join(tempDir(), 'none')}`])).code).toBe(2);
+    expect((await run(['--http', '127.0.0.1:0', '--token-file', 'no-equals-sign'])).code).toBe(2);
+    expect((await run(['--allow-ingest', '--observer', 'agent=bad source'])).code).toBe(2);
+    const short = join(tempDir(), 'short');
+    writeFileSync(short, 'too-short', { mode: 0o600 });
+    expect((await run(['--http', '127.0.0.1:0', '--token-file', `agent=${short}`])).code).toBe(2);
   });
 
   it('without a ledger option and with --allow-ingest, serves an in-memory ledger', async () => {

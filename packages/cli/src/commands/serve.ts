@@ -1,17 +1,20 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
-import { openSalienceStore, type SalienceStore } from '@ewp/memory';
+import { type MemoryConfigInput, MemoryError, memoryLedgerFor, openSalienceStore, type SalienceStore } from '@ewp/memory';
 import { assertIngestToken, isLoopbackHost, MEMORY_REST_ROUTES, MIN_INGEST_TOKEN_BYTES, readIngestTokenFile, serveStdio, startEwpHttpServer } from '@ewp/mcp';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { UsageError } from '../errors.js';
 import { usageError } from '../verb-arguments.js';
 import { LEDGER_OPTIONS, openStore } from '../open-store.js';
+import { EPISTEMIC_HELP, EPISTEMIC_OPTIONS, epistemicSettings } from '../epistemic-options.js';
 import { untilSignal } from '../until-signal.js';
+import { PRINCIPAL_HELP, PRINCIPAL_OPTIONS, type PrincipalOptions, readPrincipalOptions } from './serve-principals.js';
 
-const HELP = `usage: ewp serve [--db FILE | --pg URL | --json-dir DIR] [--allow-ingest]
+const HELP = `usage: ewp serve [--db FILE | --pg URL | --json-dir DIR] [--allow-ingest] [--principal NAME]
+                 [--observer P[=S,...] ...]
        ewp serve --http [HOST:]PORT [--db FILE | --pg URL | --json-dir DIR] [--ingest-token-file FILE]
-                 [--allowed-host NAME ...]
+                 [--token-file NAME=FILE ...] [--observer P[=S,...] ...] [--allowed-host NAME ...]
 
 Serve EWP to MCP clients (Claude, Codex, OpenClaw, ...) over a ledger: the eight warrant tools
 (ewp_warrant_now, ewp_memory_context, ewp_may_act, ...), the memory tools (memory_store,
@@ -32,6 +35,13 @@ ewp_recovery_plan) and resources for stored views.
                           the EWP_INGEST_TOKEN environment variable works too. Never pass
                           a token on the command line. At least ${MIN_INGEST_TOKEN_BYTES} bytes (openssl rand -hex 32);
                           a file readable by group or others is warned about (chmod 600).
+                          Its holder is the principal operator.
+${PRINCIPAL_HELP}
+${EPISTEMIC_HELP}
+A memory stored through the server (memory_store, POST /v1/store) has its writer's principal as
+its source, never an argument's; a source argument is only one of the principal's --observer
+sub-sources. ewp_may_act records its decision for callers with the ingest role only; others get
+the same decision, unrecorded (recorded: false).
 
 HTTP limits (per server): headers within 5 s and 16 KiB (else 408/431), a request within 15 s,
 bodies up to 1 MiB (else 413), 128 connections (the longest-idle is closed, else 503 with
@@ -53,6 +63,9 @@ interface ServeOptions {
   allowIngest: boolean;
   ingestToken?: string;
   allowedHosts: string[];
+  principals: PrincipalOptions;
+  /** The evidence-layer settings (--config's [epistemic] section, then the flags). */
+  config?: MemoryConfigInput;
 }
 
 /** `[HOST:]PORT`, `HOST:PORT` with an IPv6 host in brackets. */
@@ -74,6 +87,8 @@ async function readOptions(args: string[], io: CliIO): Promise<ServeOptions | 'h
       'allow-ingest': { type: 'boolean' },
       'ingest-token-file': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
+      ...PRINCIPAL_OPTIONS,
+      ...EPISTEMIC_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -82,9 +97,15 @@ async function readOptions(args: string[], io: CliIO): Promise<ServeOptions | 'h
   const ledgers = [values.db, values.pg, values['json-dir']].filter((v) => v !== undefined);
   if (ledgers.length > 1) throw new UsageError('give at most one of --db, --pg, --json-dir');
   const allowIngest = values['allow-ingest'] ?? false;
-  const options: ServeOptions = { allowIngest, allowedHosts: values['allowed-host'] ?? [] };
-  if (values.http === undefined && options.allowedHosts.length > 0) throw new UsageError('--allowed-host is for --http');
   const path = (p: string) => (isAbsolute(p) ? p : resolve(io.cwd, p));
+  const principals = await readPrincipalOptions(values, values.http !== undefined, io, path);
+  const options: ServeOptions = { allowIngest, allowedHosts: values['allowed-host'] ?? [], principals };
+  try {
+    options.config = epistemicSettings(values, io.cwd);
+  } catch (error) {
+    throw new UsageError(`${MemoryError.isInstance(error) ? `${error.code}: ` : ''}${(error as Error).message}`);
+  }
+  if (values.http === undefined && options.allowedHosts.length > 0) throw new UsageError('--allowed-host is for --http');
   if (values.db !== undefined) options.db = path(values.db);
   if (values.pg !== undefined) options.pg = values.pg;
   if (values['json-dir'] !== undefined) options.jsonDir = path(values['json-dir']);
@@ -152,7 +173,7 @@ export const serveCommand: Command = async (args, io) => {
     io.stdout.write(HELP);
     return EXIT_OK;
   }
-  const canWrite = options.http ? options.ingestToken !== undefined : options.allowIngest;
+  const canWrite = options.http ? options.ingestToken !== undefined || options.principals.tokens.length > 0 : options.allowIngest;
   let ledger: { store: EvidenceStore; label: string };
   try {
     ledger = await openLedger(options, canWrite);
@@ -163,15 +184,21 @@ export const serveCommand: Command = async (args, io) => {
   // Salience in the side file the memory verbs use (<db>.salience.jsonl, <dir>.salience.jsonl), in memory otherwise.
   let salience: SalienceStore;
   try {
-    salience = openSalienceStore({
-      ...(options.db === undefined ? {} : { db: options.db }),
-      ...(options.jsonDir === undefined ? {} : { jsonDir: options.jsonDir }),
-    });
+    // The server is the side file's one writer while it runs (its lock); a CLI verb beside it only reads it.
+    salience = openSalienceStore(
+      {
+        ...(options.db === undefined ? {} : { db: options.db }),
+        ...(options.jsonDir === undefined ? {} : { jsonDir: options.jsonDir }),
+      },
+      { onWarning: (message) => io.stderr.write(`ewp serve: warning: ${message}\n`) },
+    );
   } catch (error) {
     await ledger.store.close();
     io.stderr.write(`ewp serve: ${(error as Error).message}\n`);
     return EXIT_USAGE;
   }
+  // The store's one memory layer, made here with the settings; the tools and routes then share it.
+  memoryLedgerFor(ledger.store, undefined, { salience, ...(options.config === undefined ? {} : { config: options.config }) });
   try {
     if (options.http) {
       const server = await startEwpHttpServer({
@@ -180,6 +207,8 @@ export const serveCommand: Command = async (args, io) => {
         port: options.http.port,
         allowedHosts: options.allowedHosts,
         ...(options.ingestToken === undefined ? {} : { ingestToken: options.ingestToken }),
+        principals: options.principals.tokens,
+        observers: options.principals.observers,
         // The memory layer's REST bridge: POST /v1/store (ingest token), POST /v1/recall, GET /v1/evidence/:hash.
         routes: MEMORY_REST_ROUTES,
         salience,
@@ -187,14 +216,24 @@ export const serveCommand: Command = async (args, io) => {
       if (!isLoopbackHost(options.http.host) && canWrite) {
         io.stderr.write('ewp serve: warning: this server is reachable beyond loopback over plain HTTP; the ingest token travels in clear (put TLS in front)\n');
       }
-      io.stderr.write(`ewp serve: listening on ${server.url} (ledger: ${ledger.label}; ingest role: ${canWrite ? 'bearer token' : 'none, read-only'})\n`);
+      io.stderr.write(
+        `ewp serve: listening on ${server.url} (ledger: ${ledger.label}; ingest role: ${canWrite ? `bearer tokens of ${[...(options.ingestToken === undefined ? [] : ['operator']), ...options.principals.tokens.map((t) => t.principal)].join(', ')}` : 'none, read-only'})\n`,
+      );
       const signal = await untilSignal();
       io.stderr.write(`ewp serve: ${signal}, shutting down\n`);
       await server.close();
     } else {
       io.stderr.write(`ewp serve: MCP on stdio (ledger: ${ledger.label}; ingest role: ${canWrite ? 'granted' : 'none'})\n`);
       // The process's own standard input is left to serveStdio, which reads it through one reused buffer.
-      await serveStdio({ store: ledger.store, allowIngest: options.allowIngest, ...(io.processStdin ? {} : { input: io.stdin }), output: io.stdout, salience });
+      await serveStdio({
+        store: ledger.store,
+        allowIngest: options.allowIngest,
+        ...(options.principals.principal === undefined ? {} : { principal: options.principals.principal }),
+        observers: options.principals.observers,
+        ...(io.processStdin ? {} : { input: io.stdin }),
+        output: io.stdout,
+        salience,
+      });
     }
   } catch (error) {
     io.stderr.write(`ewp serve: ${(error as Error).message}\n`);
