@@ -36,6 +36,15 @@ describe('JSON-RPC framing checks', () => {
     expect(parseJsonBytes(new TextEncoder().encode('{"a":"é"}'))).toEqual({ ok: true, value: { a: 'é' } });
     expect(parseJsonBytes(new Uint8Array([0x22, 0xc3, 0x22]))).toEqual({ ok: false, reason: 'parse error: not UTF-8' });
     expect(parseJsonBytes(new TextEncoder().encode('{'))).toEqual({ ok: false, reason: 'parse error: not JSON' });
+    // A key given twice or a lone surrogate escape: refused with the code and the path, never last-wins.
+    expect(parseJsonBytes(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping","id":2}'))).toEqual({
+      ok: false,
+      reason: 'parse error: DUPLICATE_KEY: $.id: a key given twice in one object',
+    });
+    expect(parseJsonBytes(new TextEncoder().encode('{"params":{"arguments":{"q":"\\udc00"}}}'))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^parse error: LONE_SURROGATE: \$\.params\.arguments\.q: /),
+    });
   });
 
   it('refuses nesting past the limit before parsing, counting no bracket inside a string', () => {

@@ -3,6 +3,7 @@
  * message gets a specific error reply (the SDK transports drop some silently).
  */
 import { isUtf8 } from 'node:buffer';
+import { InvalidJsonError, parseJsonStrict } from '@ewp/core';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 
 export const PARSE_ERROR = -32700;
@@ -143,12 +144,17 @@ export function decodeJsonBytes(bytes: Uint8Array): { ok: true; text: string } |
   return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.byteLength - bom).toString('utf8') };
 }
 
-/** Parse text that {@link decodeJsonBytes} returned. */
+/**
+ * Parse text that {@link decodeJsonBytes} returned, with core's strict reader: a key given twice
+ * (which `JSON.parse` would settle silently, last wins) or a lone surrogate escape is a parse error
+ * naming the code and the JSON path, as malformed text is.
+ */
 export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false, reason: 'parse error: not JSON' };
+    return { ok: true, value: parseJsonStrict(text, { maxDepth: MAX_MESSAGE_DEPTH }) };
+  } catch (error) {
+    if (!InvalidJsonError.isInstance(error)) throw error;
+    return { ok: false, reason: error.code === 'JSON_SYNTAX' ? 'parse error: not JSON' : `parse error: ${error.code}: ${error.message}` };
   }
 }
 

@@ -97,6 +97,13 @@ describe('stdio framing with malformed input', () => {
   const cases: Array<[string, string | Buffer, number, unknown]> = [
     ['not JSON', '{oops\n', -32700, null],
     ['not UTF-8', Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]), -32700, null],
+    ['a key given twice', '{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"ewp_list_propositions","name":"ewp_ingest"}}\n', -32700, null],
+    [
+      'a lone surrogate escape',
+      '{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"ewp_warrant_now","arguments":{"proposition_id":"\\ud800"}}}\n',
+      -32700,
+      null,
+    ],
     ['a JSON string', '"ping"\n', -32600, null],
     ['a batch', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n', -32600, null],
     ['an empty batch', '[]\n', -32600, null],
