@@ -5,13 +5,15 @@
  */
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { MemoryLedger, openSalienceStore } from '@ewp/memory';
+import { type MemoryConfigInput, MemoryLedger, openSalienceStore } from '@ewp/memory';
 import { type CliIO, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { EPISTEMIC_HELP, EPISTEMIC_OPTIONS, type EpistemicValues, epistemicSettings } from '../epistemic-options.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
 
-/** Options of every memory verb: the ledger, the salience file, JSON output, help. */
+/** Options of every memory verb: the ledger, the salience file, the evidence-layer settings, JSON output, help. */
 export const MEMORY_VERB_OPTIONS = {
   ...LEDGER_OPTIONS,
+  ...EPISTEMIC_OPTIONS,
   salience: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -21,15 +23,23 @@ export const MEMORY_VERB_OPTIONS = {
 export const MEMORY_LEDGER_HELP = `Ledger: --db ./ewp.sqlite | --pg <url> | --json-dir <dir> (exactly one).
 Salience (recall counts, energy, importance) is kept apart from the ledger, in --salience <file>;
 by default <db>.salience.jsonl beside a SQLite file or <dir>.salience.jsonl beside a JSON-file ledger,
-and in memory only for --pg.`;
+and in memory only for --pg.
+${EPISTEMIC_HELP}`;
 
 /** Open the memory layer over the named ledger; prints why and returns an exit code when it cannot. */
 async function openMemoryLedger(
   verb: string,
-  values: { db?: string; pg?: string; 'json-dir'?: string; salience?: string },
+  values: { db?: string; pg?: string; 'json-dir'?: string; salience?: string } & EpistemicValues,
   io: CliIO,
   readOnly: boolean,
 ): Promise<{ memory: MemoryLedger; store: EvidenceStore } | number> {
+  let config: MemoryConfigInput;
+  try {
+    config = epistemicSettings(values, io.cwd);
+  } catch (error) {
+    io.stderr.write(`ewp ${verb}: ${EwpError.isInstance(error) ? `${error.code}: ` : ''}${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
   let store: EvidenceStore;
   try {
     store = await openStore({ ...ledgerSpec(values, io.cwd), readOnly });
@@ -45,7 +55,7 @@ async function openMemoryLedger(
       ...(values.salience === undefined ? {} : { salience: values.salience }),
       cwd: io.cwd,
     });
-    return { memory: new MemoryLedger(store, { salience }), store };
+    return { memory: new MemoryLedger(store, { salience, config }), store };
   } catch (error) {
     await store.close().catch(() => undefined);
     io.stderr.write(`ewp ${verb}: ${(error as Error).message}\n`);
@@ -56,7 +66,7 @@ async function openMemoryLedger(
 /** Run `body` on an open memory ledger; a typed refusal prints its code and exits 1, anything else propagates. */
 export async function withMemoryLedger(
   verb: string,
-  values: { db?: string; pg?: string; 'json-dir'?: string; salience?: string },
+  values: { db?: string; pg?: string; 'json-dir'?: string; salience?: string } & EpistemicValues,
   io: CliIO,
   readOnly: boolean,
   body: (memory: MemoryLedger) => Promise<number>,
