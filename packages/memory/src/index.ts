@@ -11,6 +11,7 @@ export {
   type RecalledContext,
 } from './agent-context.js';
 export { contextRowLabels, MEMORY_LABELS } from './memory-labels.js';
+export { applyEpistemicFlags, CONFIDENCE_KEYS, EPISTEMIC_KEYS, epistemicFlagName, parseEpistemicSettings } from './config-file.js';
 export { type ConfidenceWeights, DEFAULT_MEMORY_CONFIG, type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from './config.js';
 export { confidenceOf, wholePeriodsSince } from './confidence.js';
 export { checkEcho, type EchoDecision } from './echo-check.js';

@@ -6,10 +6,11 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { StoreOpener } from '@ewp/inspect';
 import type { EvidenceStore } from '@ewp/ledger';
-import { saliencePathFor } from '@ewp/memory';
+import { type MemoryConfigInput, MemoryError, saliencePathFor } from '@ewp/memory';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, type OpenStoreSpec, openStore, splitPgUrl } from '../open-store.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
+import { EPISTEMIC_HELP, EPISTEMIC_OPTIONS, epistemicSettings } from '../epistemic-options.js';
 import { untilSignal } from '../until-signal.js';
 
 const HELP = `usage: ewp inspect (--db FILE | --pg URL | --json-dir DIR) [--port N] [--host HOST]
@@ -32,6 +33,7 @@ class, confidence, salience and promotion gate history beside the warrant.
                        read-only; default <db>.salience.jsonl or <dir>.salience.jsonl, as the
                        memory verbs (ewp store, recall, evidence) keep it; none for --pg
   --open               open the page in the default browser
+${EPISTEMIC_HELP}
 
 The ledger is opened read-only and must exist. The audit chain is verified in a worker thread,
 once per change of the ledger, so the page keeps answering meanwhile. The HTTP limits are those of
@@ -48,6 +50,7 @@ function parse(args: string[]) {
       host: { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       salience: { type: 'string' },
+      ...EPISTEMIC_OPTIONS,
       open: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -102,6 +105,13 @@ export const inspectCommand: Command = async (args, io) => {
   if (port !== undefined && (!/^\d{1,5}$/.test(values.port as string) || (port as number) > 65535)) {
     return usageError('inspect', `--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`, io);
   }
+  // The settings the ledger was written under: confidence, confirmed and disputed are read with them.
+  let config: MemoryConfigInput;
+  try {
+    config = epistemicSettings(values, io.cwd);
+  } catch (error) {
+    return usageError('inspect', `${MemoryError.isInstance(error) ? `${error.code}: ` : ''}${(error as Error).message}`, io);
+  }
   let store: EvidenceStore;
   const spec = ledgerSpec(values, io.cwd);
   try {
@@ -128,7 +138,7 @@ export const inspectCommand: Command = async (args, io) => {
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
       ...(chainOpener === undefined ? {} : { chainOpener }),
-      ...(salience === undefined ? {} : { memory: { salience } }),
+      memory: { config, ...(salience === undefined ? {} : { salience }) },
     });
     io.stderr.write(`ewp inspect: ${inspector.url} (ledger: ${label}, read-only). Ctrl-C to stop.\n`);
     if (values.open) openBrowser(inspector.url, io);
