@@ -7,6 +7,8 @@ export default ewpTsup({
   // `ewp serve` bundles the MCP server with the SDK, zod and ajv (about 260 modules as installed):
   // one chunk loads in a quarter less time than resolving and linking them file by file.
   noExternal: ['@ewp/mcp'],
+  // `ewp bench harm` loads the repository's private bench package from a checkout; never bundled.
+  external: ['@ewp/harm-bench'],
   // No comments or indentation: smaller, and ASCII only (a comment's em dash made V8 decode and
   // parse the whole 1.2 MB chunk as two-byte text). Names stay, and source maps map lines back.
   minifyWhitespace: true,

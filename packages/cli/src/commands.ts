@@ -77,4 +77,5 @@ export const COMMANDS: Record<
     summary: 'the persona file: checkout MEMORY.md, read an edited one back',
     load: async () => (await import('./commands/memory-checkout.js')).memoryCommand,
   },
+  bench: { summary: 'ewp bench harm: wrong actions on drifting memory, per arm', load: async () => (await import('./commands/bench-harm.js')).benchCommand },
 };
