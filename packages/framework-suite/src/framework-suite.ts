@@ -1,4 +1,5 @@
 import { gateTool } from '@ewp/ai-sdk';
+import { type Action, mayAct, REFERENCE_V2, warrantNow } from '@ewp/core';
 import { gateAgentTool } from '@ewp/openai-agents';
 import { WarrantRetriever } from '@ewp/langchain';
 import type { EvidenceStore } from '@ewp/ledger';
@@ -15,6 +16,8 @@ import { langGraphContractBinding } from '../../langchain/test/contract-binding.
 import { mcpInMemoryContractBinding } from '../../mcp/test/contract-caller.js';
 import { openAiAgentsContractBinding } from '../../openai-agents/test/contract-binding.js';
 import { agentWith, restartModel, restartTool, toolOutputs } from '../../openai-agents/test/scripted-agent.js';
+import { adkContractBinding } from '../../adk/test/contract-binding.js';
+import { adkGatedCall } from '../../adk/test/gated-call.js';
 import { GATE_CASES, type GateCase, REFERENCE, T0, withStore } from './fixture-ledger.js';
 import type { StoreFactory } from './store-factories.js';
 
@@ -57,6 +60,13 @@ async function agentsGatedCall(store: EvidenceStore, { proposition, risk, revers
   };
 }
 
+/** `mayAct` over the warrant of the stored view at the case's T; nothing stored is DENY. */
+async function mayActOver(store: EvidenceStore, c: GateCase) {
+  const view = await store.get(c.proposition);
+  const action: Action = { action_id: 'restart', kind: 'restart', risk: c.risk, reversible: c.reversible };
+  return view === undefined ? 'DENY' : mayAct(warrantNow(view, REFERENCE_V2, c.at.toISOString()), action);
+}
+
 /**
  * A gate outcome without its `decision_id`: the id names one recorded decision in one ledger, so the
  * same decision over two stores has two ids.
@@ -93,7 +103,7 @@ async function retrieved(store: EvidenceStore, options: { k?: number; minAccepta
 /** Register every framework entry point over ledgers from `factory`. */
 export function runFrameworkConformance(factory: StoreFactory): void {
   describe(`frameworks over ${factory.name}`, () => {
-    for (const binding of [aiSdkContractBinding, langGraphContractBinding, mcpInMemoryContractBinding, openAiAgentsContractBinding])
+    for (const binding of [aiSdkContractBinding, langGraphContractBinding, mcpInMemoryContractBinding, openAiAgentsContractBinding, adkContractBinding])
       runToolContract(binding, factory);
 
     for (const [name, call, ran] of [
@@ -112,6 +122,37 @@ export function runFrameworkConformance(factory: StoreFactory): void {
         });
       });
     }
+
+    describe('Google ADK warrantCallbacks', () => {
+      it('decides every case as over the reference store, and as mayAct over the stored warrant', async () => {
+        const got = await withStore(factory, async (store) => {
+          const out = [];
+          // One at a time: each case is a run of its own through ADK's runner.
+          for (const c of GATE_CASES) out.push({ ...(await adkGatedCall(store, c)), want: await mayActOver(store, c) });
+          return out;
+        });
+        const want = await withStore(REFERENCE, async (store) => {
+          const out = [];
+          for (const c of GATE_CASES) out.push({ ...(await adkGatedCall(store, c)), want: await mayActOver(store, c) });
+          return out;
+        });
+        expect(got.map(withoutDecisionId)).toEqual(want.map(withoutDecisionId));
+        expect(got.map((g) => g.decision)).toEqual(got.map((g) => g.want));
+        expect(got.map((g) => g.decision)).toEqual([
+          'MAY_ACT',
+          'DENY',
+          'MAY_ACT',
+          'DENY',
+          'REQUIRE_CONFIRMATION',
+          'REQUIRE_CONFIRMATION',
+          'DENY',
+          'REQUIRE_CONFIRMATION',
+        ]);
+        expect(got[0]).toMatchObject({ calls: ['server01'], output: { restarted: 'server01' }, verdict: 'ALLOW' });
+        expect(got[3]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', proposition_id: 'P-x', conflict: 'OPEN' }, verdict: 'BLOCK' });
+        expect(got[6]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', view_id: null } });
+      });
+    });
 
     describe('LangChain WarrantRetriever', () => {
       it('puts the same warrant on every document as over the reference store', async () => {

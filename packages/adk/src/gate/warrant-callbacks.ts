@@ -14,7 +14,17 @@
  */
 import { EwpError } from '@ewp/core';
 import { type MemoryLedger, type MemorySource, memoryLedgerOf } from '@ewp/memory';
-import { decideGate, denyReason, type GateDecision, type GateOptions, type GateRefusal, gateOptionsForCall, gateRefusal, runDecision } from '@ewp/tools';
+import {
+  decideGate,
+  denyReason,
+  type GateDecision,
+  type GateOptions,
+  type GateRefusal,
+  gateOptionsForCall,
+  gateRefusal,
+  ruleReason,
+  runDecision,
+} from '@ewp/tools';
 import type { BaseTool, Context, SingleAfterToolCallback, SingleAgentCallback, SingleBeforeToolCallback } from '@google/adk';
 import {
   type ConsequentialExpectation,
@@ -229,7 +239,8 @@ function verdictOf(d: GateDecision, tool: string, context: Context, callId: stri
 }
 
 function reasonOf(d: GateDecision): string {
-  return d.decision === 'DENY' ? denyReason(d) : `${d.propositionId} needs a human confirmation before this action; it was not given`;
+  if (d.decision === 'DENY') return denyReason(d);
+  return `${ruleReason(d)}; it needs a human confirmation before this action, which was not given`;
 }
 
 /** The refusal a blocked call answers: the gate's decision and why. */
