@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { bundleFromSources } from '../../ledger/test-support/bundle-from-sources.mjs';
 
 const out = await bundleFromSources(
-  join(import.meta.dirname, 'echo-measures.ts'),
-  join(import.meta.dirname, '..', 'node_modules', '.cache', 'bench', 'echo-measures.mjs'),
+  join(import.meta.dirname, process.argv[2] === 'link' ? 'link-cost.ts' : 'echo-measures.ts'),
+  join(import.meta.dirname, '..', 'node_modules', '.cache', 'bench', process.argv[2] === 'link' ? 'link-cost.mjs' : 'echo-measures.mjs'),
   'error',
 );
 const result = spawnSync(process.execPath, [out, ...process.argv.slice(2)], {
