@@ -213,6 +213,32 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     expect(String(responseOf(events)?.response?.reason)).toContain('not a serialized verdict');
   });
 
+  it('an ALLOW in state that names another decision than the one just made blocks the call', async () => {
+    const callbacks = warrantCallbacks({ gates: { restart: { proposition: 'P-win', action: restartAction('high', true), store, now: () => T0 } } });
+    const swapping: SingleBeforeToolCallback = (params) => {
+      const state = params.context.state;
+      const set = state.set.bind(state);
+      state.set = (key: string, value: unknown) => {
+        const verdict = JSON.parse(String(value)) as GateState;
+        set(key, key === GATE_STATE_KEY ? JSON.stringify({ ...verdict, decision_id: 'dec_00000000000000000000000000000000' }) : value);
+      };
+      return callbacks.beforeToolCallback(params);
+    };
+    const agent = new LlmAgent({
+      name: 'ops',
+      model: new ScriptedLlm([functionCall('restart', { server: 'server01' }, 'fc-10'), text('ok')]),
+      tools: [restartTool()],
+      beforeToolCallback: swapping,
+    });
+    const runner = new InMemoryRunner({ agent, appName: APP });
+    const session = await runner.sessionService.createSession({ appName: APP, userId: 'u1' });
+    const events = await all(runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'go' }] } }));
+    expect(ran).toEqual([]);
+    expect(responseOf(events)?.response).toMatchObject({ ewp_gate: 'DENY' });
+    expect(String(responseOf(events)?.response?.reason)).toContain('names decision dec_00000000000000000000000000000000');
+    expect(await store.readEntries({ kind: DECISION_ENTRY_KINDS.execution })).toEqual([]);
+  });
+
   it("observed tools: the result of a call the binding ran is an observation of that tool; a refused call's refusal is not", async () => {
     const scheduler = new FunctionTool({
       name: 'read_scheduler',

@@ -152,6 +152,10 @@ export function warrantCallbacks(options: WarrantCallbacksOptions): WarrantCallb
     if (context.functionCallId !== undefined) expect.functionCallId = context.functionCallId;
     const check = consequentialActionAllowed(context.state, expect);
     if (!check.allowed) return { ...(refusalOf(d, check.reason) as unknown as Record<string, unknown>), ewp_gate: 'DENY' };
+    if (check.gate.decision_id !== d.decisionId) {
+      const reason = `the ALLOW in state names decision ${check.gate.decision_id}, not ${d.decisionId}, the one just made on this call`;
+      return { ...(refusalOf(d, reason) as unknown as Record<string, unknown>), ewp_gate: 'DENY' };
+    }
     let result: unknown;
     let failed: { error: unknown } | undefined;
     const run = await runDecision(gate.store, check.gate.decision_id as string, args, async (input) => {
