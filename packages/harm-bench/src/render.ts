@@ -52,9 +52,9 @@ function esc(text: string): string {
  * with the confirmations asked written beside them.
  */
 export function renderSvg(report: BenchReport): string {
-  const width = 760;
+  const width = 800;
   const left = 230;
-  const barMax = 400;
+  const barMax = 340;
   const rowHeight = 46;
   const top = 64;
   const height = top + report.arms.length * rowHeight + 44;

@@ -105,10 +105,13 @@ export class ScenarioError extends EwpError<keyof typeof HARM_BENCH_ERROR_CODES>
   static override readonly marker: symbol = Symbol.for('ewp.error.ScenarioError');
   /** 1-based line number in the file. */
   readonly line: number;
-  constructor(line: number, path: string, message: string) {
-    super('SCENARIO_INVALID', `line ${line}: ${message}`, { path });
+  /** What is wrong, without the line and path. */
+  readonly reason: string;
+  constructor(line: number, path: string, reason: string) {
+    super('SCENARIO_INVALID', `line ${line}: ${reason}`, { path });
     this.name = 'ScenarioError';
     this.line = line;
+    this.reason = reason;
   }
 }
 

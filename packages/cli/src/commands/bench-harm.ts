@@ -88,7 +88,7 @@ export const benchCommand: Command = async (args: string[], io: CliIO): Promise<
     scenarios = bench.decodeScenarios(text);
   } catch (error) {
     if (!bench.ScenarioError.isInstance(error)) throw error;
-    io.stderr.write(`ewp bench harm: refused (${error.code}) at line ${error.line}, ${error.path}: ${error.message}\n`);
+    io.stderr.write(`ewp bench harm: refused (${error.code}) at line ${error.line}, ${error.path}: ${error.reason}\n`);
     return EXIT_SOME_FAILED;
   }
   const tty = io.stderr.isTTY === true;
