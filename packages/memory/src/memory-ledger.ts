@@ -8,7 +8,7 @@
  */
 import { type ChainVerification, isWellFormed } from '@ewp/canonical';
 import { compareInstants, type EvidenceItem, type EvidenceView, type Instant, parseInstant, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
-import type { EvidenceStore, LedgerEntry, LedgerEntryInput, LedgerRecord } from '@ewp/ledger';
+import type { BatchWrite, EvidenceStore, LedgerEntry, LedgerEntryInput, LedgerRecord } from '@ewp/ledger';
 import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from './config.js';
 import { confidenceOf } from './confidence.js';
 import { checkEcho } from './echo-check.js';
@@ -199,6 +199,18 @@ export interface ContextPart {
   omitted: number;
 }
 
+/** A link decided and not yet written: what its answer says, and what to write (none when it is already there). */
+interface LinkPlan {
+  support: string;
+  target: string;
+  polarity: 'supports' | 'opposes';
+  echo: boolean;
+  echo_of: string | null;
+  self_support: boolean;
+  best: number;
+  write?: { records: LedgerRecord[]; body: LinkEventBody };
+}
+
 /** A memory's latest view as read, with its counts once asked for. */
 interface CachedView {
   view: EvidenceView;
@@ -309,7 +321,9 @@ export class MemoryLedger {
       );
     this.#salienceElsewhere = options.salience !== undefined;
     // Every measure, a caller's included, compares cleaned text (NFKC, no invisible characters).
-    this.similarity = onCleanText(options.similarity ?? (options.embedder ? embedderSimilarity(options.embedder) : similarityMeasureNamed(this.config.measure)));
+    this.similarity = onCleanText(
+      options.similarity ?? (options.embedder ? embedderSimilarity(options.embedder) : similarityMeasureNamed(this.config.measure)),
+    );
     this.#now = options.now ?? (() => new Date().toISOString());
   }
 
@@ -513,14 +527,30 @@ export class MemoryLedger {
       derived_from: derivedFrom,
     };
     for (let i = 0; i < supports.length; i += 1) this.#checkLink(facts, cls, supports[i]!, 'supports', `supports[${i}]`);
-    let status: 'stored' | 'unchanged' = 'unchanged';
+    // Every link is decided (views read, conflicts refused by name, echo checked) before anything is
+    // written; then the STORE and every LINK are one commit of the store: all of them, or none.
+    const plans: LinkPlan[] = [];
+    for (let i = 0; i < supports.length; i += 1) plans.push(await this.#planLink(facts, supports[i]!, 'supports', `supports[${i}]`));
+    const writes: BatchWrite[] = [];
+    const entries: LedgerEntryInput[] = [];
     if (existing === undefined) {
-      const put = await this.evidenceStore.put(memoryView(facts), { entries: [storeEvent(facts)] });
-      status = put.status;
+      writes.push({ put: memoryView(facts) });
+      entries.push(storeEvent(facts));
+    }
+    for (const p of plans) {
+      if (p.write === undefined) continue;
+      writes.push({ extend: propositionOf(p.target), records: p.write.records });
+      entries.push(linkEvent(p.write.body));
+    }
+    let status: 'stored' | 'unchanged' = 'unchanged';
+    if (writes.length > 0) {
+      const results = await this.evidenceStore.writeBatch(writes, { entries });
+      if (existing === undefined) status = results[0]!.status;
+      for (const p of plans) this.#views.delete(p.target);
       await this.refresh();
     }
     const links: LinkResult[] = [];
-    for (const target of supports) links.push(await this.#link(hash, target, 'supports'));
+    for (const p of plans) links.push(await this.#linkResult(p));
     return { ...(await this.#state(hash, this.#at(undefined))), status, links };
   }
 
@@ -563,67 +593,88 @@ export class MemoryLedger {
     await this.refresh();
     const s = this.#known(support, 'support');
     this.#checkLink(s.facts, s.current, target, polarity, 'support');
-    return this.#link(support, target, polarity);
+    const plan = await this.#planLink(s.facts, target, polarity, 'support');
+    if (plan.write !== undefined) {
+      await this.evidenceStore.extend(propositionOf(target), plan.write.records, { entries: [linkEvent(plan.write.body)] });
+      this.#views.delete(target);
+      await this.refresh();
+    }
+    return this.#linkResult(plan);
   }
 
-  async #link(support: string, target: string, polarity: 'supports' | 'opposes'): Promise<LinkResult> {
-    const s = this.#known(support, 'support');
+  /**
+   * Decide one link without writing it: the target's view is read, a link of the other polarity is
+   * refused (naming `path`), the echo check runs, and the record and event to write are made (none when
+   * the link is already there).
+   */
+  async #planLink(support: MemoryFacts, target: string, polarity: 'supports' | 'opposes', path: string): Promise<LinkPlan> {
     const view = await this.evidenceStore.get(propositionOf(target));
-    if (view === undefined) throw new MemoryError('EWP_REFUSE_MEMORY_UNKNOWN', `memory ${target} has no stored view`, { memory: target });
-    const id = linkRecordId(support, polarity);
-    const other = linkRecordId(support, polarity === 'supports' ? 'opposes' : 'supports');
+    if (view === undefined) throw new MemoryError('EWP_REFUSE_MEMORY_UNKNOWN', `memory ${target} has no stored view`, { path, memory: target });
+    const id = linkRecordId(support.hash, polarity);
+    const other = linkRecordId(support.hash, polarity === 'supports' ? 'opposes' : 'supports');
     if (view.evidence.some((e) => e.evidence_id === other)) {
       throw new MemoryError(
         'EWP_REFUSE_MEMORY_LINK_CONFLICT',
-        `memory ${support} already ${polarity === 'supports' ? 'refutes' : 'supports'} memory ${target}`,
-        {
-          path: 'support',
-          memory: support,
-        },
+        `memory ${support.hash} already ${polarity === 'supports' ? 'refutes' : 'supports'} memory ${target}`,
+        { path, memory: support.hash },
       );
     }
+    const own = this.#own(this.#known(target, path));
     const done = view.evidence.find((e) => e.evidence_id === id);
-    const own = this.#own(this.#known(target, 'target'));
-    let echo: { echo: boolean; echo_of: string | null; self_support: boolean; best: number };
-    let status: 'linked' | 'unchanged' = 'unchanged';
     if (done !== undefined) {
       const edge = view.lineage.find((l) => l.kind === 'derived_from' && l.from_id === id);
-      echo = { echo: edge !== undefined, echo_of: edge?.to_id ?? null, self_support: isSelfSupport(target, own, done), best: 0 };
-    } else {
-      const decision = await checkEcho(view, s.facts, polarity, this.similarity, this.config);
-      const record = linkEvidence(s.facts, target, polarity, decision.lineage_id);
-      // Decided by source and lineage alone (no similarity): the records decide it again on every read.
-      const selfSupport = isSelfSupport(target, own, record);
-      const records: LedgerRecord[] = [{ kind: 'evidence', record }];
-      if (decision.echo_of !== null) records.push({ kind: 'lineage', record: { from_id: id, to_id: decision.echo_of, kind: 'derived_from' } });
-      const body: LinkEventBody = {
-        support,
+      return {
+        support: support.hash,
         target,
         polarity,
-        echo: decision.echo,
-        echo_of: decision.echo_of,
-        self_support: selfSupport,
-        lineage_id: decision.lineage_id,
-        measure: this.similarity.name,
-        nearest: decision.nearest,
-        threshold: tenThousandths(this.config.sim_threshold),
+        echo: edge !== undefined,
+        echo_of: edge?.to_id ?? null,
+        self_support: isSelfSupport(target, own, done),
+        best: 0,
       };
-      await this.evidenceStore.extend(propositionOf(target), records, { entries: [linkEvent(body)] });
-      this.#views.delete(target);
-      await this.refresh();
-      status = 'linked';
-      echo = { echo: decision.echo, echo_of: decision.echo_of, self_support: selfSupport, best: (decision.nearest[0]?.similarity ?? 0) / 10_000 };
     }
-    const state = await this.#state(target, this.#at(undefined));
-    return {
-      support,
+    const decision = await checkEcho(view, support, polarity, this.similarity, this.config);
+    const record = linkEvidence(support, target, polarity, decision.lineage_id);
+    // Decided by source and lineage alone (no similarity): the records decide it again on every read.
+    const selfSupport = isSelfSupport(target, own, record);
+    const records: LedgerRecord[] = [{ kind: 'evidence', record }];
+    if (decision.echo_of !== null) records.push({ kind: 'lineage', record: { from_id: id, to_id: decision.echo_of, kind: 'derived_from' } });
+    const body: LinkEventBody = {
+      support: support.hash,
       target,
       polarity,
-      status,
-      echo: echo.echo,
-      echo_of: echo.echo_of,
-      self_support: echo.self_support,
-      similarity: echo.best,
+      echo: decision.echo,
+      echo_of: decision.echo_of,
+      self_support: selfSupport,
+      lineage_id: decision.lineage_id,
+      measure: this.similarity.name,
+      nearest: decision.nearest,
+      threshold: tenThousandths(this.config.sim_threshold),
+    };
+    return {
+      support: support.hash,
+      target,
+      polarity,
+      echo: decision.echo,
+      echo_of: decision.echo_of,
+      self_support: selfSupport,
+      best: (decision.nearest[0]?.similarity ?? 0) / 10_000,
+      write: { records, body },
+    };
+  }
+
+  /** A planned link's answer, once written (or found written): with the target's state after it. */
+  async #linkResult(p: LinkPlan): Promise<LinkResult> {
+    const state = await this.#state(p.target, this.#at(undefined));
+    return {
+      support: p.support,
+      target: p.target,
+      polarity: p.polarity,
+      status: p.write === undefined ? 'unchanged' : 'linked',
+      echo: p.echo,
+      echo_of: p.echo_of,
+      self_support: p.self_support,
+      similarity: p.best,
       target_confidence: state.confidence,
       target_distinct_sources: state.distinct_sources,
     };
@@ -1078,22 +1129,52 @@ export class MemoryLedger {
     const source = options.source === undefined ? 'memory.md' : checkText(options.source, 'source', 256);
     await this.refresh();
     let unchanged = 0;
-    const asserted: StoreMemoryResult[] = [];
-    for (const line of parsePersonaFile(markdown)) {
+    const at = this.#at(undefined);
+    // Every line is checked and made into its memory first; then every new one is written in one
+    // commit (one putMany with their STORE events): a file read back is stored whole or not at all.
+    const fresh = new Map<string, MemoryFacts>();
+    const hashes: string[] = [];
+    for (const [i, line] of parsePersonaFile(markdown).entries()) {
       const from = line.hash === null ? undefined : this.#index.get(line.hash);
       if (from !== undefined && oneLine(from.facts.text) === line.text) {
         unchanged += 1;
         continue;
       }
-      asserted.push(
-        await this.store({
-          text: line.text,
-          class: 'inference',
-          project,
-          source,
-          ...(from !== undefined && from.facts.project === project ? { derived_from: [from.facts.hash] } : {}),
-        }),
+      const text = checkText(line.text, `markdown.lines[${i}]`);
+      const hash = memoryHash({ text, project, source });
+      const existing = this.#index.get(hash);
+      if (existing !== undefined && existing.current !== 'inference') {
+        throw new MemoryError('EWP_REFUSE_MEMORY_CLASS_CONFLICT', `memory ${hash} is stored as ${existing.current}; change it with reclass`, {
+          path: `markdown.lines[${i}]`,
+          memory: hash,
+        });
+      }
+      hashes.push(hash);
+      if (existing !== undefined || fresh.has(hash)) continue;
+      fresh.set(hash, {
+        hash,
+        class: 'inference',
+        project,
+        source,
+        text,
+        origin_type: defaultOrigin('inference'),
+        observed_at: at.text,
+        derived_from: from !== undefined && from.facts.project === project ? [from.facts.hash] : [],
+      });
+    }
+    const facts = [...fresh.values()];
+    if (facts.length > 0) {
+      await this.evidenceStore.putMany(
+        facts.map((f) => memoryView(f)),
+        { entries: facts.map((f) => storeEvent(f)) },
       );
+      await this.refresh();
+    }
+    const asserted: StoreMemoryResult[] = [];
+    for (const hash of hashes) {
+      asserted.push({ ...(await this.#state(hash, this.#at(undefined))), status: fresh.has(hash) ? 'stored' : 'unchanged', links: [] });
+      // A line repeated in the file is one memory, stored once.
+      fresh.delete(hash);
     }
     return { unchanged, asserted };
   }

@@ -10,7 +10,10 @@ const HELP = `usage: ewp store <text> --class {observation|evidence|inference|hy
 
 Store a memory as EWP records (an observation as exogenous evidence, an inference or hypothesis as an
 endogenous assertion) with a STORE event in the same transaction. --supports links it as support of
-each memory named (only observations and evidence may support; supports stay in one project).
+each memory named (only observations and evidence may support; supports stay in one project): every
+link is checked first, and the memory and all its links are written in that one transaction, or
+nothing is. A support from the target's own source or lineage (or that of what it was derived from)
+is linked but adds no source and no confidence.
 Prints the memory's hash, class and confidence.
 
 ${MEMORY_LEDGER_HELP}
@@ -55,7 +58,7 @@ export const memoryStoreCommand: Command = async (args: string[], io: CliIO) => 
     io.stdout.write(`${r.status} ${r.hash} class=${r.class} confidence=${r.confidence} warrant=${r.warrant.acceptance}\n`);
     for (const l of r.links) {
       io.stdout.write(
-        `  supports ${l.target}: ${l.echo ? `echo of ${l.echo_of} (no new source)` : 'independent'}; its confidence ${l.target_confidence}, distinct sources ${l.target_distinct_sources}\n`,
+        `  supports ${l.target}: ${l.echo ? `echo of ${l.echo_of} (no new source)` : l.self_support ? 'its own source or lineage (no new source)' : 'independent'}; its confidence ${l.target_confidence}, distinct sources ${l.target_distinct_sources}\n`,
       );
     }
     return EXIT_OK;
