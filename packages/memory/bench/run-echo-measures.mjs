@@ -11,6 +11,6 @@ const out = await bundleFromSources(
 );
 const result = spawnSync(process.execPath, [out, ...process.argv.slice(2)], {
   stdio: 'inherit',
-  env: { ...process.env, EWP_PARAPHRASE_SET: join(import.meta.dirname, '..', 'test', 'fixtures', 'paraphrase-set.jsonl') },
+  env: { ...process.env, EWP_PARAPHRASE_DIR: join(import.meta.dirname, '..', 'test', 'fixtures') },
 });
 process.exit(result.status ?? 1);

@@ -84,6 +84,7 @@ const OPPOSITES: readonly (readonly [string, string])[] = [
   ['increase', 'decrease'],
   ['higher', 'lower'],
   ['above', 'below'],
+  ['before', 'after'],
   ['north', 'south'],
   ['east', 'west'],
   ['left', 'right'],
@@ -111,6 +112,9 @@ const OPPOSITES: readonly (readonly [string, string])[] = [
   ['read', 'write'],
   ['public', 'private'],
 ];
+
+/** Stopwords and ordinals that still carry a polarity: kept apart from content so they weigh nothing in similarity. */
+const POLAR_FUNCTION_WORDS: ReadonlySet<string> = new Set(['before', 'after', 'first']);
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
   zero: 0,
@@ -306,6 +310,8 @@ export interface TextFacts {
   negated: string[];
   /** Whether the text has a negation cue. */
   negation: boolean;
+  /** Stems of words that are not content but have an opposite ("before"/"after", "first"/"last"). */
+  polar: string[];
 }
 
 /** Reads the facts of `text`. */
@@ -316,6 +322,7 @@ export function textFacts(text: string): TextFacts {
   const anchors: string[][] = [];
   const keys = new Set<string>();
   const negated: string[] = [];
+  const polar: string[] = [];
   let negation = false;
   let consumed = -1;
   for (let i = 0; i < tokens.length; i += 1) {
@@ -354,6 +361,7 @@ export function textFacts(text: string): TextFacts {
       anchors.push([w === 'midnight' ? 't0:00' : 't12:00']);
       continue;
     }
+    if (POLAR_FUNCTION_WORDS.has(w)) polar.push(stem(w));
     if (/^\d+(?:st|nd|rd|th)$/.test(w) || ORDINAL_WORDS[w] !== undefined) {
       // "second" after a number is the unit (handled there); alone it is an ordinal.
       anchors.push([`o${ORDINAL_WORDS[w] ?? Number.parseInt(w, 10)}`]);
@@ -398,7 +406,7 @@ export function textFacts(text: string): TextFacts {
     if (identifier || t.capital) anchors.push([s]);
   }
   for (const a of anchors) for (const k of a) keys.add(k);
-  return { tokens, content, words, anchors, keys, negated, negation };
+  return { tokens, content, words, anchors, keys, negated, negation, polar };
 }
 
 function unmatchedAnchor(a: TextFacts, b: TextFacts): boolean {
@@ -419,7 +427,7 @@ const OPPOSITE_OF: ReadonlyMap<string, readonly string[]> = (() => {
 function asserted(f: TextFacts): Set<string> {
   const negated = new Set(f.negated);
   const out = new Set<string>();
-  for (const w of f.content.concat(f.anchors.flat())) {
+  for (const w of f.content.concat(f.anchors.flat(), f.polar)) {
     if (!negated.has(w)) out.add(w);
     else for (const o of OPPOSITE_OF.get(w) ?? []) out.add(o);
   }

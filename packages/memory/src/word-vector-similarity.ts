@@ -8,7 +8,7 @@
  * of both directions' weighted averages, so a text that adds or drops much is less similar. Two texts
  * that state different facts ({@link differentFacts}) score 0.
  */
-import { differentFacts, substitution, type TextFacts, textFacts } from './fact-tokens.js';
+import { differentFacts, stem, substitution, type TextFacts, textFacts } from './fact-tokens.js';
 import type { SimilarityMeasure } from './similarity.js';
 import { DEFAULT_VOCABULARY, loadWordVectors, type WordVectors } from './word-vectors.js';
 
@@ -29,6 +29,12 @@ const ANCHOR_WEIGHT = 2;
 
 /** Cosine at or above which a replaced word counts as a synonym (starts/begins), below as another fact (customer/supplier). */
 const SYNONYM_COSINE = 0.75;
+
+/** Whether two words are one word in two forms: one's stem begins the other's (reach/reachable, configure/configuration). */
+function sameWordStem(x: string, y: string): boolean {
+  const [p, q] = [stem(x), stem(y)];
+  return p.length >= 4 && q.length >= 4 && (p.startsWith(q) || q.startsWith(p));
+}
 
 /** Character-trigram Dice of two words: how a word without a vector still resembles its own derivations (misconfigured/configuration). */
 function spellingSimilarity(x: string, y: string): number {
@@ -112,6 +118,9 @@ function replacedFact(v: WordVectors, a: TextFacts, b: TextFacts): boolean {
   if (sub === undefined) return false;
   const near = (x: string, ys: string[]) =>
     ys.some((y) => {
+      // The same word in another form (reach/reachable) is no other fact; a shared ending
+      // (penicillin/amoxicillin) is no shared word.
+      if (sameWordStem(x, y)) return true;
       const rx = v.rowOf(x);
       const ry = v.rowOf(y);
       return rx !== undefined && ry !== undefined && v.dot(rx, ry) >= SYNONYM_COSINE;

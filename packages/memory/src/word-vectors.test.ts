@@ -38,6 +38,8 @@ describe('different facts', () => {
     ['The job failed', 'The job did not fail'],
     ['Revenue grew last year', 'Revenue fell last year'],
     ['The review moved to Thursday', 'The review moved to Tuesday'],
+    ['The nurse checks his sugar before every meal', 'The nurse checks his sugar after every meal'],
+    ['Invoices go out on the first working day', 'Invoices go out on the last working day'],
   ])('%s / %s: two facts', (a, b) => expect(differ(a, b)).toBe(true));
   it.each([
     ['The backup starts at 06:00', 'At six the backup starts'],
