@@ -1,43 +1,54 @@
 /**
  * Salience read from a memory ledger's side file (`<ledger>.salience.jsonl`), for a page that only
- * looks. The file is @ewp/memory's format, read by @ewp/memory's own reader ({@link JsonlSalienceStore});
- * the inspector opens that reader on a private copy, because opening the file itself may compact
- * it in place, and a writer (an agent recalling) may be appending to it at that moment.
+ * looks. The file is @ewp/memory's format, read by @ewp/memory's own reader ({@link JsonlSalienceStore})
+ * opened read-only: it takes no lock and never writes, compacts or renames the file, so an agent or
+ * `ewp serve` holding the file goes on writing it. The holder replaces the file only by an atomic
+ * rename, so each read sees one whole file; a line being appended at that moment is skipped.
  */
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { EwpError } from '@ewp/core';
 import { JsonlSalienceStore, type SalienceRecord, type SalienceStore } from '@ewp/memory';
 
+/** Options of {@link SalienceFileReader}. */
+export interface SalienceFileReaderOptions {
+  /** Where the one warning about unreadable lines goes. Default: `process.emitWarning`. */
+  onWarning?: (message: string) => void;
+}
+
 /**
  * A read-only {@link SalienceStore} over a salience side file, read again whenever the file changes
- * (size or modification time), so a running inspector shows recalls made since it started. A file
- * that does not exist reads as no salience recorded.
+ * (size, modification time or the file itself), so a running inspector shows recalls made since it
+ * started. A file that does not exist reads as no salience recorded. Unreadable lines are skipped
+ * (salience is advisory), with one warning for the reader's lifetime, however often the file is read.
  */
 export class SalienceFileReader implements SalienceStore {
   readonly path: string;
   #stamp: string | undefined;
   #records: SalienceStore | undefined;
-  #dir: string | undefined;
+  #warned = false;
+  readonly #warn: (message: string) => void;
 
-  constructor(path: string) {
+  constructor(path: string, options: SalienceFileReaderOptions = {}) {
     this.path = path;
+    this.#warn = options.onWarning ?? ((message) => process.emitWarning(message, { code: 'EWP_SALIENCE_FILE' }));
   }
 
   #current(): SalienceStore | undefined {
     const stat = statSync(this.path, { throwIfNoEntry: false });
-    const stamp = stat === undefined ? 'missing' : `${stat.size}:${stat.mtimeMs}`;
+    const stamp = stat === undefined ? 'missing' : `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
     if (stamp !== this.#stamp) {
       this.#stamp = stamp;
-      this.#records?.close();
-      if (stat === undefined) this.#records = undefined;
-      else {
-        this.#dir ??= mkdtempSync(join(tmpdir(), 'ewp-inspect-salience-'));
-        const copy = join(this.#dir, 'salience.jsonl');
-        copyFileSync(this.path, copy);
-        this.#records = new JsonlSalienceStore(copy);
-      }
+      this.#records =
+        stat === undefined
+          ? undefined
+          : new JsonlSalienceStore(this.path, {
+              readOnly: true,
+              onWarning: (message) => {
+                if (this.#warned) return;
+                this.#warned = true;
+                this.#warn(message);
+              },
+            });
     }
     return this.#records;
   }
@@ -55,11 +66,8 @@ export class SalienceFileReader implements SalienceStore {
     return this.#current()?.entries() ?? [];
   }
 
-  /** Removes the private copy. */
+  /** Forgets what was read. */
   close(): void {
-    this.#records?.close();
-    if (this.#dir !== undefined) rmSync(this.#dir, { recursive: true, force: true });
-    this.#dir = undefined;
     this.#records = undefined;
     this.#stamp = undefined;
   }

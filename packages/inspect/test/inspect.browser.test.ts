@@ -255,7 +255,10 @@ describe.skipIf('missing' in chromiumBinary)('ewp inspect in chromium', () => {
     opened.push({ inspector, store });
     const id = `mem:${story.hypothesis}`;
     // What the library says about the same ledger, to compare the page with.
-    const library = new MemoryLedger(store, { salience: new JsonlSalienceStore(story.salience), now: () => new Date(MEMORY_NOW).toISOString() });
+    const library = new MemoryLedger(store, {
+      salience: new JsonlSalienceStore(story.salience, { readOnly: true }),
+      now: () => new Date(MEMORY_NOW).toISOString(),
+    });
     const shown = await library.show(story.hypothesis);
     await newPage();
     await page.goto(`${inspector.url}#/p/${encodeURIComponent(id)}`);

@@ -45,7 +45,8 @@ describe('GET /api/memory', () => {
     if (m === null) throw new Error('expected a memory');
     // The library's own answer over a second handle on the same ledger and salience file.
     const reader = new SqliteEvidenceStore(story.file, { readOnly: true });
-    const library = new MemoryLedger(reader, { salience: new JsonlSalienceStore(story.salience), now: () => NOW });
+    // Read-only, as the inspector opens it: a second writer would wait for this one's lock.
+    const library = new MemoryLedger(reader, { salience: new JsonlSalienceStore(story.salience, { readOnly: true }), now: () => NOW });
     const shown = await library.show(story.hypothesis, new Date(NOW).toISOString());
     await reader.close();
     expect(m).toMatchObject({

@@ -21,31 +21,33 @@ import {
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-salience-'));
 const T = '2026-12-01T12:00:00Z';
+/** The n-th memory hash (32 hex digits, as a memory's). */
+const H = (n: number) => n.toString(16).padStart(32, '0');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('JsonlSalienceStore', () => {
   it('answers a record set since the last write, in place once written, and lists both', () => {
     const path = join(dir, 'recent.jsonl');
     const s = new JsonlSalienceStore(path);
-    s.set('h1', { ...emptySalience(), recall_count: 1 });
-    expect(s.get('h1')).toMatchObject({ recall_count: 1 });
+    s.set(H(1), { ...emptySalience(), recall_count: 1 });
+    expect(s.get(H(1))).toMatchObject({ recall_count: 1 });
     s.flush();
-    s.set('h1', { ...emptySalience(), recall_count: 2 });
-    s.set('h2', { ...emptySalience(), energy: 3 });
+    s.set(H(1), { ...emptySalience(), recall_count: 2 });
+    s.set(H(2), { ...emptySalience(), energy: 3 });
     // A copy: changing what get returned changes nothing kept.
-    const got = s.get('h2')!;
+    const got = s.get(H(2))!;
     got.energy = 99;
-    expect(s.get('h2')).toMatchObject({ energy: 3 });
+    expect(s.get(H(2))).toMatchObject({ energy: 3 });
     expect(new Map(s.entries())).toEqual(
       new Map([
-        ['h1', { ...emptySalience(), recall_count: 2 }],
-        ['h2', { ...emptySalience(), energy: 3 }],
+        [H(1), { ...emptySalience(), recall_count: 2 }],
+        [H(2), { ...emptySalience(), energy: 3 }],
       ]),
     );
     s.close();
     const again = new JsonlSalienceStore(path);
-    expect(again.get('h1')).toMatchObject({ recall_count: 2 });
-    expect(again.get('h2')).toMatchObject({ energy: 3 });
+    expect(again.get(H(1))).toMatchObject({ recall_count: 2 });
+    expect(again.get(H(2))).toMatchObject({ energy: 3 });
     again.close();
   });
 
@@ -54,16 +56,16 @@ describe('JsonlSalienceStore', () => {
     const s = new JsonlSalienceStore(path);
     // One line per flush: 200 superseded lines of h1.
     for (let n = 1; n <= 200; n += 1) {
-      s.set('h1', { ...emptySalience(), recall_count: n, energy: n });
+      s.set(H(1), { ...emptySalience(), recall_count: n, energy: n });
       s.flush();
     }
-    s.set('h2', { ...emptySalience(), importance: 1 });
+    s.set(H(2), { ...emptySalience(), importance: 1 });
     s.close();
-    appendFileSync(path, '{"h":"h3","r":{"ener');
+    appendFileSync(path, `{"h":"${H(3)}","r":{"ener`);
     const again = new JsonlSalienceStore(path);
-    expect(again.get('h1')).toMatchObject({ recall_count: 200, energy: 200 });
-    expect(again.get('h2')).toMatchObject({ importance: 1 });
-    expect(again.get('h3')).toBeUndefined();
+    expect(again.get(H(1))).toMatchObject({ recall_count: 200, energy: 200 });
+    expect(again.get(H(2))).toMatchObject({ importance: 1 });
+    expect(again.get(H(3))).toBeUndefined();
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
@@ -121,7 +123,7 @@ describe('JsonlSalienceStore', () => {
   it('buffers the bumps of a burst into one write, written after the delay, by flush or by close', async () => {
     const path = join(dir, 'c.jsonl');
     const s = new JsonlSalienceStore(path);
-    for (let n = 1; n <= 10; n += 1) s.set(`h${n}`, { ...emptySalience(), recall_count: n });
+    for (let n = 1; n <= 10; n += 1) s.set(H(n), { ...emptySalience(), recall_count: n });
     // Nothing written yet: the hot path does no I/O.
     expect(existsSync(path)).toBe(false);
     await new Promise((resolve) => setImmediate(resolve));
@@ -129,15 +131,15 @@ describe('JsonlSalienceStore', () => {
     await new Promise((resolve) => setTimeout(resolve, SALIENCE_FLUSH_DELAY_MS + 20));
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(10);
     // Bumps of one memory between writes become one line.
-    s.set('h1', { ...emptySalience(), recall_count: 11 });
-    s.set('h1', { ...emptySalience(), recall_count: 12, last_recalled_at: T });
+    s.set(H(1), { ...emptySalience(), recall_count: 11 });
+    s.set(H(1), { ...emptySalience(), recall_count: 12, last_recalled_at: T });
     s.flush();
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(11);
-    expect(new JsonlSalienceStore(path).get('h1')).toEqual({ ...emptySalience(), recall_count: 12, last_recalled_at: T });
-    s.set('h2', { ...emptySalience(), recall_count: 13 });
+    expect(new JsonlSalienceStore(path).get(H(1))).toEqual({ ...emptySalience(), recall_count: 12, last_recalled_at: T });
+    s.set(H(2), { ...emptySalience(), recall_count: 13 });
     s.close();
-    expect(new JsonlSalienceStore(path).get('h2')).toMatchObject({ recall_count: 13 });
-    expect(() => s.set('h3', emptySalience())).toThrow(MemoryError);
+    expect(new JsonlSalienceStore(path).get(H(2))).toMatchObject({ recall_count: 13 });
+    expect(() => s.set(H(3), emptySalience())).toThrow(MemoryError);
   });
 
   it('a process that ends with bumps still pending writes them as it exits (the delay never keeps it alive)', async () => {
@@ -147,7 +149,7 @@ describe('JsonlSalienceStore', () => {
       stdin: {
         contents: `import { JsonlSalienceStore, emptySalience } from './salience-store.ts';
           const s = new JsonlSalienceStore(process.argv[2]);
-          for (let n = 1; n <= 3; n += 1) s.set('h' + n, { ...emptySalience(), recall_count: n });`,
+          for (let n = 1; n <= 3; n += 1) s.set(n.toString(16).padStart(32, '0'), { ...emptySalience(), recall_count: n });`,
         resolveDir: import.meta.dirname,
         loader: 'ts',
       },
@@ -160,16 +162,19 @@ describe('JsonlSalienceStore', () => {
     });
     const run = spawnSync(process.execPath, [driver, path], { encoding: 'utf8', timeout: 20_000 });
     expect(run.status, run.stderr).toBe(0);
-    expect(new JsonlSalienceStore(path).get('h3')).toMatchObject({ recall_count: 3 });
+    expect(new JsonlSalienceStore(path, { readOnly: true }).get(H(3))).toMatchObject({ recall_count: 3 });
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(3);
+    // The exit released the lock too.
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
   it('a write that fails in the background is thrown by the next flush, and salience stays in memory', () => {
     const s = new JsonlSalienceStore(join(dir, 'no-such-dir', 'd.jsonl'));
-    s.set('h1', { ...emptySalience(), recall_count: 1 });
+    s.set(H(1), { ...emptySalience(), recall_count: 1 });
     expect(() => s.flush()).toThrow(/ENOENT/);
-    expect(s.get('h1')).toMatchObject({ recall_count: 1 });
-    s.close();
+    expect(s.get(H(1))).toMatchObject({ recall_count: 1 });
+    // The change is still unsaved: close tries again and says why it cannot.
+    expect(() => s.close()).toThrow(/ENOENT/);
   });
 });
 

@@ -48,13 +48,18 @@ async function openMemoryLedger(
     return EXIT_USAGE;
   }
   try {
-    // The side file beside the ledger: the rule `ewp serve` follows too (saliencePathFor).
-    const salience = openSalienceStore({
-      ...(values.db === undefined ? {} : { db: values.db }),
-      ...(values['json-dir'] === undefined ? {} : { jsonDir: values['json-dir'] }),
-      ...(values.salience === undefined ? {} : { salience: values.salience }),
-      cwd: io.cwd,
-    });
+    // The side file beside the ledger: the rule `ewp serve` follows too (saliencePathFor). A verb that
+    // cannot write the ledger only reads it; one that can writes it only while no other process (a
+    // running `ewp serve`) holds it, and says so on stderr when its changes could not be kept.
+    const salience = openSalienceStore(
+      {
+        ...(values.db === undefined ? {} : { db: values.db }),
+        ...(values['json-dir'] === undefined ? {} : { jsonDir: values['json-dir'] }),
+        ...(values.salience === undefined ? {} : { salience: values.salience }),
+        cwd: io.cwd,
+      },
+      { readOnly, onWarning: (message) => io.stderr.write(`ewp ${verb}: warning: ${message}\n`) },
+    );
     return { memory: new MemoryLedger(store, { salience, config }), store };
   } catch (error) {
     await store.close().catch(() => undefined);
@@ -80,7 +85,12 @@ export async function withMemoryLedger(
     io.stderr.write(`ewp ${verb}: ${error.code}: ${error.message}\n`);
     return EXIT_SOME_FAILED;
   } finally {
-    opened.memory.close();
+    try {
+      opened.memory.close();
+    } catch (error) {
+      // Salience is advisory: the verb's answer stands when its recall counts could not be saved.
+      io.stderr.write(`ewp ${verb}: warning: salience not saved: ${(error as Error).message}\n`);
+    }
     await opened.store.close().catch(() => undefined);
   }
 }
