@@ -22,6 +22,16 @@ export const FIELD_LIMITS = {
   depth: 32,
 } as const;
 
+/**
+ * Which row bounds a member by its name, wherever it appears in a body: an id is a member named `id`
+ * or ending in `_id` (`proposition_id`, `action_id`, `check_id`, ...), a kind one named `kind`. Any
+ * other string is text.
+ */
+export function limitOfMember(key: string): 'id' | 'kind' | 'text' {
+  if (key === 'id' || key.endsWith('_id')) return 'id';
+  return key === 'kind' ? 'kind' : 'text';
+}
+
 /** A row of {@link FIELD_LIMITS}. */
 export type FieldLimitKind = keyof typeof FIELD_LIMITS;
 
@@ -57,29 +67,31 @@ export function checkFieldSize(value: unknown, path: string, limit: Exclude<Fiel
 
 /**
  * Refuse a JSON value that breaks the table anywhere: nested deeper than `depth` (the value itself,
- * when an object or array, is level 1), a string longer than `text`, an array (or an object's
- * members) more than `array`; the error names the path of the first such field found. The generic
- * bound of a whole argument object or body, checked before its fields are read by their own rows
- * (`id`, `kind`). Iterative, so a hostile value cannot exhaust the stack.
+ * when an object or array, is level 1), a string longer than its row ({@link limitOfMember}: `id`
+ * for `*_id` members, `kind` for `kind`, `text` otherwise), an array (or an object's members) more
+ * than `array`; the error names the path of the first such field found. The bound of a whole
+ * argument object or request body, checked before a decoder reads its fields. Iterative, so a
+ * hostile value cannot exhaust the stack.
  * @throws FieldTooLargeError
  */
 export function checkJsonBounds(value: unknown, path = '$'): void {
-  const stack: [unknown, string, number][] = [[value, path, 1]];
+  const stack: [unknown, string, number, 'id' | 'kind' | 'text'][] = [[value, path, 1, 'text']];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const [v, at, depth] = item;
+    const [v, at, depth, row] = item;
     if (typeof v === 'string') {
-      if (v.length > FIELD_LIMITS.text) throw fieldTooLarge(at, 'text');
+      if (v.length > FIELD_LIMITS[row]) throw fieldTooLarge(at, row);
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
     if (depth > FIELD_LIMITS.depth) throw fieldTooLarge(at, 'depth');
     if (Array.isArray(v)) {
       if (v.length > FIELD_LIMITS.array) throw fieldTooLarge(at, 'array');
-      for (let i = 0; i < v.length; i++) stack.push([v[i], `${at}[${i}]`, depth + 1]);
+      // An array's strings take the row of the member holding it (`subjects` text, an `*_ids` list text too).
+      for (let i = 0; i < v.length; i++) stack.push([v[i], `${at}[${i}]`, depth + 1, row]);
     } else {
       const keys = Object.keys(v);
       if (keys.length > FIELD_LIMITS.array) throw fieldTooLarge(at, 'array');
-      for (const key of keys) stack.push([(v as Record<string, unknown>)[key], `${at}.${key}`, depth + 1]);
+      for (const key of keys) stack.push([(v as Record<string, unknown>)[key], `${at}.${key}`, depth + 1, limitOfMember(key)]);
     }
   }
 }

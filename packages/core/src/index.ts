@@ -7,7 +7,7 @@
 export * from './types.js';
 export * from './errors.js';
 export { EWP_ERROR_CODES } from './error-codes.js';
-export { checkFieldSize, checkJsonBounds, FIELD_LIMITS, type FieldLimitKind, FieldTooLargeError, fieldTooLarge } from './field-limits.js';
+export { checkFieldSize, checkJsonBounds, FIELD_LIMITS, type FieldLimitKind, FieldTooLargeError, fieldTooLarge, limitOfMember } from './field-limits.js';
 export { JsonFloat, parseJson, parseJsonExact } from './json/parse-json.js';
 export { InvalidJsonError, type InvalidJsonCode, parseJsonStrict, type StrictJsonOptions } from './json/parse-json-strict.js';
 export { type JsonFail, type JsonProblem, type JsonReadPolicy, jsonIndexPath, jsonMemberPath, readJsonWith } from './json/json-reader.js';
