@@ -103,8 +103,9 @@ function checkOptions(options: WarrantCallbacksOptions): void {
  *
  * A gated or observed tool is run by the before-tool callback itself (ADK skips its own call when a
  * callback answers), so the binding sees every execution it records: a tool that throws answers
- * `{ error: message }`, ADK's own shape, and its failure is recorded. REQUIRE_CONFIRMATION is blocked
- * (ADK's tool confirmation is not wired to the gate).
+ * `{ error: message }`, ADK's own shape, and its failure is recorded. REQUIRE_CONFIRMATION is blocked:
+ * ADK 2.0's tool confirmation resumes a call only when its function response was emitted, and a
+ * confirmation requested from a callback is emitted without it, so the resumed call would be refused.
  *
  * @throws {EwpError} `MISSING_FIELD` (`gates.<tool>.store`) or `WRONG_TYPE` for malformed options.
  * The callbacks throw {@link DecisionError} when the ledger cannot record a decision or a claim (the
@@ -244,7 +245,7 @@ function verdictOf(d: GateDecision, tool: string, context: Context, callId: stri
 
 function reasonOf(d: GateDecision): string {
   if (d.decision === 'DENY') return denyReason(d);
-  return `${ruleReason(d)}; it needs a human confirmation before this action, which was not given`;
+  return `${ruleReason(d)}; it needs a human confirmation before it runs, and this gate does not ask for one (ADK's tool confirmation cannot resume a call a callback answered)`;
 }
 
 /** The refusal a blocked call answers: the gate's decision and why. */
