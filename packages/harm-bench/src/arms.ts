@@ -292,6 +292,26 @@ export async function decideWithLayer(s: Scenario, threshold?: number): Promise<
   };
 }
 
+/** A scenario replayed into the evidence layer up to its decision, with the snapshot the gate decides on stored. */
+export interface DecisionStore {
+  store: MemoryEvidenceStore;
+  /** The claim's proposition (`mem:<hash>`); undefined when nothing introduced the claim before the decision. */
+  propositionId: string | undefined;
+  action: Action;
+  /** The decision time, `act.at`. */
+  at: string;
+}
+
+/**
+ * Replays `s` into a fresh evidence layer up to the decision, as the gate arms do, and returns the
+ * store: a framework binding decides on it to be compared with the library's decision.
+ */
+export async function decisionStore(s: Scenario): Promise<DecisionStore> {
+  const replay = new LayerReplay(s);
+  for (const { e, i } of seenBy(s, s.act.at)) await replay.apply(e, i);
+  return { store: replay.store, propositionId: await replay.decisionView(), action: actionOf(s), at: s.act.at };
+}
+
 /** The three evidence-layer arms, sharing one replay per scenario. */
 export function layerArms(options: { confidenceThreshold?: number } = {}): Arm[] {
   const cache = new Map<string, Promise<LayerDecisions>>();
