@@ -23,7 +23,20 @@ export {
   type Via,
 } from './scenario.js';
 export { FAMILIES, type Family, type GenerateOptions, generateScenarios, scenariosJsonl, seededRandom } from './generator.js';
-export { ARM_IDS, type Arm, type ArmId, type Decision, type DecisionStore, decisionStore, decideWithLayer, type LayerDecisions, layerArms, mem0Arm, plainArm, zepArm } from './arms.js';
+export {
+  ARM_IDS,
+  type Arm,
+  type ArmId,
+  type Decision,
+  type DecisionStore,
+  decisionStore,
+  decideWithLayer,
+  type LayerDecisions,
+  layerArms,
+  mem0Arm,
+  plainArm,
+  zepArm,
+} from './arms.js';
 export { type ArmReport, type BenchReport, count, type RunOptions, runBench, type SkippedArm, type Tally } from './run.js';
 export { renderSvg, renderTable } from './render.js';
 
