@@ -3,6 +3,7 @@
  * and the answer it reads on stdout (`hookSpecificOutput.permissionDecision` with its reason).
  * Anything that cannot be read as a PreToolUse event is denied with the reason (fail closed).
  */
+import { EwpError, parseJsonStrict } from '@ewp/core';
 import { type ClaudeGateOptions, type ClaudePermission, toolCallPermission } from './tool-call-permission.js';
 
 /** What the hook prints: a decision with its reason, or `{}` (no decision) for an unmapped tool under `"unmapped": "pass"`. */
@@ -49,13 +50,20 @@ export async function answerPreToolUseEvent(event: unknown, options: ClaudeGateO
   return preToolUseAnswer(await toolCallPermission(call.toolName, call.toolInput, options));
 }
 
-/** Answer one hook invocation from its stdin text. */
-export async function answerPreToolUse(text: string, options: ClaudeGateOptions): Promise<PreToolUseAnswer> {
+/**
+ * Answer one hook invocation from its stdin (text, or the bytes as read). Read with core's strict JSON
+ * reader: bytes that are not UTF-8, a key given twice (`JSON.parse` would let the last `tool_name`
+ * win) or a lone surrogate are denied with the reason, as malformed JSON is.
+ */
+export async function answerPreToolUse(input: string | Uint8Array, options: ClaudeGateOptions): Promise<PreToolUseAnswer> {
   let event: unknown;
   try {
-    event = JSON.parse(text);
-  } catch {
-    return denyAnswer('the hook input is not JSON');
+    event = parseJsonStrict(input);
+  } catch (error) {
+    if (!EwpError.isInstance(error)) throw error;
+    return denyAnswer(
+      error.code === 'JSON_SYNTAX' ? `the hook input is not JSON (${error.message})` : `the hook input is refused: ${error.code}: ${error.message}`,
+    );
   }
   return answerPreToolUseEvent(event, options);
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { undecodableArgument } from './argv-text.js';
 import { COMMANDS } from './commands.js';
 import { EXIT_USAGE, processIO } from './cli-io.js';
 
@@ -49,6 +50,12 @@ async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[verb];
   if (!command) {
     io.stderr.write(`ewp: unknown command ${JSON.stringify(verb)}\n\n${usage()}`);
+    return EXIT_USAGE;
+  }
+  // Before any verb runs: an argument Node decoded with replacement characters is refused, never stored.
+  const undecodable = command.answersUndecodableArguments ? undefined : undecodableArgument(rest);
+  if (undecodable !== undefined) {
+    io.stderr.write(`ewp ${verb}: ${undecodable}\n`);
     return EXIT_USAGE;
   }
   if (command.streams?.(rest)) capYoungGeneration();

@@ -17,6 +17,11 @@ export const COMMANDS: Record<
      * says so on stderr (its own `OutputSink`), instead of ending there as a reader's `head` ends `eval --jsonl`.
      */
     finishesWhenOutputCloses?: true;
+    /**
+     * The verb answers arguments that are not UTF-8 itself (the hook must print a decision: it denies,
+     * exit 0) instead of the bin refusing them (exit 2).
+     */
+    answersUndecodableArguments?: true;
   }
 > = {
   eval: {
@@ -60,6 +65,7 @@ export const COMMANDS: Record<
   hook: {
     summary: 'a Claude Code hook: pre-tool-use answers allow / ask / deny from the warrant gate',
     load: async () => (await import('./commands/hook.js')).hookCommand,
+    answersUndecodableArguments: true,
   },
   store: {
     summary: 'store a memory with its epistemic class (--class, --supports)',

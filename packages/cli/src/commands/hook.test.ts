@@ -3,7 +3,8 @@
  * on stdin, the answer JSON on stdout. Everything it cannot use is answered deny (fail closed), with
  * exit 0 and no stack trace.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,7 +51,7 @@ function event(toolName: unknown, toolInput: unknown = {}) {
   });
 }
 
-function hook(input: string, args: string[] = ['--map', map, '--db', db]) {
+function hook(input: string | Buffer, args: string[] = ['--map', map, '--db', db]) {
   const r = spawnSync(process.execPath, [bin, 'hook', 'pre-tool-use', ...args], { encoding: 'utf8', input });
   expect(r.status).toBe(0);
   expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
@@ -98,6 +99,63 @@ describe('ewp hook pre-tool-use (a process, stdin to stdout)', () => {
     const answer = hook(input);
     expect(decisionOf(answer)).toBe('deny');
     expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain(reason);
+  });
+
+  it.each([
+    // JSON.parse would let the second tool_name win: the denied drop would run as the allowed restart.
+    ['a key given twice', `{"tool_name":"mcp__ops__drop_table","tool_input":{"table":"users"},"tool_name":"mcp__ops__restart"}`, 'DUPLICATE_KEY: $.tool_name'],
+    [
+      'a key given twice, nested',
+      event('mcp__ops__restart', { server: 'a' }).replace('{"server":"a"}', '{"server":"a","server":"b"}'),
+      'DUPLICATE_KEY: $.tool_input.server',
+    ],
+    ['a lone surrogate escape', event('mcp__ops__restart\ud800'), 'LONE_SURROGATE'],
+    [
+      'bytes that are not UTF-8',
+      Buffer.concat([Buffer.from('{"tool_name":"mcp__ops__restart'), Buffer.from([0xff]), Buffer.from('"}')]),
+      'not UTF-8: byte 0xff at byte offset 31',
+    ],
+  ])('input it cannot read (%s): deny with the reason', (_, input, reason) => {
+    const answer = hook(input);
+    expect(decisionOf(answer)).toBe('deny');
+    expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain(reason);
+  });
+
+  it('more than 16 MiB on stdin: deny with the reason, exit 0, without reading it all', async () => {
+    const child = spawn(process.execPath, [bin, 'hook', 'pre-tool-use', '--map', map, '--db', db], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    // The hook stops reading at the limit, so writing fails with EPIPE: that is the point.
+    child.stdin.on('error', () => undefined);
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let written = 0;
+    child.stdin.write('{"tool_name":"mcp__ops__restart","pad":"');
+    // 64 MiB offered, one reused 1 MiB buffer: the test allocates nothing like it.
+    for (let i = 0; i < 64 && child.exitCode === null && child.stdin.writable; i++) {
+      if (!child.stdin.write(chunk)) await Promise.race([once(child.stdin, 'drain'), once(child, 'exit')]).catch(() => undefined);
+      written += chunk.length;
+    }
+    child.stdin.end();
+    const [code] = await once(child, 'close');
+    expect(code).toBe(0);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(written).toBeGreaterThan(16 * 1024 * 1024);
+    expect(written).toBeLessThan(64 * 1024 * 1024); // it stopped reading, so the writes stopped early
+    const answer = JSON.parse(stdout.trim()) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('larger than 16 MiB');
+  });
+
+  it('a mapping file with a key given twice: deny naming it', () => {
+    const twice = join(dir, 'twice.json');
+    writeFileSync(twice, '{"unmapped":"deny","unmapped":"pass","tools":[]}');
+    expect(hook(event('Write'), ['--map', twice, '--db', db]).hookSpecificOutput?.permissionDecisionReason).toContain('DUPLICATE_KEY');
   });
 
   it.each([

@@ -9,7 +9,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { EwpError, parseJsonStrict } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
+import { undecodableArgument } from '../argv-text.js';
 import { type CliIO, type Command, EXIT_OK } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore } from '../open-store.js';
 
@@ -18,21 +20,35 @@ const HELP = `usage: ewp hook pre-tool-use --map tools.json (--db ./ewp.sqlite |
 A Claude Code PreToolUse hook: the event JSON on stdin, the answer on stdout
 ({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow|ask|deny",
 "permissionDecisionReason":"..."}}). The mapping file names, per tool name pattern, the proposition
-the call depends on and the action it is (@ewp/claude-code README). Malformed input, unusable
-arguments, a bad mapping file or a missing ledger are answered deny with the reason. Exit: always 0.
+the call depends on and the action it is (@ewp/claude-code README). Input it cannot read (not JSON,
+not UTF-8, a key given twice, more than 16 MiB), unusable arguments, a bad mapping file or a missing
+ledger are answered deny with the reason. Exit: always 0.
 
 In .claude/settings.json:
   {"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command",
     "command":"npx -y @ewp/cli hook pre-tool-use --map .claude/ewp-tools.json --db ewp.sqlite"}]}]}}
 `;
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** The most stdin the hook reads: far more than any PreToolUse event; more is denied unread, never buffered whole. */
+export const HOOK_STDIN_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/** The whole of `stream` as bytes, or undefined once it passes `limit` (the stream is then closed, unread). */
+async function readAtMost(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += bytes.length;
+    // Leaving the loop destroys the stream: the writer gets EPIPE rather than a reader that never comes.
+    if (size > limit) return undefined;
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, size);
 }
 
+/** An error as the reason of a denial: a typed refusal's code first. */
 function message(error: unknown): string {
+  if (EwpError.isInstance(error)) return `${error.code}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -48,6 +64,8 @@ export const hookCommand: Command = async (args: string[], io: CliIO) => {
     return answer(denyAnswer(reason));
   };
 
+  const undecodable = undecodableArgument(args);
+  if (undecodable !== undefined) return refuse(`unusable arguments: ${undecodable}`);
   let values: ReturnType<typeof parse>['values'];
   let positionals: string[];
   try {
@@ -63,11 +81,18 @@ export const hookCommand: Command = async (args: string[], io: CliIO) => {
   if (values.map === undefined) return refuse('no tool mapping: pass --map <file.json>');
 
   // Read the event first: Claude Code waits for the hook to consume its stdin.
-  const event = await readAll(io.stdin);
+  let event: Buffer | undefined;
+  try {
+    event = await readAtMost(io.stdin, HOOK_STDIN_LIMIT_BYTES);
+  } catch (error) {
+    return refuse(`unreadable hook input: ${message(error)}`);
+  }
+  if (event === undefined) return refuse(`the hook input is larger than ${HOOK_STDIN_LIMIT_BYTES / (1024 * 1024)} MiB`);
   let mapping: ReturnType<typeof parseToolMapping>;
   try {
-    // Relative to the directory the CLI runs in, as every other path option.
-    mapping = parseToolMapping(JSON.parse(readFileSync(resolve(io.cwd, values.map), 'utf8')));
+    // Relative to the directory the CLI runs in, as every other path option; read strictly (a key
+    // given twice would silently change the rule).
+    mapping = parseToolMapping(parseJsonStrict(readFileSync(resolve(io.cwd, values.map))));
   } catch (error) {
     return refuse(`unusable tool mapping ${values.map}: ${message(error)}`);
   }
@@ -83,6 +108,9 @@ export const hookCommand: Command = async (args: string[], io: CliIO) => {
   }
   try {
     return answer(await answerPreToolUse(event, { mapping, store }));
+  } catch (error) {
+    // Whatever the gate could not do is a refusal, never an exit without an answer (fail closed).
+    return refuse(`the call could not be decided: ${message(error)}`);
   } finally {
     await store.close().catch(() => undefined);
   }

@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { decodeUtf8, EwpError } from '@ewp/core';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { MEMORY_LEDGER_HELP, MEMORY_VERB_OPTIONS, printJson, withMemoryLedger } from './memory-ledger-open.js';
@@ -34,16 +35,26 @@ export const memoryCommand: Command = async (args: string[], io: CliIO) => {
     return withMemoryLedger('memory', values, io, true, async (memory) => {
       const text = await memory.checkout({ project: values.project, ...(values.at === undefined ? {} : { at: values.at }) });
       if (values.out === undefined) io.stdout.write(text);
-      else writeFileSync(resolve(io.cwd, values.out), text);
+      else {
+        try {
+          writeFileSync(resolve(io.cwd, values.out), text);
+        } catch (error) {
+          // A directory, a missing parent or no permission: the reason in one line, not a crash.
+          io.stderr.write(`ewp memory: cannot write --out ${values.out}: ${(error as Error).message}\n`);
+          return EXIT_USAGE;
+        }
+      }
       return EXIT_OK;
     });
   }
   if (sub === 'readback' && file !== undefined && extra.length === 0) {
     let text: string;
     try {
-      text = readFileSync(resolve(io.cwd, file), 'utf8');
+      // The one byte rule (core's decodeUtf8): bytes that are not UTF-8 are refused, never stored as U+FFFD.
+      text = decodeUtf8(readFileSync(resolve(io.cwd, file)));
     } catch (error) {
-      io.stderr.write(`ewp memory: cannot read ${file}: ${(error as Error).message}\n`);
+      const code = EwpError.isInstance(error) ? `${error.code}: ` : '';
+      io.stderr.write(`ewp memory: cannot read ${file}: ${code}${(error as Error).message}\n`);
       return EXIT_USAGE;
     }
     return withMemoryLedger('memory', values, io, false, async (memory) => {

@@ -3,6 +3,7 @@
  * {@link MemoryLedger} over the named store with its salience side file, and how a refusal is printed.
  * The verbs only parse and print; every rule is the library's.
  */
+import { existsSync } from 'node:fs';
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type MemoryConfigInput, MemoryLedger, openSalienceStore } from '@ewp/memory';
@@ -26,6 +27,9 @@ by default <db>.salience.jsonl beside a SQLite file or <dir>.salience.jsonl besi
 and in memory only for --pg.
 ${EPISTEMIC_HELP}`;
 
+/** The memory verbs that may create the ledger they name: the first memory stored starts one. */
+const CREATES_LEDGER: ReadonlySet<string> = new Set(['store']);
+
 /** Open the memory layer over the named ledger; prints why and returns an exit code when it cannot. */
 async function openMemoryLedger(
   verb: string,
@@ -42,7 +46,14 @@ async function openMemoryLedger(
   }
   let store: EvidenceStore;
   try {
-    store = await openStore({ ...ledgerSpec(values, io.cwd), readOnly });
+    const spec = ledgerSpec(values, io.cwd);
+    // Only `store` starts a ledger. Any other verb given a missing one (`recall --db typo.sqlite`) is
+    // refused as a read-only open refuses it, rather than creating an empty ledger and answering from it.
+    if (!readOnly && !CREATES_LEDGER.has(verb)) {
+      const path = spec.db ?? spec.jsonDir;
+      if (path === undefined || !existsSync(path)) await (await openStore({ ...spec, readOnly: true })).close();
+    }
+    store = await openStore({ ...spec, readOnly });
   } catch (error) {
     io.stderr.write(`ewp ${verb}: ${StoreSpecError.isInstance(error) ? '' : 'unusable ledger: '}${(error as Error).message}\n`);
     return EXIT_USAGE;
