@@ -31,7 +31,14 @@ const put = await putTool.runAsync({
       proposition_id: 'P-win',
       freshness_policy_seconds: 604800,
       assertions: [
-        { assertion_id: 'a1', text: 'server01 runs Windows Server 2022', asserted_by: 'agent', assertion_confidence: 0.9, source: src('w1', observed), asserted_at: observed },
+        {
+          assertion_id: 'a1',
+          text: 'server01 runs Windows Server 2022',
+          asserted_by: 'agent',
+          assertion_confidence: 0.9,
+          source: src('w1', observed),
+          asserted_at: observed,
+        },
       ],
       checks: [{ check_id: 'k1', method: 'tool_observation', scope: 'server01', source: src('w1', observed), observed_at: observed, result: 'supports' }],
     },
@@ -85,7 +92,11 @@ const callbacks = warrantCallbacks({
   },
   observe: { tools: ['read_schedule'], memory: { store } },
 });
-const model = new ScriptedLlm([call('read_schedule', { job: 'backup' }, 'fc-1'), call('patch', { server: 'server01' }, 'fc-2'), call('wipe', { server: 'server01' }, 'fc-3')]);
+const model = new ScriptedLlm([
+  call('read_schedule', { job: 'backup' }, 'fc-1'),
+  call('patch', { server: 'server01' }, 'fc-2'),
+  call('wipe', { server: 'server01' }, 'fc-3'),
+]);
 const agent = new LlmAgent({ name: 'ops', model, tools: [readSchedule, patch, wipe], ...callbacks });
 const runner = new InMemoryRunner({ agent, appName: 'ops' });
 const session = await runner.sessionService.createSession({ appName: 'ops', userId: 'u1' });
@@ -94,7 +105,8 @@ const session = await runner.sessionService.createSession({ appName: 'ops', user
 let invocationId = '';
 for await (const event of runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'Patch server01.' }] } })) {
   invocationId = event.invocationId;
-  for (const r of getFunctionResponses(event)) console.log(`${r.name}:`, JSON.stringify(r.response.ewp_gate ? { ewp_gate: r.response.ewp_gate, reason: r.response.reason } : r.response));
+  for (const r of getFunctionResponses(event))
+    console.log(`${r.name}:`, JSON.stringify(r.response.ewp_gate ? { ewp_gate: r.response.ewp_gate, reason: r.response.reason } : r.response));
 }
 console.log('patched:', patched);
 

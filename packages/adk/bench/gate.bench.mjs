@@ -23,7 +23,14 @@ const restart = new FunctionTool({
   execute: async ({ server }) => ({ restarted: server }),
 });
 const callbacks = warrantCallbacks({
-  gates: { restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk: 'high', reversible: true }, store, now: () => new Date('2026-09-21T21:00:00Z') } },
+  gates: {
+    restart: {
+      proposition: 'P-win',
+      action: { action_id: 'restart', kind: 'restart', risk: 'high', reversible: true },
+      store,
+      now: () => new Date('2026-09-21T21:00:00Z'),
+    },
+  },
 });
 
 let callNo = 0;
@@ -31,7 +38,9 @@ let callNo = 0;
 class ScriptedLlm extends BaseLlm {
   async *generateContentAsync(request) {
     const answered = request.contents.at(-1)?.parts?.some((p) => p.functionResponse);
-    yield { content: { role: 'model', parts: [answered ? { text: 'ok' } : { functionCall: { name: 'restart', args: { server: 's1' }, id: `c${++callNo}` } }] } };
+    yield {
+      content: { role: 'model', parts: [answered ? { text: 'ok' } : { functionCall: { name: 'restart', args: { server: 's1' }, id: `c${++callNo}` } }] },
+    };
   }
 }
 
@@ -47,7 +56,8 @@ const runWith = (extra) => {
 
 const row = await overhead(runWith({}), runWith(callbacks), N);
 const path = writeResults('adk-gate', {
-  description: 'one ADK run (InMemoryRunner.runEphemeral: tool call + answer, scripted BaseLlm) with the tool gated by warrantCallbacks (MAY_ACT) vs ungated, sampled in turn; ms',
+  description:
+    'one ADK run (InMemoryRunner.runEphemeral: tool call + answer, scripted BaseLlm) with the tool gated by warrantCallbacks (MAY_ACT) vs ungated, sampled in turn; ms',
   rows: [{ operation: 'runEphemeral(): restart via warrantCallbacks vs plain tool', store: 'MemoryEvidenceStore', ...row }],
 });
 console.log(JSON.stringify(row), '->', path);
