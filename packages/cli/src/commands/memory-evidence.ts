@@ -47,7 +47,7 @@ export const memoryEvidenceCommand: Command = async (args: string[], io: CliIO) 
         io.stdout.write(
           `${s.hash}  ${s.class}  confidence ${s.confidence}  (warrant: ${s.warrant.acceptance}, conflict ${s.warrant.conflict}; confidence and warrant never feed each other)\n` +
             `  ${s.text}\n` +
-            `  supports ${s.support_count}, refutations ${s.refute_count}, distinct sources ${s.distinct_sources}, echoes ${s.echo_count}\n` +
+            `  supports ${s.support_count}, refutations ${s.refute_count}, distinct sources ${s.distinct_sources}, echoes ${s.echo_count}, self-supports ${s.self_support_count}\n` +
             `  first seen ${s.first_seen ?? '-'}, last support ${s.last_support ?? '-'}, last refutation ${s.last_refute ?? '-'}\n` +
             `  salience: recalled ${s.salience.recall_count}, energy ${s.salience.energy}, importance ${s.salience.importance}${s.promoted ? ', promoted (by the gate, in the chain)' : ''}\n`,
         );
@@ -60,7 +60,7 @@ export const memoryEvidenceCommand: Command = async (args: string[], io: CliIO) 
       if (values.json) printJson(io, r);
       else
         io.stdout.write(
-          `${r.status} ${r.support} ${r.polarity} ${r.target}: ${r.echo ? `echo of ${r.echo_of} (adds no source)` : 'independent'}; target confidence ${r.target_confidence}, distinct sources ${r.target_distinct_sources}\n`,
+          `${r.status} ${r.support} ${r.polarity} ${r.target}: ${r.echo ? `echo of ${r.echo_of} (adds no source)` : r.self_support ? 'from its own source or lineage (adds no source)' : 'independent'}; target confidence ${r.target_confidence}, distinct sources ${r.target_distinct_sources}\n`,
         );
       return EXIT_OK;
     }

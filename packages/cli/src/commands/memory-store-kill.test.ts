@@ -15,6 +15,9 @@ import { MemoryLedger, memoryHash } from '@ewp/memory';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCaptured } from '../testing/captured-io.js';
+import { memoryEvidenceCommand } from './memory-evidence.js';
+import { memoryStoreCommand } from './memory-store.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'ewp-store-kill-'));
@@ -135,5 +138,61 @@ describe('ewp store --supports under SIGKILL', () => {
       outcomes[parts[0] ? 'all' : 'none'] += 1;
     }
     expect(outcomes.all + outcomes.none).toBe(12);
+  });
+});
+
+describe('ewp store --supports A,B with a B that refuses the link', () => {
+  it('exits 1 naming supports[1], and stores neither the memory nor its link to A', async () => {
+    const db = ['--db', join(dir, 'refused.sqlite')];
+    const run = (cmd: typeof memoryStoreCommand, ...args: string[]) => runCaptured((io) => cmd([...args, ...db], io), { cwd: dir });
+    const hashOf = async (...args: string[]) => JSON.parse((await run(memoryStoreCommand, ...args, '--json')).stdout).hash as string;
+    const a = await hashOf('The 02:00 backup of db-1 is incomplete', '--class', 'hypothesis');
+    const b = await hashOf('The backup volume of db-1 is nearly full', '--class', 'hypothesis');
+    const log = await hashOf('Backup log: wrote 0 of 40 GB', '--class', 'observation', '--source', 'backup-log');
+    expect((await run(memoryEvidenceCommand, 'refute', log, b)).code).toBe(0);
+    const before = (await run(memoryEvidenceCommand, 'audit')).stdout;
+    const refused = await run(
+      memoryStoreCommand,
+      'Backup log: wrote 0 of 40 GB',
+      '--class',
+      'observation',
+      '--source',
+      'backup-log',
+      '--supports',
+      `${a},${b}`,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('EWP_REFUSE_MEMORY_LINK_CONFLICT');
+    expect(refused.stderr).toContain('supports[1]');
+    expect((await run(memoryEvidenceCommand, 'audit')).stdout).toBe(before);
+    expect(JSON.parse((await run(memoryEvidenceCommand, 'show', a, '--json')).stdout)).toMatchObject({ support_count: 0, distinct_sources: 0 });
+  });
+});
+
+describe('ewp store: the reported self-support attack', () => {
+  it('a paraphrase stored by the hypothesis’s own source adds no source and no confidence, and the LINK event says self_support', async () => {
+    const db = ['--db', join(dir, 'self.sqlite')];
+    const run = (cmd: typeof memoryStoreCommand, ...args: string[]) => runCaptured((io) => cmd([...args, ...db], io), { cwd: dir });
+    const h = JSON.parse(
+      (await run(memoryStoreCommand, 'The scheduler is misconfigured on every host', '--class', 'hypothesis', '--source', 'agent', '--json')).stdout,
+    );
+    const o = await run(
+      memoryStoreCommand,
+      'Every machine has a broken scheduler configuration',
+      '--class',
+      'observation',
+      '--source',
+      'agent',
+      '--supports',
+      h.hash,
+    );
+    expect(o.code).toBe(0);
+    // An echo too with a measure that sees the paraphrase (then that is what the line names); either way no new source.
+    expect(o.stdout).toMatch(new RegExp(`supports ${h.hash}: .*\\(no new source\\); its confidence 0, distinct sources 0`));
+    const audit = JSON.parse((await run(memoryEvidenceCommand, 'audit', h.hash, '--json')).stdout) as {
+      events: { kind: string; body: Record<string, unknown> }[];
+    };
+    expect(audit.events.filter((e) => e.kind === 'memory.link').map((e) => e.body.self_support)).toEqual([true]);
+    expect((await run(memoryEvidenceCommand, 'show', h.hash)).stdout).toContain('distinct sources 0, echoes');
   });
 });
