@@ -5,6 +5,7 @@
  */
 import type { MemoryEvidenceStore } from '@ewp/ledger';
 import { memoryLedgerFor } from '@ewp/memory';
+import { EwpError } from '@ewp/core';
 import { DECISION_ENTRY_KINDS, DecisionError, decisionHistory, listDecisions } from '@ewp/tools';
 import {
   type Context,
@@ -267,5 +268,23 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     expect(events.flatMap((e) => getFunctionResponses(e)).map((r) => r.response)).toMatchObject([{ job: 'backup', starts_at: '06:00' }, { ewp_gate: 'DENY' }]);
     const rows = await memoryLedgerFor(store).recall({});
     expect(rows.map((r) => [r.class, r.source, r.text])).toEqual([['observation', 'tool:read_scheduler', '{"job":"backup","starts_at":"06:00"}']]);
+  });
+
+  it('malformed options are refused with a typed error naming the field', () => {
+    const action = restartAction('high', true);
+    const refused = (options: unknown) => {
+      try {
+        warrantCallbacks(options as Parameters<typeof warrantCallbacks>[0]);
+      } catch (error) {
+        return EwpError.isInstance(error) ? [error.code, error.path] : ['not an EwpError', String(error)];
+      }
+      return ['accepted'];
+    };
+    expect(refused(null)).toEqual(['WRONG_TYPE', 'options']);
+    expect(refused({ gates: { restart: { proposition: 'P-win', action } } })).toEqual(['MISSING_FIELD', 'gates.restart.store']);
+    expect(refused({ gates: { restart: { proposition: 'P-win', action, store, record: false } } })).toEqual(['WRONG_TYPE', 'gates.restart.record']);
+    expect(refused({ observe: { tools: 'restart', memory: { store } } })).toEqual(['WRONG_TYPE', 'observe.tools']);
+    expect(refused({ observe: { tools: ['restart'], memory: {} } })).toEqual(['EWP_REFUSE_INVALID_ARGUMENT', 'observe.memory.ledger']);
+    expect(refused({ gates: { restart: { proposition: 'P-win', action, store } }, observe: { tools: ['restart'], memory: { store } } })).toEqual(['accepted']);
   });
 });
