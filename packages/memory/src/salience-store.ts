@@ -646,7 +646,13 @@ export class JsonlSalienceStore implements SalienceStore {
     this.#records = read.records;
     this.#lines = read.lines;
     this.#warnSkipped(read);
-    if (this.owner && (read.skipped > 0 || read.torn || this.#oversized(0))) this.#compact();
+    if (!this.owner || (read.skipped === 0 && !read.torn && !this.#oversized(0))) return;
+    try {
+      this.#compact();
+    } catch (error) {
+      // Opening still works: the rewrite is tried again when the file next outgrows its bound.
+      this.#failed ??= error;
+    }
   }
 
   /** The one warning of a read that skipped lines. */
@@ -718,33 +724,39 @@ export class JsonlSalienceStore implements SalienceStore {
     for (const hash of this.#unsaved) read.records.set(hash, mine.get(hash)!);
     this.#records = read.records;
     this.#lines = read.lines;
-    this.#unsaved.clear();
-    this.#compact();
+    // Saved only once the rewrite is in place.
+    if (this.#compact()) this.#unsaved.clear();
   }
 
   /** Rewrite the file from the records: a temporary file, fsync, rename; only while this store holds the lock (false: it does not). */
   #compact(): boolean {
     if (!this.#stillOwner()) return false;
     const tmp = `${this.path}.${process.pid}.tmp`;
-    const fd = openSync(tmp, 'w');
     try {
-      let text = '';
-      for (const [hash, record] of this.#records) {
-        const line = lineOf(hash, record);
-        if (!isRecordLine(hash, line)) continue;
-        text += line;
-        // Written in pieces: a large ledger's file is never one string.
-        if (text.length >= 1 << 20) {
-          writeSync(fd, text);
-          text = '';
+      const fd = openSync(tmp, 'w');
+      try {
+        let text = '';
+        for (const [hash, record] of this.#records) {
+          const line = lineOf(hash, record);
+          if (!isRecordLine(hash, line)) continue;
+          text += line;
+          // Written in pieces: a large ledger's file is never one string.
+          if (text.length >= 1 << 20) {
+            writeSync(fd, text);
+            text = '';
+          }
         }
+        writeSync(fd, text);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
       }
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      renameSync(tmp, this.path);
+    } catch (error) {
+      // The file stays as it was; no half-written temporary file is left beside it.
+      rmSync(tmp, { force: true });
+      throw error;
     }
-    renameSync(tmp, this.path);
     // The descriptor kept open names the replaced file.
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
