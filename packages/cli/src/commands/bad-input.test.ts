@@ -233,12 +233,15 @@ describe('the bad-input table', () => {
     },
     ...(absent ? { absent } : {}),
   });
-  const fileRow = (input: string, args: string[], stdin?: string | Buffer, exitCode?: number): Row => ({
+  const fileRow = (input: string, args: string[], stdin?: string | Buffer, exitCode?: number, says?: string): Row => ({
     surface: 'file',
     input,
     run: async () => {
       const r = await verb(args, stdin);
-      return { refused: cliRefused(r) && (exitCode === undefined || r.code === exitCode), detail: `${r.code} ${r.stderr}` };
+      return {
+        refused: cliRefused(r) && (exitCode === undefined || r.code === exitCode) && (says === undefined || r.stderr.includes(says)),
+        detail: `${r.code} ${r.stderr}`,
+      };
     },
   });
   /** The built binary, its arguments passed as raw bytes through the shell (printf), as a terminal would pass them. */
@@ -392,7 +395,7 @@ describe('the bad-input table', () => {
     fileRow('ingest a view with byte 0x80', ['ingest', withByte('t-80.json', 0x80), '--db', 'ewp.sqlite', '--evaluated-at', T]),
     fileRow('eval a view with byte 0xfe', ['eval', withByte('t-fe.json', 0xfe)]),
     fileRow('receipt issue of a view with byte 0xff', ['receipt', 'issue', withByte('t-ff2.json', 0xff)]),
-    fileRow('receipt verify: a key given twice in the receipt', ['receipt', 'verify', 'twice-r.json', fixture]),
+    fileRow('receipt verify: a key given twice in the receipt', ['receipt', 'verify', 'twice-r.json', fixture], undefined, 2, 'DUPLICATE_KEY'),
     fileRow('receipt verify: a key given twice in the key file', [
       'receipt',
       'verify',
@@ -404,6 +407,19 @@ describe('the bad-input table', () => {
     fileRow('receipt verify: a receipt that is not JSON', ['receipt', 'verify', file('notjson-r.json', '{"receipt": '), fixture]),
     fileRow('receipt verify: altered top-level receipt copy', ['receipt', 'verify', 'altered-r.json', fixture], undefined, 1),
     fileRow('receipt verify: altered receipt_digest', ['receipt', 'verify', 'altered-d.json', fixture], undefined, 1),
+    fileRow(
+      'decisions verify: a key given twice in the key file',
+      ['decisions', 'verify', '--all', '--keys', file('twice-dk.json', '{"k":{"public_hex":"00","state":"ACTIVE"},"k":{}}'), '--db', 'ewp.sqlite'],
+      undefined,
+      2,
+      'DUPLICATE_KEY',
+    ),
+    fileRow(
+      'decisions verify: a key file that is not JSON',
+      ['decisions', 'verify', '--all', '--keys', file('bad-dk.json', '{"k":'), '--db', 'ewp.sqlite'],
+      undefined,
+      2,
+    ),
     fileRow('canonical: a key given twice on stdin', ['canonical'], '{"a":1,"a":2}'),
     fileRow('canonical: a lone surrogate escape on stdin', ['canonical'], '{"a":"\\udc00"}'),
     hookRow('hook mapping file with a key given twice', event('Write'), 'DUPLICATE_KEY', [

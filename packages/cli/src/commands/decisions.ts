@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseJsonStrict } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
@@ -102,7 +103,9 @@ export const decisionsCommand: Command = async (args: string[], io: CliIO) => {
     let verifier: Parameters<typeof tools.verifyDecision>[2] = {};
     if (values.keys !== undefined) {
       const { Ed25519Verifier } = await import('@ewp/receipts');
-      verifier = { verifier: new Ed25519Verifier(JSON.parse(readFileSync(resolve(io.cwd, values.keys), 'utf8'))) };
+      // Strict: a key id given twice would register one key where the file shows another.
+      const registry = parseJsonStrict(readFileSync(resolve(io.cwd, values.keys))) as ConstructorParameters<typeof Ed25519Verifier>[0];
+      verifier = { verifier: new Ed25519Verifier(registry) };
     }
     const ids = id !== undefined ? [id] : (await tools.listDecisions(store, { limit: 100_000 })).map((d) => d.decision_id);
     let failed = 0;
