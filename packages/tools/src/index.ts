@@ -44,7 +44,7 @@ export {
   type ToolsetOptions,
   toolContext,
 } from './toolset.js';
-export { DEFAULT_ACTION_ID, DEFAULT_ACTION_KIND, MAX_CLOCK_SKEW_SECONDS } from './tools/may-act.js';
+export { DEFAULT_ACTION_ID, DEFAULT_ACTION_KIND, MAX_CLOCK_SKEW_SECONDS, UNRECORDED_ANONYMOUS, UNRECORDED_READ_ONLY } from './tools/may-act.js';
 export {
   type AttestationSurface,
   demoteInlineView,
@@ -83,4 +83,16 @@ export {
   type MemoryWriter,
   writerSource,
 } from './memory-tool-args.js';
-export { type BoundedPage, boundItem, boundPage, jsonBytes, MAX_ITEM_BYTES, MAX_PAGE_BYTES, type PageBounds, type ShortenedItem } from './reply-page.js';
+export {
+  type BoundedPage,
+  boundItem,
+  boundPage,
+  type CursorPage,
+  jsonBytes,
+  MAX_ITEM_BYTES,
+  MAX_PAGE_BYTES,
+  type PageBounds,
+  type PageRead,
+  readPage,
+  type ShortenedItem,
+} from './reply-page.js';

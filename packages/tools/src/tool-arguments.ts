@@ -4,7 +4,7 @@
  * schemas describe the same arguments to models and clients; these readers decide, because every
  * malformed value must get its own EWP code rather than a framework's validation error.
  */
-import { checkJsonBounds, FIELD_LIMITS, fieldTooLarge } from '@ewp/core';
+import { checkJsonBounds, FIELD_LIMITS, FieldTooLargeError, fieldTooLarge } from '@ewp/core';
 import type { z } from 'zod';
 import { invalidArgument, ToolRefusal } from './refusal.js';
 
@@ -51,7 +51,7 @@ export function parseToolArguments<S extends z.ZodType>(schema: S, raw: unknown)
   try {
     checkJsonBounds(raw ?? {});
   } catch (error) {
-    throw asToolRefusal(error);
+    throw FieldTooLargeError.isInstance(error) ? toolRefusalOf(error) : error;
   }
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
@@ -66,13 +66,11 @@ export function parseToolArguments<S extends z.ZodType>(schema: S, raw: unknown)
   throw invalidArgument(path, issue?.message ?? 'invalid arguments');
 }
 
-/** A field-limits refusal of core as the tool refusal every binding reports. */
-function asToolRefusal(error: unknown): unknown {
-  const e = error as { code?: unknown; path?: unknown; message?: unknown };
-  if (e?.code !== 'EWP_REFUSE_FIELD_TOO_LARGE') return error;
-  const path = typeof e.path === 'string' ? e.path : '$';
-  const message = String(e.message);
-  return new ToolRefusal('EWP_REFUSE_FIELD_TOO_LARGE', message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message, { path, cause: error });
+/** A field-limits refusal of core as the tool refusal every binding reports (the reason without core's path prefix). */
+function toolRefusalOf(error: FieldTooLargeError): ToolRefusal {
+  const prefix = `${error.path}: `;
+  const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return new ToolRefusal('EWP_REFUSE_FIELD_TOO_LARGE', reason, { path: error.path, cause: error });
 }
 
 function invalid(name: string, message: string): ToolRefusal {
@@ -96,7 +94,7 @@ export function idValue(value: unknown, name: string, required: boolean): string
     return undefined;
   }
   if (typeof value === 'string' && value !== '') {
-    if (value.length > FIELD_LIMITS.id) throw asToolRefusal(fieldTooLarge(argumentPath(name), 'id')) as ToolRefusal;
+    if (value.length > FIELD_LIMITS.id) throw toolRefusalOf(fieldTooLarge(argumentPath(name), 'id'));
     if (LONE_SURROGATE.test(value)) throw new ToolRefusal('LONE_SURROGATE', 'holds an unpaired UTF-16 surrogate', { path: name });
     return value;
   }

@@ -3,7 +3,7 @@ import { DecisionError } from '../decisions/decision-error.js';
 import { decide } from '../decisions/recording-gate.js';
 import { ToolRefusal, toRefusal } from '../refusal.js';
 import { loadStoredView, serverTime } from '../stored-view.js';
-import { hasArgument, idValue, isAbsent, isObject, readId, type ToolArguments } from '../tool-arguments.js';
+import { hasArgument, isAbsent, isObject, readId, type ToolArguments } from '../tool-arguments.js';
 import type { EwpTool } from '../tool-context.js';
 
 /** Largest accepted distance between a caller's `evaluated_at` and the server clock. */
@@ -40,12 +40,12 @@ function readAction(args: ToolArguments): Action {
   }
   if (typeof action.reversible !== 'boolean') throw new ToolRefusal('EWP_REFUSE_INVALID_ACTION', 'must be true or false', { path: '$.action.reversible' });
   // Both end up in a decision record of the append-only ledger: bounded by the field-limits table.
-  const actionId =
-    typeof action.action_id === 'string' || typeof action.action_id === 'number' ? idValue(action.action_id, 'action.action_id', false) : undefined;
+  const actionId = action.action_id;
   const kind = action.kind;
-  if (typeof kind === 'string') checkFieldSize(kind, '$.action.kind', 'kind');
+  checkFieldSize(actionId, '$.action.action_id', 'id');
+  checkFieldSize(kind, '$.action.kind', 'kind');
   return {
-    action_id: actionId ?? DEFAULT_ACTION_ID,
+    action_id: typeof actionId === 'string' || typeof actionId === 'number' ? String(actionId) : DEFAULT_ACTION_ID,
     kind: typeof kind === 'string' ? kind : DEFAULT_ACTION_KIND,
     risk: action.risk as Action['risk'],
     reversible: action.reversible,
