@@ -7,6 +7,7 @@
  */
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 
 /** Unit-length word vectors of the most frequent words, with each word's frequency rank. */
 export interface WordVectors {
@@ -166,9 +167,19 @@ export async function readWordVectors(file: string, vocabulary: number): Promise
   }
 }
 
-/** Path of the package's vector file, resolved from this package (where it is a dependency). */
+/**
+ * Path of the package's vector file: resolved from this module (where it is a dependency), else from
+ * the current directory (an application that bundled this module installs the package beside it).
+ */
 export function wordVectorFile(): string {
-  return createRequire(import.meta.url).resolve(PACKAGE);
+  for (const base of [import.meta.url, join(process.cwd(), 'package.json')]) {
+    try {
+      return createRequire(base).resolve(PACKAGE);
+    } catch {
+      // try the next place
+    }
+  }
+  throw new Error(`${PACKAGE} is not installed where @ewp/memory or the current directory can find it: install it, or choose the measure trigram-cosine`);
 }
 
 const loaded = new Map<number, Promise<WordVectors>>();
