@@ -1,15 +1,28 @@
 /**
- * The committed scenarios through two framework bindings: the MCP server (`ewp_may_act`, called by
- * the official MCP SDK client over an in-memory transport) and the Claude Code PreToolUse hook
- * (the event JSON answered by @ewp/claude-code). Each decides on the same replayed evidence at the
- * scenario's decision time; its decision must equal the library's gate arm (d).
+ * The committed scenarios through the framework bindings: the MCP server (`ewp_may_act`, called by
+ * the official MCP SDK client over an in-memory transport), the Claude Code PreToolUse hook (the
+ * event JSON answered by @ewp/claude-code), and, with each framework's own mock model scripted to
+ * call the tool, the AI SDK (`gateTool` in `generateText`), the OpenAI Agents SDK (`gateAgentTool`
+ * in a run) and LangChain (`warrantMiddleware` in `createAgent`). Each decides on its own replay of
+ * the scenario at its decision time; its decision must equal the library's gate arm (d).
  */
 import { readFileSync } from 'node:fs';
+import { gateTool } from '@ewp/ai-sdk';
 import { answerPreToolUse, parseToolMapping } from '@ewp/claude-code';
+import { warrantMiddleware } from '@ewp/langchain/middleware';
 import { createEwpMcpServer } from '@ewp/mcp';
+import { gateAgentTool } from '@ewp/openai-agents';
+import { tool as langchainTool } from '@langchain/core/tools';
+import { MemorySaver } from '@langchain/langgraph';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { run } from '@openai/agents-core';
+import { generateText, stepCountIs, tool } from 'ai';
+import { createAgent, FakeToolCallingModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { scriptedModel } from '../../ai-sdk/test/scripted-model.js';
+import { agentWith, restartModel, restartTool, toolOutputs } from '../../openai-agents/test/scripted-agent.js';
 import { COMMITTED_SCENARIOS, type Decision, decideWithLayer, decisionStore, decodeScenarios, type Scenario } from '../src/index.js';
 
 const scenarios = decodeScenarios(readFileSync(COMMITTED_SCENARIOS, 'utf8'));
@@ -51,17 +64,97 @@ async function viaClaudeHook(s: Scenario): Promise<Decision | 'no_claim'> {
   return FROM_CLAUDE[permission]!;
 }
 
+/** The decision a framework's gated call shows: the tool ran, an approval was asked, or the gate refused it. */
+function outcome(ran: boolean, confirmation: boolean, refused: unknown): Decision | string {
+  if (ran) return 'act';
+  if (confirmation) return 'confirm';
+  const gate = (typeof refused === 'string' && refused.startsWith('{') ? JSON.parse(refused) : refused) as { ewp_gate?: string } | undefined;
+  return gate?.ewp_gate === 'DENY' ? 'hold' : `unexpected: ${JSON.stringify(refused)}`;
+}
+
+/** The AI SDK binding: `generateText` with a mock model scripted to call the gated tool once. */
+async function viaAiSdk(s: Scenario): Promise<Decision | string> {
+  const d = await decisionStore(s);
+  if (d.propositionId === undefined) return 'no_claim';
+  const calls: string[] = [];
+  const act = tool({
+    description: `Run ${s.act.tool}`,
+    inputSchema: z.object({ subject: z.string() }),
+    execute: async ({ subject }) => {
+      calls.push(subject);
+      return { done: subject };
+    },
+  });
+  const gated = gateTool(act, {
+    proposition: d.propositionId,
+    action: { ...d.action, action_id: `${s.id}:ai-sdk` },
+    store: d.store,
+    now: () => new Date(d.at),
+  });
+  const model = scriptedModel([{ toolCalls: [{ id: `${s.id}-ai`, name: 'act', input: { subject: s.act.subject ?? s.id } }] }, { text: 'done' }]);
+  const result = await generateText({ model, tools: { act: gated }, prompt: s.act.tool, stopWhen: stepCountIs(3) });
+  return outcome(
+    calls.length > 0,
+    result.content.some((p) => p.type === 'tool-approval-request'),
+    result.steps[0]?.toolResults[0]?.output,
+  );
+}
+
+/** The OpenAI Agents binding: a run of an agent whose scripted model calls the gated tool once. */
+async function viaOpenAiAgents(s: Scenario): Promise<Decision | string> {
+  const d = await decisionStore(s);
+  if (d.propositionId === undefined) return 'no_claim';
+  const calls: string[] = [];
+  const gated = gateAgentTool(restartTool(calls), {
+    proposition: d.propositionId,
+    action: { ...d.action, action_id: `${s.id}:agents` },
+    store: d.store,
+    now: () => new Date(d.at),
+  });
+  const result = await run(agentWith(gated, restartModel([s.act.subject ?? s.id], 'done', `${s.id}-agents`)), s.act.tool);
+  return outcome(calls.length > 0, result.interruptions.length > 0, toolOutputs(result)[0]);
+}
+
+/** The LangChain binding: `createAgent` with `warrantMiddleware` and a `FakeToolCallingModel` that calls the tool once. */
+async function viaLangChain(s: Scenario): Promise<Decision | string> {
+  const d = await decisionStore(s);
+  if (d.propositionId === undefined) return 'no_claim';
+  const calls: string[] = [];
+  const act = langchainTool(
+    async ({ subject }: { subject: string }) => {
+      calls.push(subject);
+      return `done ${subject}`;
+    },
+    { name: 'act', description: `Run ${s.act.tool}`, schema: z.object({ subject: z.string() }) },
+  );
+  const middleware = warrantMiddleware({
+    act: { proposition: d.propositionId, action: { ...d.action, action_id: `${s.id}:langchain` }, store: d.store, now: () => new Date(d.at) },
+  });
+  const id = `${s.id}-langchain`;
+  const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'act', args: { subject: s.act.subject ?? s.id }, id }], []] });
+  const agent = createAgent({ model, tools: [act], middleware: [middleware], checkpointer: new MemorySaver() });
+  const out = (await agent.invoke({ messages: [{ role: 'user', content: s.act.tool }] }, { configurable: { thread_id: id } })) as {
+    messages: { getType?: () => string; content?: unknown }[];
+    __interrupt__?: { value: unknown }[];
+  };
+  const answer = out.messages.find((m) => m.getType?.() === 'tool')?.content;
+  return outcome(calls.length > 0, out.__interrupt__ !== undefined && out.__interrupt__.length > 0, answer);
+}
+
 describe('the committed set through the framework bindings', () => {
-  it('MCP (ewp_may_act over the MCP SDK client) and the Claude Code hook decide as the library gate', async () => {
+  it('MCP, the Claude Code hook, the AI SDK, the OpenAI Agents SDK and LangChain decide as the library gate', async () => {
     const seen = new Set<Decision>();
     for (const s of scenarios) {
       const library = (await decideWithLayer(s)).gate;
       const expected = (await decisionStore(s)).propositionId === undefined ? 'no_claim' : library;
       expect(await viaMcp(s), `${s.id} via MCP`).toBe(expected);
       expect(await viaClaudeHook(s), `${s.id} via the Claude Code hook`).toBe(expected);
+      expect(await viaAiSdk(s), `${s.id} via the AI SDK`).toBe(expected);
+      expect(await viaOpenAiAgents(s), `${s.id} via the OpenAI Agents SDK`).toBe(expected);
+      expect(await viaLangChain(s), `${s.id} via LangChain`).toBe(expected);
       seen.add(library);
     }
     // Every decision occurs, so agreement is not one constant answer matched by another.
     expect([...seen].sort()).toEqual(['act', 'confirm', 'hold']);
-  }, 300_000);
+  }, 600_000);
 });
