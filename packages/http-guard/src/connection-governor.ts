@@ -6,8 +6,14 @@
  * and never reads holds at most one read's worth of parsed requests and one reply beyond its budget.
  * Past the total budget, a connection whose replies make no progress is closed.
  *
- * The connection cap is kept here too: a new connection past it evicts the connection idle the
- * longest (nothing in flight, nothing unsent), else it is refused.
+ * Requests being computed at once, over all connections, are capped too ({@link RequestSlot}): what a
+ * request holds while its reply is built (the records it read, the reply text) is bounded by the cap,
+ * not by how many clients pipeline. A request holds its slot while its handler runs, never while it
+ * waits for its client (a request body arriving, its reply being read).
+ *
+ * The connection cap is kept here too: a new connection past it evicts the connection whose request
+ * body arrives the slowest below the floor ({@link GovernorLimits.bodyRateFloorBytesPerSecond}),
+ * else the one idle the longest (nothing in flight, nothing unsent), else it is refused.
  */
 import type { Socket } from 'node:net';
 
@@ -23,6 +29,24 @@ export interface GovernorLimits {
   maxQueuedRequests: number;
   /** Requests all connections may have waiting; past it the connection with the most is closed. */
   maxQueuedRequestsTotal: number;
+  /** Requests whose handlers run at once, over all connections; the next waits for a slot. */
+  maxRequestsInFlight: number;
+  /** Bytes per second below which a request body, once past its first second, counts as slow. */
+  bodyRateFloorBytesPerSecond: number;
+}
+
+/**
+ * The place of one started request among the {@link GovernorLimits.maxRequestsInFlight}: held while
+ * its handler computes, given back while it waits for its client.
+ */
+export interface RequestSlot {
+  /** Give the slot back (the handler is done); idempotent. */
+  release(): void;
+  /**
+   * Wait for `work` (reading from the client) without holding the slot, then take one again
+   * (before any request not yet started). The body's progress is reported through `progress`.
+   */
+  whileClientSends<T>(work: (progress: (bytes: number) => void) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -45,6 +69,8 @@ interface Connection {
   delivered: number;
   /** Whether the connection waits in a ready lane. */
   readied: boolean;
+  /** The request body being received: when it began and how many bytes arrived; null when none is. */
+  body: { since: number; bytes: number } | null;
 }
 
 /**
@@ -69,6 +95,10 @@ export class ConnectionGovernor {
   private readyScheduled = false;
   /** Requests waiting on all connections. */
   private queued = 0;
+  /** Slots held (see {@link RequestSlot}). */
+  private running = 0;
+  /** Started requests waiting to take a slot again after their client sent its part. */
+  private readonly slotWaiters: (() => void)[] = [];
 
   constructor(private readonly limits: GovernorLimits) {}
 
@@ -85,21 +115,26 @@ export class ConnectionGovernor {
   }
 
   /**
-   * Take a new connection, evicting the longest-idle one when the cap is reached.
-   * @returns `false` when the cap is reached and no connection is idle: the caller refuses it.
+   * Take a new connection, evicting the slowest body below the floor, else the longest-idle
+   * connection, when the cap is reached.
+   * @returns `false` when the cap is reached and no connection is either: the caller refuses it.
    */
   admit(socket: Socket): boolean {
     if (this.connections.size >= this.limits.maxConnections) {
-      let victim: Connection | undefined;
-      for (const c of this.connections.values()) {
-        if (!this.isIdle(c)) continue;
-        if (victim === undefined || c.lastActive < victim.lastActive) victim = c;
+      // A body arriving below the floor goes first: a connection that has just opened is idle too,
+      // and must not be the one a slow sender's next connection pushes out.
+      let victim = this.slowestBody();
+      if (victim === undefined) {
+        for (const c of this.connections.values()) {
+          if (!this.isIdle(c)) continue;
+          if (victim === undefined || c.lastActive < victim.lastActive) victim = c;
+        }
       }
       if (victim === undefined) return false;
       this.forget(victim);
       victim.socket.destroy();
     }
-    const connection: Connection = { socket, queue: [], busy: false, paused: false, lastActive: Date.now(), delivered: 0, readied: false };
+    const connection: Connection = { socket, queue: [], busy: false, paused: false, lastActive: Date.now(), delivered: 0, readied: false, body: null };
     this.connections.set(socket, connection);
     socket.once('close', () => this.forget(connection));
     socket.on('drain', () => {
@@ -116,17 +151,23 @@ export class ConnectionGovernor {
   }
 
   /**
-   * Run `start` for a request of `socket` in its turn. `start` must return a promise that settles
-   * when the request's reply is finished (or abandoned). Unknown sockets are ignored (`false`).
+   * Run `start` for a request of `socket` in its turn, once a slot is free. `start` must return a
+   * promise that settles when the request's reply is finished (or abandoned), and should release
+   * its slot as soon as its handler is done (the slot is released then at the latest). Unknown
+   * sockets are ignored (`false`).
    */
-  schedule(socket: Socket, start: () => Promise<void>): boolean {
+  schedule(socket: Socket, start: (slot: RequestSlot) => Promise<void>): boolean {
     const c = this.connections.get(socket);
     if (c === undefined) return false;
     c.queue.push(() => {
       c.busy = true;
       c.lastActive = Date.now();
-      start().finally(() => {
+      this.running += 1;
+      const slot = this.slotFor(c);
+      start(slot).finally(() => {
+        slot.release();
         c.busy = false;
+        c.body = null;
         c.lastActive = Date.now();
         this.pump(c);
       });
@@ -151,6 +192,15 @@ export class ConnectionGovernor {
     if (c !== undefined) this.forget(c);
   }
 
+  /**
+   * Whether a body is being received on the socket slower than the floor: the guarded server drops
+   * such a request (408) instead of letting it hold a connection for the whole request timeout.
+   */
+  bodyTooSlow(socket: Socket, now = Date.now()): boolean {
+    const c = this.connections.get(socket);
+    return c?.body != null && this.isSlowBody(c.body, now);
+  }
+
   /** Stop tracking every connection (the server is closing). */
   close(): void {
     if (this.stallTimer !== undefined) clearInterval(this.stallTimer);
@@ -171,6 +221,8 @@ export class ConnectionGovernor {
     this.readyScheduled = false;
     const until = Date.now() + READY_SLICE_MS;
     for (;;) {
+      // No free slot: the connections stay in their lanes until a running request gives one back.
+      if (!this.slotFree()) return;
       const [first, second] = this.readyLanes;
       const c = first.shift() ?? second.shift();
       if (c === undefined) break;
@@ -190,7 +242,74 @@ export class ConnectionGovernor {
     this.scheduleReady();
   }
 
+  private slotFree(): boolean {
+    return this.running < this.limits.maxRequestsInFlight && this.slotWaiters.length === 0;
+  }
+
+  private slotFor(c: Connection): RequestSlot {
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.running -= 1;
+      this.grantSlots();
+    };
+    return {
+      release,
+      whileClientSends: async (work) => {
+        const wasHeld = held;
+        release();
+        c.body = { since: Date.now(), bytes: 0 };
+        try {
+          return await work((bytes) => {
+            if (c.body !== null) c.body.bytes += bytes;
+          });
+        } finally {
+          c.body = null;
+          if (wasHeld) {
+            await new Promise<void>((resolve) => {
+              this.slotWaiters.push(resolve);
+              this.grantSlots();
+            });
+            held = true;
+          }
+        }
+      },
+    };
+  }
+
+  /** Hand free slots to the requests waiting to resume first, then to requests not yet started. */
+  private grantSlots(): void {
+    while (this.running < this.limits.maxRequestsInFlight && this.slotWaiters.length > 0) {
+      this.running += 1;
+      (this.slotWaiters.shift() as () => void)();
+    }
+    this.scheduleReady();
+  }
+
+  private isSlowBody(body: { since: number; bytes: number }, now: number): boolean {
+    const seconds = (now - body.since) / 1000;
+    return seconds >= 1 && body.bytes < this.limits.bodyRateFloorBytesPerSecond * seconds;
+  }
+
+  /** The connection whose request body arrives the slowest, among those below the floor. */
+  private slowestBody(): Connection | undefined {
+    const now = Date.now();
+    let victim: Connection | undefined;
+    let victimRate = Number.POSITIVE_INFINITY;
+    for (const c of this.connections.values()) {
+      if (c.body === null) continue;
+      // Counted over at least a second, so a body that just began is judged by what one second should bring.
+      const rate = c.body.bytes / Math.max(1, (now - c.body.since) / 1000);
+      if (rate >= this.limits.bodyRateFloorBytesPerSecond || rate >= victimRate) continue;
+      victim = c;
+      victimRate = rate;
+    }
+    return victim;
+  }
+
   private scheduleReady(): void {
+    if (!this.slotFree()) return;
     if (this.readyScheduled || (this.readyLanes[0].length === 0 && this.readyLanes[1].length === 0)) return;
     this.readyScheduled = true;
     setImmediate(() => this.startReady());

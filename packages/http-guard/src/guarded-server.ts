@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ConnectionGovernor } from './connection-governor.js';
+import { ConnectionGovernor, type RequestSlot } from './connection-governor.js';
 import { createHostGuard, type HostGuardOptions } from './host-guard.js';
 import { readRequestBody } from './request-body.js';
 import { parseRequestTarget, type RequestTarget } from './request-target.js';
@@ -27,6 +27,13 @@ export interface HttpLimits {
   maxHeaderBytes: number;
   /** Largest request body; past it 413 and the connection is closed. */
   maxBodyBytes: number;
+  /** Time a request's body has to arrive whole, from when its handler reads it; past it 408 and the connection is closed. */
+  bodyTimeoutMs: number;
+  /**
+   * Bytes per second a request body must average from its first second on; below it 408 and the
+   * connection is closed, and past the connection cap such a connection is the one evicted.
+   */
+  bodyRateFloorBytesPerSecond: number;
   /** Unsent reply bytes of one connection past which its next request waits (and the socket is paused). */
   connectionReplyBudgetBytes: number;
   /** Unsent reply bytes of all connections past which every next request waits. */
@@ -41,6 +48,12 @@ export interface HttpLimits {
    * a few kilobytes); past it the connection with the most waiting is closed.
    */
   maxQueuedRequestsTotal: number;
+  /**
+   * Requests whose handlers run at once, over all connections (a request waiting for its body or
+   * for its client to read its reply holds none); the next waits its turn. Bounds the memory of the
+   * replies being built, whatever number of clients pipeline.
+   */
+  maxRequestsInFlight: number;
   /** The `Retry-After` (seconds) of a 503 past the connection cap. */
   retryAfterSeconds: number;
 }
@@ -54,10 +67,13 @@ export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = Object.freeze({
   idleTimeoutMs: 30_000,
   maxHeaderBytes: 16 * 1024,
   maxBodyBytes: 1024 * 1024,
+  bodyTimeoutMs: 10_000,
+  bodyRateFloorBytesPerSecond: 1024,
   connectionReplyBudgetBytes: 64 * 1024,
   totalReplyBudgetBytes: 64 * 1024 * 1024,
   maxQueuedRequests: 4096,
-  maxQueuedRequestsTotal: 8192,
+  maxQueuedRequestsTotal: 1024,
+  maxRequestsInFlight: 8,
   retryAfterSeconds: 1,
 });
 
@@ -112,8 +128,9 @@ const LINGER_MS = 2000;
  * Create the hardened server for `handler` (not yet listening). Before the handler runs, the guard answers: 400 for a
  * malformed request (bad syntax, a bad request target or percent-encoding, a bad `Content-Length`,
  * no `Host`), 403 for a foreign `Host` or `Origin`, 413 for a declared body over the limit, 431 for
- * a request line or headers over the limit, 408 when headers or a request take too long, and 503
- * with `Retry-After` when the connection cap is reached and no connection is idle.
+ * a request line or headers over the limit, 408 when headers or a request take too long (or a body
+ * arrives slower than the floor), and 503 with `Retry-After` when the connection cap is reached and
+ * no connection is idle or receiving a body below the floor.
  * @throws UnsafeBindError when `bindHost` is beyond loopback and no `allowedHosts` are given
  */
 export async function createGuardedServer(options: GuardedServerOptions, handler: GuardedHandler): Promise<GuardedServer> {
@@ -171,7 +188,7 @@ export async function createGuardedServer(options: GuardedServerOptions, handler
     });
   }
 
-  async function run(socket: Socket, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function run(socket: Socket, req: IncomingMessage, res: ServerResponse, slot: RequestSlot): Promise<void> {
     const verdict = guard(req.headers);
     if (!verdict.ok) {
       if (verdict.reason === 'missing host') return refuseAndClose(socket, res, 400, 'a Host header is required');
@@ -187,9 +204,18 @@ export async function createGuardedServer(options: GuardedServerOptions, handler
     const request: GuardedRequest = {
       target,
       readBody: async () => {
-        const body = await readRequestBody(req, limits.maxBodyBytes);
-        if (body !== 'too-large') return body;
-        refuseAndClose(socket, res, 413, `request body larger than ${limits.maxBodyBytes} bytes`);
+        // Waiting for the client holds no slot: a slow sender delays only itself.
+        const body = await slot.whileClientSends((progress) =>
+          readRequestBody(req, {
+            maxBytes: limits.maxBodyBytes,
+            deadlineMs: limits.bodyTimeoutMs,
+            tooSlow: () => governor.bodyTooSlow(socket),
+            progress,
+          }),
+        );
+        if (body === 'too-large') refuseAndClose(socket, res, 413, `request body larger than ${limits.maxBodyBytes} bytes`);
+        else if (body === 'too-slow') refuseAndClose(socket, res, 408, 'request body not received in time');
+        else return body;
         return undefined;
       },
     };
@@ -207,8 +233,13 @@ export async function createGuardedServer(options: GuardedServerOptions, handler
   const http = createServer({ maxHeaderSize: limits.maxHeaderBytes, connectionsCheckingInterval: 500, requireHostHeader: false }, (req, res) => {
     // A request on a connection being closed after a refusal is not answered: the linger timer ends it.
     const socket = req.socket;
-    governor.schedule(socket, async () => {
-      await run(socket, req, res);
+    governor.schedule(socket, async (slot) => {
+      try {
+        await run(socket, req, res, slot);
+      } finally {
+        // The reply is built: waiting for the client to read it holds no slot.
+        slot.release();
+      }
       await finished(res);
     });
   });

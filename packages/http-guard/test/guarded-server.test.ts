@@ -175,6 +175,76 @@ describe('fair connections', () => {
   });
 });
 
+describe('slow request bodies', () => {
+  it('200 sockets sending a body at 1 byte/s (reopened when closed): normal clients are answered throughout, the slow ones get 408 within seconds', async () => {
+    const { server, port } = await start();
+    const slow: { socket: Socket; reply: string; closed: boolean }[] = [];
+    let attacking = true;
+    /** One slow sender; when the server closes it, the attacker opens another while the attack lasts. */
+    const sendSlowly = async (): Promise<void> => {
+      const socket = await open(port).catch(() => undefined);
+      if (socket === undefined) return;
+      const held = { socket, reply: '', closed: false };
+      socket.on('error', () => {});
+      socket.on('data', (chunk: Buffer) => {
+        held.reply += chunk.toString('latin1');
+      });
+      socket.on('close', () => {
+        held.closed = true;
+        if (attacking) setTimeout(() => void sendSlowly(), 50);
+      });
+      socket.write('POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n');
+      slow.push(held);
+    };
+    for (let i = 0; i < 200; i++) await sendSlowly();
+    const drip = setInterval(() => {
+      for (const { socket } of slow) if (!socket.destroyed) socket.write('a');
+    }, 1000);
+    const began = Date.now();
+    try {
+      const statuses: number[] = [];
+      while (Date.now() - began < 3000) {
+        statuses.push(await probe(port));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const echoed = await exchange(port, 'POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello');
+      console.log(`slow bodies: ${statuses.filter((s) => s === 200).length}/${statuses.length} probes answered with 200`);
+      expect(statuses.length).toBeGreaterThan(3);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      expect(statusOf(echoed)).toBe(200);
+      expect(echoed.endsWith('hello')).toBe(true);
+      // A slow body is dropped once it has run below the floor past its first second (or evicted sooner): none holds a slot for long.
+      const first = slow.slice(0, 100);
+      await expect.poll(() => first.filter((s) => s.closed).length, { timeout: 3000, interval: 100 }).toBe(first.length);
+      expect(slow.some((s) => statusOf(s.reply) === 408)).toBe(true);
+      expect(slow.every((s) => s.reply === '' || statusOf(s.reply) === 408 || statusOf(s.reply) === 503)).toBe(true);
+      expect(server.http.listening).toBe(true);
+    } finally {
+      attacking = false;
+      clearInterval(drip);
+    }
+  }, 20_000);
+
+  it('a body that keeps above the floor but does not finish within the body timeout gets 408', async () => {
+    const { port } = await start({ bodyTimeoutMs: 1000, bodyRateFloorBytesPerSecond: 100 });
+    const socket = await open(port);
+    let reply = '';
+    socket.on('data', (chunk: Buffer) => {
+      reply += chunk.toString('latin1');
+    });
+    socket.write('POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n');
+    const feed = setInterval(() => {
+      if (!socket.destroyed) socket.write('b'.repeat(500));
+    }, 100);
+    try {
+      await expect.poll(() => statusOf(reply), { timeout: 4000, interval: 100 }).toBe(408);
+      expect(reply).toContain('request body not received in time');
+    } finally {
+      clearInterval(feed);
+    }
+  });
+});
+
 describe('bounded work for clients that pipeline and never read', () => {
   it('one connection: the server stops reading its requests, then answers every one in order once it reads', async () => {
     const { server, port, calls } = await start();

@@ -6,13 +6,13 @@
 import type { EvidenceView } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import {
-  boundPage,
   DECISION_ENTRY_KINDS,
   DecisionLedger,
   decisionSummary,
   isClean,
   type LedgerRecoveryPlan,
   listDecisions,
+  readPage,
   recoveryCache,
   recoveryGateOf,
   reevaluationResult,
@@ -26,29 +26,32 @@ export const MAX_DECISION_PAGE = 1000;
 
 /** Recorded decisions after chain index `after` (oldest first), each with the gate a later use of it meets now. */
 export async function decisionPage(store: EvidenceStore, query: { proposition: string | null; after: number | null; limit: number }): Promise<DecisionPage> {
-  const listed = await listDecisions(store, {
-    ...(query.proposition === null ? {} : { proposition: query.proposition }),
-    ...(query.after === null ? {} : { afterIndex: query.after }),
-    limit: query.limit + 1,
-  });
-  const page = listed.slice(0, query.limit);
   const ledger = DecisionLedger.for(store);
   await ledger.sync();
   // Read once per request: the newest snapshot of every proposition the page's decisions rest on.
   const newest = new Map<string, EvidenceView | undefined>();
   const cache = recoveryCache();
-  const items: DecisionRow[] = [];
-  for (const d of page) items.push(await row(store, ledger, d, newest, cache));
-  // The page also stops at a byte bound: a ledger's records are as large as their writers made them.
-  const bounded = boundPage(items, (d) => ({ decision_id: d.decision_id, chain_index: d.chain_index, decision: d.decision, committed_at: d.committed_at }));
-  const more = bounded.taken < items.length || listed.length > query.limit;
+  // Read a few records at a time, and stop at the page's byte bound: a ledger's records are as large as their writers made them.
+  const page = await readPage({
+    read: (after, count) =>
+      listDecisions(store, {
+        ...(query.proposition === null ? {} : { proposition: query.proposition }),
+        ...(after === undefined ? {} : { afterIndex: after }),
+        limit: count,
+      }),
+    cursorOf: (d) => d.chain_index,
+    item: (d) => row(store, ledger, d, newest, cache),
+    summary: (d) => ({ decision_id: d.decision_id, chain_index: d.chain_index, decision: d.decision, committed_at: d.committed_at }),
+    after: query.after ?? undefined,
+    limit: query.limit,
+  });
   return {
     proposition: query.proposition,
     after: query.after,
     limit: query.limit,
-    items: bounded.items as DecisionRow[],
-    has_more: more,
-    next_cursor: more ? (items[bounded.taken - 1]?.chain_index ?? null) : null,
+    items: page.items as DecisionRow[],
+    has_more: page.next_cursor !== null,
+    next_cursor: page.next_cursor,
     recovery: query.proposition === null ? null : await propositionRecovery(store, ledger, query.proposition, newest),
   };
 }

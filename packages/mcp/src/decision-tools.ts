@@ -9,7 +9,6 @@ import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import {
   boundItem,
-  boundPage,
   decisionHistory,
   decisionSummary,
   jsonSchemaOf,
@@ -17,6 +16,7 @@ import {
   MAX_PAGE_BYTES,
   parseToolArguments,
   planLedgerRecovery,
+  readPage,
   verifyDecision,
 } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -28,7 +28,7 @@ const DECISION_TOOL_INPUTS = {
     decision_id: z.string().min(1).optional().describe('show this decision (with its outcome and verification) instead of a list'),
     proposition_id: z.string().min(1).optional().describe('only decisions that consulted this proposition'),
     after_index: z.number().int().min(0).optional().describe("the cursor: only decisions after this chain index (pass the previous page's next_cursor)"),
-    limit: z.number().int().min(1).max(1000).optional().describe('most decisions in the page: default 100, oldest first (a page also stops at 256 KiB)'),
+    limit: z.number().int().min(1).max(1000).optional().describe('most decisions in the page: default 100, oldest first (a page also stops at 64 KiB)'),
   }),
   ewp_recovery_plan: z.object({
     since: z
@@ -46,7 +46,7 @@ const DESCRIPTIONS: Record<DecisionToolName, { title: string; description: strin
     title: 'Recorded gate decisions',
     description:
       "List the gate decisions recorded in the ledger (action, decision, rule, consulted propositions, T) a page at a time: the reply's " +
-      'next_cursor, when not null, is the after_index of the next page; a page stops at limit decisions or 256 KiB, and a decision ' +
+      'next_cursor, when not null, is the after_index of the next page; a page stops at limit decisions or 64 KiB, and a decision ' +
       'too large for a page is shortened with truncated: true. Or with decision_id show one ' +
       'decision with its confirmation, execution and outcome, and verify it offline (its warrant receipts, rule and decision re-derived ' +
       'from the stored snapshots).',
@@ -87,18 +87,17 @@ async function run(name: DecisionToolName, raw: unknown, store: EvidenceStore): 
       verification: { ok: s.verification.ok, status: s.verification.status },
     })).item as Record<string, unknown>;
   }
-  const limit = a.limit ?? 100;
-  // One more than the page tells whether a next page exists.
-  const list = await listDecisions(store, {
-    ...(a.proposition_id === undefined ? {} : { proposition: a.proposition_id }),
-    ...(a.after_index === undefined ? {} : { afterIndex: a.after_index }),
-    limit: limit + 1,
+  const query = a.proposition_id === undefined ? {} : { proposition: a.proposition_id };
+  // Read a few records at a time: the page's byte bound usually ends it long before the limit.
+  const page = await readPage({
+    read: (after, count) => listDecisions(store, { ...query, ...(after === undefined ? {} : { afterIndex: after }), limit: count }),
+    cursorOf: (d) => d.chain_index,
+    item: decisionSummary,
+    summary: (d) => ({ decision_id: d.decision_id, chain_index: d.chain_index, decision: d.decision }),
+    after: a.after_index,
+    limit: a.limit ?? 100,
   });
-  const summaries = list.slice(0, limit).map(decisionSummary);
-  const page = boundPage(summaries, (d) => ({ decision_id: d.decision_id, chain_index: d.chain_index, decision: d.decision }));
-  const last = summaries[page.taken - 1];
-  const more = page.taken < summaries.length || list.length > limit;
-  return { decisions: page.items, next_cursor: more && last !== undefined ? last.chain_index : null, truncated: page.truncated };
+  return { decisions: page.items, next_cursor: page.next_cursor, truncated: page.truncated };
 }
 
 /** Run one decision tool. Refusals (every `EwpError`) come back as `{ ok: false }`; anything else is a defect and is thrown. */

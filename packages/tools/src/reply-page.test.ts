@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundItem, boundPage, jsonBytes, MAX_ITEM_BYTES, MAX_PAGE_BYTES } from './reply-page.js';
+import { boundItem, boundPage, jsonBytes, MAX_ITEM_BYTES, MAX_PAGE_BYTES, readPage } from './reply-page.js';
 
 const summary = (r: { id: number }) => ({ id: r.id });
 
@@ -68,5 +68,62 @@ describe('boundPage', () => {
     );
     expect(one.taken).toBe(1);
     expect(one.truncated).toBe(0);
+  });
+});
+
+describe('readPage', () => {
+  // Records with gaps in their cursors (as chain indexes of one kind have), read in steps.
+  const records = Array.from({ length: 700 }, (_, i) => ({ index: 3 * i + 1, text: 'r'.repeat(200 + (i % 5) * 100) }));
+  const reads: number[] = [];
+  const read = async (after: number | undefined, count: number) => {
+    reads.push(count);
+    return records.filter((r) => after === undefined || r.index > after).slice(0, count);
+  };
+  const page = (after: number | undefined, limit: number, maxBytes?: number) =>
+    readPage({
+      read,
+      cursorOf: (r) => r.index,
+      item: (r) => r,
+      summary: (r) => ({ index: r.index }),
+      after,
+      limit,
+      ...(maxBytes === undefined ? {} : { maxBytes }),
+    });
+
+  it('pages with next_cursor through every record exactly once, cut by the limit or the byte bound', async () => {
+    for (const [limit, maxBytes] of [
+      [50, undefined],
+      [1000, 20_000],
+      [7, 1_000_000],
+    ] as const) {
+      const seen: number[] = [];
+      let after: number | undefined;
+      for (;;) {
+        const p = await page(after, limit, maxBytes);
+        expect(p.items.length).toBeGreaterThan(0);
+        expect(p.items.length).toBeLessThanOrEqual(limit);
+        expect(jsonBytes(p.items)).toBeLessThanOrEqual(maxBytes ?? MAX_PAGE_BYTES);
+        seen.push(...p.items.map((r) => (r as { index: number }).index));
+        if (p.next_cursor === null) break;
+        expect(p.next_cursor).toBe(seen[seen.length - 1]);
+        after = p.next_cursor;
+      }
+      expect(seen).toEqual(records.map((r) => r.index));
+    }
+  });
+
+  it('reads about what the page holds, not the whole limit, when the byte bound ends it', async () => {
+    reads.length = 0;
+    const p = await page(undefined, 1000, 10_000);
+    const read = reads.reduce((a, b) => a + b, 0);
+    expect(p.items.length).toBeLessThan(40);
+    expect(read).toBeLessThan(4 * p.items.length);
+    expect(p.next_cursor).toBe((p.items[p.items.length - 1] as { index: number }).index);
+  });
+
+  it('answers next_cursor null exactly when the page ends at the last record', async () => {
+    expect((await page(records[698]?.index, 5)).next_cursor).toBeNull();
+    expect((await page(records[697]?.index, 1)).next_cursor).toBe(records[698]?.index);
+    expect(await page(records[699]?.index, 5)).toEqual({ items: [], next_cursor: null, truncated: 0 });
   });
 });

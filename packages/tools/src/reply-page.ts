@@ -8,9 +8,9 @@
  */
 
 /** Largest serialized page (bytes of its items' JSON) a list reply carries by default. */
-export const MAX_PAGE_BYTES = 256 * 1024;
+export const MAX_PAGE_BYTES = 64 * 1024;
 /** Largest serialized item within a page by default; a larger one is shortened. */
-export const MAX_ITEM_BYTES = 32 * 1024;
+export const MAX_ITEM_BYTES = 16 * 1024;
 /** Characters a shortened record keeps of each string. */
 const KEPT_STRING_CHARS = 1024;
 /** Elements a shortened record keeps of each array. */
@@ -96,4 +96,63 @@ export function boundPage<T>(items: readonly T[], summary: (item: T) => Record<s
     if (shortened) truncated += 1;
   }
   return { items: page, taken: page.length, truncated };
+}
+
+/** What {@link readPage} reads and how it cuts the page. */
+export interface PageRead<R, T> extends PageBounds {
+  /** Reads up to `count` records after the cursor `after` (none: from the start), in cursor order. */
+  read: (after: number | undefined, count: number) => Promise<readonly R[]>;
+  /** The cursor of a record (e.g. its chain index): the next page starts after the page's last. */
+  cursorOf: (record: R) => number;
+  /** The page item of a record. */
+  item: (record: R) => T | Promise<T>;
+  /** What an item too large even when cut is answered as (see {@link boundItem}). */
+  summary: (item: T) => Record<string, unknown>;
+  /** The cursor to start after (none: from the start). */
+  after?: number | undefined;
+  /** Most items in the page. */
+  limit: number;
+}
+
+/** A page read by {@link readPage}. */
+export interface CursorPage<T> {
+  items: (T | ShortenedItem)[];
+  /** The `after` of the next page; null when the page reached the end. */
+  next_cursor: number | null;
+  /** How many items were shortened or summarised. */
+  truncated: number;
+}
+
+/** Records read per step at first; each further step reads twice as many, up to the limit. */
+const FIRST_READ = 16;
+
+/**
+ * A page of at most `limit` items and `maxBytes` serialized bytes, read from the store a few
+ * records at a time, so a request holds about one page's worth of records, not `limit` of them
+ * (the byte bound usually ends a page long before the limit when records are large).
+ */
+export async function readPage<R, T>(options: PageRead<R, T>): Promise<CursorPage<T>> {
+  const maxBytes = options.maxBytes ?? MAX_PAGE_BYTES;
+  const maxItemBytes = Math.min(options.maxItemBytes ?? MAX_ITEM_BYTES, maxBytes);
+  const items: (T | ShortenedItem)[] = [];
+  let total = 0;
+  let truncated = 0;
+  let after = options.after;
+  let step = FIRST_READ;
+  for (;;) {
+    // One record more than the page still needs tells whether another page follows.
+    const wanted = Math.min(step, options.limit - items.length + 1);
+    const records = await options.read(after, wanted);
+    for (const record of records) {
+      if (items.length === options.limit) return { items, next_cursor: after ?? null, truncated };
+      const { item, bytes, shortened } = boundItem(await options.item(record), maxItemBytes, options.summary);
+      if (items.length > 0 && total + bytes > maxBytes) return { items, next_cursor: after ?? null, truncated };
+      items.push(item);
+      total += bytes + 1;
+      if (shortened) truncated += 1;
+      after = options.cursorOf(record);
+    }
+    if (records.length < wanted) return { items, next_cursor: null, truncated };
+    step = Math.min(step * 2, 256);
+  }
 }
