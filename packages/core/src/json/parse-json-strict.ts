@@ -91,8 +91,11 @@ export function parseJsonStrict(input: string | Uint8Array, options: StrictJsonO
   return value;
 }
 
-/** An escape that may decode to a lone surrogate (`\ud800`); a backslash before it may make it literal text, which the exact reader then reads. */
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/**
+ * An escape that may decode to a lone surrogate (`\ud800`) or to a colon (`\u003a`, which the count
+ * below cannot see); a backslash before it may make it literal text, which the exact reader then reads.
+ */
+const ESCAPE_TO_CHECK = /\\u(?:[dD][89a-fA-F]|003[aA])/;
 
 /**
  * Whether `value` (what `JSON.parse` made of `text`) provably lost nothing and holds nothing to
@@ -103,13 +106,10 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
  * nest deeper than `maxDepth`, for the exact reader to decide.
  */
 function hasNoHiddenMember(text: string, value: unknown, maxDepth: number): boolean {
-  if (!isWellFormed(text) || SURROGATE_ESCAPE.test(text) || bracketsOver(text, maxDepth)) return false;
-  let textColons = 0;
-  for (let p = text.indexOf(':'); p !== -1; p = text.indexOf(':', p + 1)) textColons++;
+  if (!isWellFormed(text) || ESCAPE_TO_CHECK.test(text) || bracketsOver(text, maxDepth)) return false;
+  const textColons = colonsIn(text);
   // No colon, no member: nothing can have been dropped.
-  if (textColons === 0) return true;
-  if (text.includes('\\u003a') || text.includes('\\u003A')) return false;
-  return membersAndColons(value) === textColons;
+  return textColons === 0 || membersAndColons(value) === textColons;
 }
 
 /** Object members in `v`, plus the colons in its keys and strings (recursion bounded: `bracketsOver` was false). */
