@@ -8,9 +8,11 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { loadFixtures } from '@ewp/conformance/pack';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hookCommand } from './hook.js';
 
 const bin = new URL('../../dist/bin.js', import.meta.url).pathname;
 let dir: string;
@@ -150,6 +152,24 @@ describe('ewp hook pre-tool-use (a process, stdin to stdout)', () => {
     const answer = JSON.parse(stdout.trim()) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
     expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('larger than 16 MiB');
+  });
+
+  it('a stdin that fails while it is read: deny with the reason, exit 0 (in process)', async () => {
+    const stdin = new Readable({
+      read() {
+        this.destroy(new Error('EIO: i/o error, read'));
+      },
+    });
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let text = '';
+    stdout.on('data', (d) => {
+      text += d;
+    });
+    stderr.resume();
+    const code = await hookCommand(['pre-tool-use', '--map', map, '--db', db], { stdin, stdout, stderr, env: {}, cwd: dir });
+    expect(code).toBe(0);
+    expect(JSON.parse(text).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('EIO') });
   });
 
   it('a mapping file with a key given twice: deny naming it', () => {

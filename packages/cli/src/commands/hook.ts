@@ -53,6 +53,21 @@ function message(error: unknown): string {
 }
 
 export const hookCommand: Command = async (args: string[], io: CliIO) => {
+  try {
+    return await answerHook(args, io);
+  } catch (error) {
+    // Anything unforeseen (the gate's package failing to load included) is still a denial with its
+    // reason and exit 0: an exit without an answer would let Claude Code run the tool.
+    const reason = `EWP: the hook failed (${message(error)}); the call is refused`;
+    io.stderr.write(`ewp hook: ${reason}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`,
+    );
+    return EXIT_OK;
+  }
+};
+
+async function answerHook(args: string[], io: CliIO): Promise<number> {
   // Imported here, so that `ewp --help` and the other verbs never load the gate.
   const { answerPreToolUse, denyAnswer, parseToolMapping } = await import('@ewp/claude-code');
   const answer = (value: object): number => {
@@ -114,7 +129,7 @@ export const hookCommand: Command = async (args: string[], io: CliIO) => {
   } finally {
     await store.close().catch(() => undefined);
   }
-};
+}
 
 function parse(args: string[]) {
   return parseArgs({
