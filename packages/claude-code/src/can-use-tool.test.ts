@@ -18,17 +18,19 @@ afterAll(async () => {
 });
 const mapping = parseToolMapping(MAPPING_JSON);
 const signal = new AbortController().signal;
-const sdkOptions = { signal, toolUseID: 'toolu_1', requestId: 'r1' } as Parameters<CanUseTool>[2];
+let uses = 0;
+/** The SDK's options for one call: each call has its own tool use id (a claimed id runs once). */
+const sdkOptions = () => ({ signal, toolUseID: `toolu_${++uses}`, requestId: 'r1' }) as Parameters<CanUseTool>[2];
 
 describe('warrantCanUseTool (Claude Agent SDK canUseTool)', () => {
   it('MAY_ACT allows with the input unchanged', async () => {
     const canUseTool: CanUseTool = warrantCanUseTool({ mapping, store, now: () => T0 });
-    expect(await canUseTool('mcp__ops__restart', { server: 'a' }, sdkOptions)).toEqual({ behavior: 'allow', updatedInput: { server: 'a' } });
+    expect(await canUseTool('mcp__ops__restart', { server: 'a' }, sdkOptions())).toEqual({ behavior: 'allow', updatedInput: { server: 'a' } });
   });
 
   it('DENY denies with the deciding rule', async () => {
     const canUseTool: CanUseTool = warrantCanUseTool({ mapping, store, now: () => T0 });
-    const result = await canUseTool('mcp__ops__drop_table', { table: 'users' }, sdkOptions);
+    const result = await canUseTool('mcp__ops__drop_table', { table: 'users' }, sdkOptions());
     expect(result).toMatchObject({ behavior: 'deny', message: expect.stringContaining('gate rule high.requires_accepted') });
   });
 
@@ -77,9 +79,11 @@ describe('warrantPreToolUseHook (Claude Agent SDK hooks)', () => {
       hook_event_name: 'PreToolUse' as const,
       tool_name: 'Read',
       tool_input: { file_path: '/a' },
-      tool_use_id: 'toolu_1',
+      tool_use_id: 'toolu_hook_1',
     };
-    expect(await hook(event, 'toolu_1', { signal })).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
-    expect(await hook({ ...event, tool_name: 'Write' }, 'toolu_2', { signal })).toMatchObject({ hookSpecificOutput: { permissionDecision: 'ask' } });
+    expect(await hook(event, 'toolu_hook_1', { signal })).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
+    expect(await hook({ ...event, tool_name: 'Write', tool_use_id: 'toolu_hook_2' }, 'toolu_hook_2', { signal })).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'ask' },
+    });
   });
 });

@@ -3,7 +3,7 @@
  * callback, and a `PreToolUse` hook callback for the SDK's `hooks` option. Both decide through the
  * same mapping and gate as `ewp hook pre-tool-use`.
  */
-import { answerPreToolUseEvent, type PreToolUseAnswer } from './pre-tool-use.js';
+import { answerPreToolUseEvent, type PreToolUseAnswer, recordPostToolUseEvent } from './pre-tool-use.js';
 import { type ClaudeGateOptions, toolCallPermission } from './tool-call-permission.js';
 
 /** The SDK's `PermissionResult`, the part this callback returns. */
@@ -31,12 +31,17 @@ export interface WarrantCanUseToolOptions extends ClaudeGateOptions {
  * {@link warrantPreToolUseHook}.
  */
 export function warrantCanUseTool(options: WarrantCanUseToolOptions) {
-  return async (toolName: string, input: Record<string, unknown>): Promise<CanUseToolResult> => {
-    const permission = await toolCallPermission(toolName, input, options);
+  return async (toolName: string, input: Record<string, unknown>, context: { toolUseID?: string } = {}): Promise<CanUseToolResult> => {
+    const { confirm } = options;
+    const permission = await toolCallPermission(toolName, input, options, {
+      toolUseId: context.toolUseID,
+      ...(confirm === undefined ? {} : { confirm: (reason: string) => confirm({ toolName, input, reason }) }),
+    });
     if (permission.decision === 'allow') return { behavior: 'allow', updatedInput: input };
     if (permission.decision === 'deny') return { behavior: 'deny', message: permission.reason };
-    if (options.confirm === undefined) return { behavior: 'deny', message: `${permission.reason}; a human must confirm it and no confirm handler is set` };
-    const confirmed = await options.confirm({ toolName, input, reason: permission.reason });
+    // An unmapped tool the mapping leaves to a human (`ask` / `pass`), or REQUIRE_CONFIRMATION with no handler.
+    if (confirm === undefined) return { behavior: 'deny', message: `${permission.reason}; a human must confirm it and no confirm handler is set` };
+    const confirmed = await confirm({ toolName, input, reason: permission.reason });
     return confirmed ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: `${permission.reason}; not confirmed` };
   };
 }
@@ -47,4 +52,17 @@ export function warrantCanUseTool(options: WarrantCanUseToolOptions) {
  */
 export function warrantPreToolUseHook(options: ClaudeGateOptions) {
   return (input: unknown): Promise<PreToolUseAnswer> => answerPreToolUseEvent(input, options);
+}
+
+/**
+ * A `PostToolUse` / `PostToolUseFailure` hook callback for the SDK's `hooks` option: records the
+ * outcome of each gated call (succeeded, or failed with Claude's error) under the decision that
+ * claimed it. Answers `{}` (it changes nothing Claude does); a ledger that cannot record throws, as
+ * the SDK reports a failing hook.
+ */
+export function warrantPostToolUseHook(options: ClaudeGateOptions) {
+  return async (input: unknown): Promise<Record<string, never>> => {
+    await recordPostToolUseEvent(input, options);
+    return {};
+  };
 }

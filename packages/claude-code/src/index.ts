@@ -6,7 +6,14 @@
  * `warrantPreToolUseHook` (the Agent SDK).
  * @packageDocumentation
  */
-export { type ConfirmRequest, type CanUseToolResult, warrantCanUseTool, type WarrantCanUseToolOptions, warrantPreToolUseHook } from './can-use-tool.js';
+export {
+  type ConfirmRequest,
+  type CanUseToolResult,
+  warrantCanUseTool,
+  type WarrantCanUseToolOptions,
+  warrantPostToolUseHook,
+  warrantPreToolUseHook,
+} from './can-use-tool.js';
 export {
   answerPreToolUse,
   answerPreToolUseEvent,
@@ -15,6 +22,17 @@ export {
   type PreToolUseCall,
   preToolUseAnswer,
   readPreToolUseEvent,
+  recordPostToolUseEvent,
 } from './pre-tool-use.js';
-export { type ClaudeGateOptions, type ClaudePermission, type ClaudePermissionDecision, toolCallPermission } from './tool-call-permission.js';
+export {
+  CLAUDE_CODE_GATE,
+  type ClaudeGateOptions,
+  type ClaudePermission,
+  type ClaudePermissionDecision,
+  type ClaudeToolCall,
+  recordToolUseOutcome,
+  type ToolUseOutcome,
+  type ToolUseReport,
+  toolCallPermission,
+} from './tool-call-permission.js';
 export { type MappedCall, mapToolCall, parseToolMapping, type ToolMapping, type ToolRule, type UnmappedPolicy } from './tool-mapping.js';

@@ -4,7 +4,7 @@
  * Anything that cannot be read as a PreToolUse event is denied with the reason (fail closed).
  */
 import { EwpError, parseJsonStrict } from '@ewp/core';
-import { type ClaudeGateOptions, type ClaudePermission, toolCallPermission } from './tool-call-permission.js';
+import { type ClaudeGateOptions, type ClaudePermission, recordToolUseOutcome, type ToolUseOutcome, toolCallPermission } from './tool-call-permission.js';
 
 /** What the hook prints: a decision with its reason, or `{}` (no decision) for an unmapped tool under `"unmapped": "pass"`. */
 export type PreToolUseAnswer =
@@ -21,6 +21,8 @@ export type PreToolUseAnswer =
 export interface PreToolUseCall {
   toolName: string;
   toolInput: unknown;
+  /** Claude's `tool_use_id`, when the event carries one: the call id of the decision records. */
+  toolUseId?: string;
 }
 
 /** A permission as the hook's stdout JSON. */
@@ -37,17 +39,41 @@ export function denyAnswer(reason: string): PreToolUseAnswer {
 /** Read a PreToolUse event (parsed JSON); a string reason when it is not one. */
 export function readPreToolUseEvent(event: unknown): PreToolUseCall | string {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'the hook input is not a JSON object';
-  const { hook_event_name: name, tool_name: toolName, tool_input: toolInput } = event as Record<string, unknown>;
+  const { hook_event_name: name, tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId } = event as Record<string, unknown>;
   if (name !== undefined && name !== 'PreToolUse') return `the hook input is a ${JSON.stringify(name)} event, not PreToolUse`;
   if (typeof toolName !== 'string' || toolName.length === 0) return 'the hook input has no tool_name';
-  return { toolName, toolInput };
+  if (toolUseId !== undefined && (typeof toolUseId !== 'string' || toolUseId === '')) return 'the hook input has a tool_use_id that is not a non-empty string';
+  return toolUseId === undefined ? { toolName, toolInput } : { toolName, toolInput, toolUseId };
 }
 
 /** Answer one PreToolUse event (parsed JSON): read it, decide, answer. */
 export async function answerPreToolUseEvent(event: unknown, options: ClaudeGateOptions): Promise<PreToolUseAnswer> {
   const call = readPreToolUseEvent(event);
   if (typeof call === 'string') return denyAnswer(call);
-  return preToolUseAnswer(await toolCallPermission(call.toolName, call.toolInput, options));
+  return preToolUseAnswer(await toolCallPermission(call.toolName, call.toolInput, options, { toolUseId: call.toolUseId }));
+}
+
+/**
+ * Record what Claude Code reports after a call (a parsed `PostToolUse` or `PostToolUseFailure`
+ * event): the outcome of the call's claimed execution, succeeded or failed with its error.
+ * @throws {EwpError} `WRONG_TYPE` naming the field for an event that is not such a report.
+ * @throws {DecisionError} when the ledger cannot record the outcome.
+ */
+export async function recordPostToolUseEvent(event: unknown, options: ClaudeGateOptions): Promise<ToolUseOutcome> {
+  if (typeof event !== 'object' || event === null || Array.isArray(event))
+    throw new EwpError('WRONG_TYPE', 'the hook input is not a JSON object', { path: '$' });
+  const { hook_event_name: name, tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId, error } = event as Record<string, unknown>;
+  if (name !== 'PostToolUse' && name !== 'PostToolUseFailure') {
+    throw new EwpError('WRONG_TYPE', `the hook input is a ${JSON.stringify(name)} event, not PostToolUse or PostToolUseFailure`, { path: '$.hook_event_name' });
+  }
+  if (typeof toolName !== 'string' || toolName === '') throw new EwpError('WRONG_TYPE', 'tool_name must be a non-empty string', { path: '$.tool_name' });
+  if (typeof toolUseId !== 'string' || toolUseId === '') throw new EwpError('WRONG_TYPE', 'tool_use_id must be a non-empty string', { path: '$.tool_use_id' });
+  return recordToolUseOutcome(
+    name === 'PostToolUse'
+      ? { toolName, toolInput, toolUseId, status: 'succeeded' }
+      : { toolName, toolInput, toolUseId, status: 'failed', error: typeof error === 'string' ? error : 'failed' },
+    options,
+  );
 }
 
 /**

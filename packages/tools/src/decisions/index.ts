@@ -18,11 +18,14 @@ export { type KeyStateChange, ledgerKeyVerifier, recordKeyState } from './key-st
 export { type Reevaluation, type Retraction, recordRetraction, reevaluate } from './reevaluation.js';
 export { type HeldAction, type LedgerRecoveryOptions, type LedgerRecoveryPlan, planLedgerRecovery, type ReevaluatedAction } from './ledger-recovery-plan.js';
 export {
+  type CallOutcome,
   callClaimId,
+  claimDecision,
   type Confirmation,
   gateOptionsForCall,
   type GuardedRun,
   type GuardedRunOptions,
+  recordCallOutcome,
   runDecision,
   runGuarded,
 } from './run-guarded.js';

@@ -109,6 +109,35 @@ export async function runGuarded<INPUT, R>(options: GuardedRunOptions<INPUT>, in
   return { status: 'executed', decision_id: id, decision: d, result: await executeOnce(options.store, id, [d.propositionId], input, execute, call) };
 }
 
+/** What a framework reports after it ran a claimed call. */
+export interface CallOutcome {
+  status: 'succeeded' | 'failed';
+  /** The framework's error text for a failed call. */
+  error?: string;
+}
+
+/**
+ * Records the outcome of a call claimed with {@link claimDecision} (by its gate and call id), e.g.
+ * from Claude Code's PostToolUse / PostToolUseFailure event. Returns the decision id the call ran
+ * under, or `undefined` when the call was never claimed (nothing is recorded: an outcome without a
+ * claim would say a decision ran that nobody allowed).
+ * @throws {DecisionError} `EWP_REFUSE_DECISION_NOT_EXECUTABLE` when another outcome is already
+ * recorded for that decision; `EWP_REFUSE_DECISION_NOT_RECORDED` when the ledger cannot record it.
+ */
+export async function recordCallOutcome(store: EvidenceStore, gate: string, callId: string, outcome: CallOutcome): Promise<string | undefined> {
+  if (outcome.status !== 'succeeded' && outcome.status !== 'failed') {
+    throw new DecisionError('EWP_REFUSE_INVALID_ARGUMENTS', 'outcome.status must be succeeded or failed', { path: '$.status' });
+  }
+  const [claim] = await store.readEntries({ kind: DECISION_ENTRY_KINDS.call, id: callClaimId(gate, callId), limit: 1 });
+  const decisionId = claim?.body.decision_id;
+  if (typeof decisionId !== 'string') return undefined;
+  await recordOutcome(store, decisionId, claim?.subjects ?? [], outcome.status, outcome.status === 'failed' ? (outcome.error ?? 'failed') : null);
+  return decisionId;
+}
+
+/** The `execute` of a claim-only run: claimed, nothing run, no outcome yet. */
+const CLAIM_ONLY = Symbol('claim only');
+
 /**
  * A later use of a recorded decision (decide now, execute later, possibly in another process): the
  * effective decision is min(the recorded decision, or MAY_ACT when `confirmation` lifts a
@@ -124,6 +153,33 @@ export async function runDecision<INPUT, R>(
   input: INPUT,
   execute: (input: INPUT) => Promise<R> | R,
   options: { confirmation?: Confirmation } = {},
+): Promise<GuardedRun<R>> {
+  return runStored(store, decisionId, input, execute, options);
+}
+
+/**
+ * {@link runDecision} for a framework that runs the call itself once the gate allows it (Claude Code
+ * runs its own tools after a PreToolUse `allow`): the same checks, then the one execution of the
+ * decision and of its call claimed exactly as `runDecision` claims them, with nothing run. The
+ * framework's report of the run is recorded with {@link recordCallOutcome}; `executed` here means
+ * claimed (the result is `undefined`).
+ * @throws {DecisionError} as {@link runDecision}: nothing is allowed unless the claim is recorded.
+ */
+export async function claimDecision<INPUT>(
+  store: EvidenceStore,
+  decisionId: string,
+  input: INPUT,
+  options: { confirmation?: Confirmation } = {},
+): Promise<GuardedRun<undefined>> {
+  return runStored(store, decisionId, input, CLAIM_ONLY, options);
+}
+
+async function runStored<INPUT, R>(
+  store: EvidenceStore,
+  decisionId: string,
+  input: INPUT,
+  execute: ((input: INPUT) => Promise<R> | R) | typeof CLAIM_ONLY,
+  options: { confirmation?: Confirmation },
 ): Promise<GuardedRun<R>> {
   const stored = await readDecision(store, decisionId);
   const refuse = (reason: string): GuardedRun<R> => ({ status: 'refused', decision_id: decisionId, decision: null, reason, refusal: null });
@@ -194,7 +250,7 @@ async function executeOnce<INPUT, R>(
   decisionId: string,
   subjects: readonly string[],
   input: INPUT,
-  execute: (input: INPUT) => Promise<R> | R,
+  execute: ((input: INPUT) => Promise<R> | R) | typeof CLAIM_ONLY,
   call: CallClaim | undefined,
 ): Promise<R> {
   const claims: LedgerEntryInput[] = [
@@ -221,6 +277,7 @@ async function executeOnce<INPUT, R>(
   if (claimed.some((c) => c.status !== 'stored')) {
     throw new DecisionError('EWP_REFUSE_DECISION_NOT_EXECUTABLE', `decision ${decisionId} has already been executed once`, { decisionId });
   }
+  if (execute === CLAIM_ONLY) return undefined as R;
   let result: R;
   try {
     result = await execute(input);
