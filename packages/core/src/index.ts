@@ -18,7 +18,15 @@ export { canonicalViewText, deriveViewId } from './decode/view-id.js';
 export { sha256HexOfBytes } from './decode/sha256.js';
 export { compareCodePoints, sortedByCodePoint } from './decode/codepoint-order.js';
 export { pythonFloatRepr, pythonStr } from './decode/python-text.js';
-export { assertReferencePolicy, parseEvaluatedAt, warrantNow } from './evaluate/warrant-now.js';
+export {
+  assertReferencePolicy,
+  parseEvaluatedAt,
+  pieceContains,
+  type WarrantPiece,
+  warrantInPiece,
+  warrantNow,
+  warrantWithHorizon,
+} from './evaluate/warrant-now.js';
 export { normalizeWarrantView, normativeWarrant } from './evaluate/normalize.js';
 export { normalizedWarrantViewJson } from './evaluate/warrant-view-json.js';
 export { bindsToView, classifyCheck, lowerSubjects } from './evaluate/classify-check.js';
@@ -26,4 +34,13 @@ export { ENDOGENOUS_ORIGINS, EXTERNAL_METHODS, HUMAN_METHODS, INDIRECT_METHODS, 
 export { pythonLower } from './evaluate/python-lower.js';
 export { type GateRule, type GateSituation, gateRuleFor, MAY_ACT_RULES, mayAct } from './may-act.js';
 export type * from './adapter-contract.js';
-export { compareInstants, epochMicros, type Instant, isStale, type ParsedTime, parseInstant } from './time/parse-instant.js';
+export {
+  compareInstants,
+  epochMicros,
+  formatInstant,
+  type Instant,
+  isStale,
+  type ParsedTime,
+  parseInstant,
+  staleFrom,
+} from './time/parse-instant.js';

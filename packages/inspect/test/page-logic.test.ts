@@ -11,7 +11,7 @@ import { diffSnapshots } from '../web/src/diff.js';
 import { explainCode, RATIONALE_MEANINGS } from '../web/src/explain.js';
 import { axesReadBy, gateCells, interventionsFor, searchRoutes } from '../web/src/gate.js';
 import { lineageGraph } from '../web/src/graph.js';
-import { keyInstants } from '../web/src/time.js';
+import { isoOf, keyInstants, nextEvent, previousEvent } from '../web/src/time.js';
 import { packFixture, quickstartViews } from './ledgers.js';
 
 const quickstart = (id: string) => decodeView(quickstartViews().find((v) => (v as { proposition_id: string }).proposition_id === id));
@@ -182,6 +182,30 @@ describe('lineage graph and snapshots', () => {
       const after = new Date(k.seconds * 1000).toISOString();
       expect(warrantNow(view, REFERENCE_V2, before).warrant.currency).toBe('CURRENT');
       expect(warrantNow(view, REFERENCE_V2, after).warrant.currency).toBe('STALE');
+    }
+  });
+});
+
+describe('next and previous events follow the warrant pieces', () => {
+  const sameWarrant = (view: EvidenceView, a: number, b: number) => {
+    const at = (s: number) => JSON.stringify({ ...warrantNow(view, REFERENCE_V2, isoOf(s)), evaluated_at: '' });
+    return at(a) === at(b);
+  };
+  it('steps to each change of the warrant and back', () => {
+    for (const raw of quickstartViews()) {
+      const view = decodeView(raw);
+      let t = Math.floor(Date.parse('2020-01-01T00:00:00Z') / 1000);
+      let steps = 0;
+      for (let next = nextEvent(view, t); next !== undefined; next = nextEvent(view, t)) {
+        expect(next.seconds).toBeGreaterThan(t);
+        // Nothing changes before the next event; the one before it starts where we came from or later.
+        expect(sameWarrant(view, t, next.seconds - 1)).toBe(true);
+        expect(previousEvent(view, next.seconds)?.seconds ?? Number.NEGATIVE_INFINITY).toBeLessThanOrEqual(t);
+        t = next.seconds;
+        steps += 1;
+      }
+      expect(steps).toBeGreaterThan(0);
+      expect(steps).toBeLessThanOrEqual(2 * (view.assertions.length + view.evidence.length + view.checks.length));
     }
   });
 });

@@ -1,6 +1,6 @@
 import { InvalidEvaluatedAt, TimestampOutOfRange, UnknownPolicy } from '../errors.js';
 import { namesProposition } from '../decode/decode-view.js';
-import { type Instant, isStale, parsedParts, parseInstant, parseInstantParts } from '../time/parse-instant.js';
+import { type Instant, isStale, parsedParts, parseInstant, parseInstantParts, staleFrom } from '../time/parse-instant.js';
 import {
   type Acceptance,
   type ConflictAxis,
@@ -52,7 +52,41 @@ function availableAt(time: string, t: Instant, kind: string, index: number, fiel
   if (r === 2) throw new TimestampOutOfRange(`$.${kind}[${index}].${field}`, time);
   // The instant stays in parsedParts (no object per record time).
   const seconds = parsedParts.seconds;
-  return seconds < t.seconds || (seconds === t.seconds && parsedParts.micros <= t.micros);
+  const available = seconds < t.seconds || (seconds === t.seconds && parsedParts.micros <= t.micros);
+  if (piece !== undefined) {
+    // A record is available from its own time on: its time bounds the piece from below or above.
+    if (available) piece.notFrom(seconds, parsedParts.micros);
+    else piece.notUntil(seconds, parsedParts.micros);
+  }
+  return available;
+}
+
+/**
+ * The bounds of the piece of T being found: set only while {@link warrantWithHorizon} runs (the
+ * evaluation is synchronous), so the rules below note each instant where their inputs change as
+ * they apply it, and `warrantNow` pays one `undefined` test per record for it.
+ */
+let piece: PieceBounds | undefined;
+
+class PieceBounds {
+  fromSeconds = Number.NEGATIVE_INFINITY;
+  fromMicros = 0;
+  untilSeconds = Number.POSITIVE_INFINITY;
+  untilMicros = 0;
+  /** The piece starts at this instant or later. */
+  notFrom(seconds: number, micros: number): void {
+    if (seconds > this.fromSeconds || (seconds === this.fromSeconds && micros > this.fromMicros)) {
+      this.fromSeconds = seconds;
+      this.fromMicros = micros;
+    }
+  }
+  /** The piece ends at this instant or earlier. */
+  notUntil(seconds: number, micros: number): void {
+    if (seconds < this.untilSeconds || (seconds === this.untilSeconds && micros < this.untilMicros)) {
+      this.untilSeconds = seconds;
+      this.untilMicros = micros;
+    }
+  }
 }
 
 /** Whether check time a is later than check time b (seconds and micros kept in parallel arrays). */
@@ -170,6 +204,14 @@ export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: stri
     }
   }
   const stale = newestConferring >= 0 && isStale({ seconds: seconds[newestConferring]!, micros: micros[newestConferring]! }, t, view.freshness_policy_seconds);
+  if (piece !== undefined && newestConferring >= 0) {
+    // While the same records are available the same check confers, and it turns stale once, at this flip.
+    const flip = staleFrom({ seconds: seconds[newestConferring]!, micros: micros[newestConferring]! }, view.freshness_policy_seconds);
+    if (flip !== null) {
+      if (stale) piece.notFrom(flip.seconds, flip.micros);
+      else piece.notUntil(flip.seconds, flip.micros);
+    }
+  }
   const currency: Currency = superseded ? 'SUPERSEDED' : stale ? 'STALE' : 'CURRENT';
 
   // Sufficiency (§6.7) and acceptance (§6.8).
@@ -233,6 +275,66 @@ export function warrantNow(view: EvidenceView, policy: Policy, evaluatedAt: stri
     superseded_by: supersededBy,
     falsification_conditions: [],
   };
+}
+
+/**
+ * The warrant at T and the piece of T it belongs to (`[from, until)`): every T' in the piece gives the
+ * same WarrantView as T, field for field, except `evaluated_at`, which echoes T' (docs/performance.md,
+ * "Warrant pieces"). T matters to the rules only through which records are available (a record time ≤ T)
+ * and whether the newest conferring check is stale (§6.6), so the piece is bounded by the nearest
+ * record times around T and by that check's staleness flip; {@link warrantNow} notes them as it applies
+ * those rules (one copy of the rules). The pieces are not merged: the next piece may carry an equal warrant.
+ *
+ * @returns `from`: the piece's first instant, `null` when it reaches back to the earliest T (year 1);
+ *   `until`: the first instant after it, `null` when it holds for every later T (to year 9999).
+ * @throws UnknownPolicy, InvalidEvaluatedAt, TimestampOutOfRange, as {@link warrantNow}
+ */
+export function warrantWithHorizon(view: EvidenceView, policy: Policy, evaluatedAt: string): WarrantPiece {
+  const bounds = new PieceBounds();
+  const outer = piece;
+  piece = bounds;
+  let warrant: WarrantView;
+  try {
+    warrant = warrantNow(view, policy, evaluatedAt);
+  } finally {
+    piece = outer;
+  }
+  return {
+    warrant,
+    from: bounds.fromSeconds === Number.NEGATIVE_INFINITY ? null : { seconds: bounds.fromSeconds, micros: bounds.fromMicros },
+    until: bounds.untilSeconds === Number.POSITIVE_INFINITY ? null : { seconds: bounds.untilSeconds, micros: bounds.untilMicros },
+  };
+}
+
+/** A warrant and the half-open piece of T, `[from, until)`, over which it holds (see {@link warrantWithHorizon}). */
+export interface WarrantPiece {
+  /** The WarrantView at the T it was computed for (`evaluated_at` is that T). */
+  readonly warrant: WarrantView;
+  /** First instant of the piece; `null`: from the earliest T. */
+  readonly from: Instant | null;
+  /** First instant after the piece; `null`: the warrant holds for ever after. */
+  readonly until: Instant | null;
+}
+
+/** Whether T lies in the piece: `from ≤ T < until`. */
+export function pieceContains(p: WarrantPiece, t: Instant): boolean {
+  const f = p.from;
+  const u = p.until;
+  if (f !== null && (t.seconds < f.seconds || (t.seconds === f.seconds && t.micros < f.micros))) return false;
+  return u === null || t.seconds < u.seconds || (t.seconds === u.seconds && t.micros < u.micros);
+}
+
+/**
+ * The piece's WarrantView at another T inside it: the same view with `evaluated_at` set to T, as
+ * {@link warrantNow} would return it; `undefined` when T (parsed as `warrantNow` parses it) is outside the
+ * piece. The result shares its lists with the piece: treat it as read-only.
+ *
+ * @throws InvalidEvaluatedAt, TimestampOutOfRange, as {@link warrantNow}
+ */
+export function warrantInPiece(p: WarrantPiece, evaluatedAt: string): WarrantView | undefined {
+  const t = parseEvaluatedAt(evaluatedAt);
+  if (!pieceContains(p, t)) return undefined;
+  return p.warrant.evaluated_at === evaluatedAt ? p.warrant : { ...p.warrant, evaluated_at: evaluatedAt };
 }
 
 /** An endogenous source dressed up with an external method (human methods do not count). */

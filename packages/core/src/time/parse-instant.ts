@@ -579,3 +579,45 @@ export function isStale(checkTime: Instant, evaluatedAt: Instant, freshnessSecon
   // Not stale iff d·2^(53−E) < 10^6; exact in doubles (d < 10^6, 2^(53−E) ≤ 2^19).
   return fractionMicros * 2 ** (53 - exponent) >= 1_000_000;
 }
+
+/** The last instant a T may be: 9999-12-31T23:59:59.999999Z (docs/spec/protocol.md §5.2 step 6). */
+const LAST_INSTANT: Instant = { seconds: MAX_SECONDS, micros: 999_999 };
+
+/**
+ * The first T at which a check observed at `checkTime` is stale under `freshnessSeconds`, or `null`
+ * when no T of years 1…9999 is. Found by asking {@link isStale} itself (monotone in T): the check is
+ * fresh at an age of exactly F seconds and stale at F + 1 s, and the flip between the two is searched
+ * by bisection, so the reference's rounding for large F is followed without a second copy of it.
+ *
+ * @throws InvalidArgumentError when `freshnessSeconds` is not an integer 0 … 2^53 − 1.
+ */
+export function staleFrom(checkTime: Instant, freshnessSeconds: number): Instant | null {
+  // Validates F (and is false: an age of F seconds is never stale).
+  isStale(checkTime, checkTime, freshnessSeconds);
+  if (freshnessSeconds > MAX_SECONDS - checkTime.seconds) return null;
+  const base = checkTime.seconds + freshnessSeconds;
+  const at = (d: number): Instant => {
+    const m = checkTime.micros + d;
+    return m >= 1_000_000 ? { seconds: base + Math.floor(m / 1_000_000), micros: m % 1_000_000 } : { seconds: base, micros: m };
+  };
+  // Smallest d in (0, 10^6] with isStale at base + d µs; d = 10^6 is always stale.
+  let lo = 0;
+  let hi = 1_000_000;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (isStale(checkTime, at(mid), freshnessSeconds)) hi = mid;
+    else lo = mid;
+  }
+  const flip = at(hi);
+  return compareInstants(flip, LAST_INSTANT) > 0 ? null : flip;
+}
+
+/**
+ * An instant as a T string every EWP implementation parses: `YYYY-MM-DDTHH:MM:SS.ffffffZ`
+ * (years 1…9999; {@link parseInstant} gives the same instant back).
+ */
+export function formatInstant(i: Instant): string {
+  // Whole seconds through Date (exact for years 1…9999), the microseconds written out.
+  const iso = new Date(i.seconds * 1000).toISOString();
+  return `${iso.slice(0, 19)}.${String(i.micros).padStart(6, '0')}Z`;
+}

@@ -1,7 +1,7 @@
 /** The time control: T on a slider with the key instants of the view (when records arrive, when checks leave their freshness window). */
 import type { EvidenceView } from '@ewp/core';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { DAY, isoOf, keyInstants, secondsOf, sliderRange } from './time.js';
+import { DAY, isoOf, keyInstants, nextEvent, previousEvent, secondsOf, sliderRange } from './time.js';
 
 export function TimeControl({ view, t, setT, nowSeconds }: { view: EvidenceView; t: number; setT: (t: number) => void; nowSeconds: number }) {
   const keys = useMemo(() => keyInstants(view), [view]);
@@ -10,8 +10,9 @@ export function TimeControl({ view, t, setT, nowSeconds }: { view: EvidenceView;
   const [typedError, setTypedError] = useState<string | undefined>(undefined);
   useEffect(() => setTyped(isoOf(t)), [t]);
   const clamp = (s: number) => Math.min(max, Math.max(min, s));
-  const previous = [...keys].reverse().find((k) => k.seconds < t);
-  const next = keys.find((k) => k.seconds > t);
+  // From the warrant's own piece at T (@ewp/core warrantWithHorizon), so "next" is where the warrant can change.
+  const previous = useMemo(() => previousEvent(view, t, keys), [view, t, keys]);
+  const next = useMemo(() => nextEvent(view, t, keys), [view, t, keys]);
   // Arrows move a day, Page keys thirty days: the native step (a minute) is for the pointer.
   const onKey = (event: KeyboardEvent) => {
     const moves: Record<string, number> = { ArrowRight: DAY, ArrowUp: DAY, ArrowLeft: -DAY, ArrowDown: -DAY, PageUp: 30 * DAY, PageDown: -30 * DAY };

@@ -1,5 +1,5 @@
 /** T on the page: whole epoch seconds on the slider, ISO strings for @ewp/core. */
-import { type EvidenceView, parseInstant } from '@ewp/core';
+import { type EvidenceView, formatInstant, type Instant, parseInstant, REFERENCE_V2, staleFrom, type WarrantPiece, warrantWithHorizon } from '@ewp/core';
 
 export const DAY = 86_400;
 
@@ -20,9 +20,16 @@ export interface KeyInstant {
   label: string;
 }
 
+/** The first whole second at or after an instant (the slider's resolution). */
+function ceilSeconds(i: Instant): number {
+  return i.micros > 0 ? i.seconds + 1 : i.seconds;
+}
+
 /**
  * The moments where the warrant can change: each record becoming available, and each check
- * leaving its freshness window (one second after `observed_at + freshness`).
+ * leaving its freshness window (the first whole second at which @ewp/core's `staleFrom` says it is
+ * stale). For the ticks and their labels; the next and previous events come from {@link nextEvent}
+ * and {@link previousEvent}, which follow the warrant's own pieces.
  */
 export function keyInstants(view: EvidenceView): KeyInstant[] {
   const out: KeyInstant[] = [];
@@ -34,15 +41,58 @@ export function keyInstants(view: EvidenceView): KeyInstant[] {
   for (const e of view.evidence) add(e.observed_at, `evidence ${e.evidence_id} (${e.polarity})`);
   for (const c of view.checks) {
     add(c.observed_at, `check ${c.check_id} (${c.method}, ${c.result})`);
-    const s = secondsOf(c.observed_at);
-    if (s !== undefined && Number.isSafeInteger(s + view.freshness_policy_seconds + 1)) {
-      out.push({ seconds: s + view.freshness_policy_seconds + 1, label: `check ${c.check_id} leaves its freshness window` });
-    }
+    const t = parseInstant(c.observed_at);
+    const flip = typeof t === 'string' ? null : staleFrom(t, view.freshness_policy_seconds);
+    if (flip !== null) out.push({ seconds: ceilSeconds(flip), label: `check ${c.check_id} leaves its freshness window` });
   }
   // Years 1…9999 only (what a T may be).
   const bounded = out.filter((k) => k.seconds >= -62_135_596_800 && k.seconds <= 253_402_300_799);
   bounded.sort((a, b) => a.seconds - b.seconds);
   return bounded;
+}
+
+/** The warrant's piece at whole second `t`, or `undefined` when the view cannot be evaluated there. */
+function pieceAt(view: EvidenceView, t: string): WarrantPiece | undefined {
+  try {
+    return warrantWithHorizon(view, REFERENCE_V2, t);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Label of an event: the key instant at that second, if one names it. */
+function labelAt(view: EvidenceView, seconds: number, keys: readonly KeyInstant[] = keyInstants(view)): string {
+  return keys.find((k) => k.seconds === seconds)?.label ?? 'the warrant changes';
+}
+
+/**
+ * The next whole second after `t` at which the warrant can differ from its value at `t`: the end of
+ * the warrant's piece at `t` (@ewp/core `warrantWithHorizon`), rounded up to the slider's seconds.
+ */
+export function nextEvent(view: EvidenceView, t: number, keys?: readonly KeyInstant[]): KeyInstant | undefined {
+  const until = pieceAt(view, isoOf(t))?.until;
+  if (until === null || until === undefined) return undefined;
+  const seconds = Math.max(t + 1, ceilSeconds(until));
+  return { seconds, label: labelAt(view, seconds, keys) };
+}
+
+/**
+ * The latest whole second before `t` that starts a piece of the warrant: the start of the piece at `t`
+ * when it lies before `t`, else the start of the piece before it.
+ */
+export function previousEvent(view: EvidenceView, t: number, keys?: readonly KeyInstant[]): KeyInstant | undefined {
+  let at = isoOf(t);
+  // A piece shorter than a second has no whole second of its own: step back over it.
+  for (let i = 0; i < 8; i++) {
+    const from = pieceAt(view, at)?.from;
+    if (from === null || from === undefined) return undefined;
+    const seconds = ceilSeconds(from);
+    if (seconds < t) return { seconds, label: labelAt(view, seconds, keys) };
+    const before = from.micros > 0 ? { seconds: from.seconds, micros: from.micros - 1 } : { seconds: from.seconds - 1, micros: 999_999 };
+    if (before.seconds < -62_135_596_800) return undefined;
+    at = formatInstant(before);
+  }
+  return undefined;
 }
 
 /** Slider bounds: a day before the first key instant to a month after the last one (or now). */
