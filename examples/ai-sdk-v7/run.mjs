@@ -2,7 +2,7 @@
 // is MockLanguageModelV4 from `ai/test`, scripted to call the tool; no network. Needs Node 22.
 // Run: pnpm --filter @ewp/example-ai-sdk-v7 start
 import { readFileSync } from 'node:fs';
-import { toolApproval } from '@ewp/ai-sdk';
+import { withToolApproval } from '@ewp/ai-sdk';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -44,10 +44,13 @@ for (const [label, at, risk] of [
   ['stale check, high risk', '2026-10-05T00:00:00Z', 'high'],
 ]) {
   ran.length = 0;
-  const approval = toolApproval({
-    restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk, reversible: true }, store, now: () => new Date(at) },
-  });
-  const result = await generateText({ model: scripted(), tools: { restart }, toolApproval: approval, prompt: 'restart server01', stopWhen: stepCountIs(3) });
+  // The tools and the approval together: decisions under the gate ai-sdk-v7 with the SDK's toolCallId,
+  // each approved call executed once through runGuarded and recorded succeeded or failed.
+  const { tools, toolApproval } = withToolApproval(
+    { restart },
+    { restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk, reversible: true }, store, now: () => new Date(at) } },
+  );
+  const result = await generateText({ model: scripted(), tools, toolApproval, prompt: 'restart server01', stopWhen: stepCountIs(3) });
   const request = result.content.find((p) => p.type === 'tool-approval-request' && !p.isAutomatic);
   const denied = result.content.find((p) => p.type === 'tool-approval-response' && !p.approved);
   const outcome = ran.length > 0 ? 'approved: the tool ran' : request ? `user-approval asked: ${request.reason}` : `denied: ${denied?.reason}`;

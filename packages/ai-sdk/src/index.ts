@@ -7,5 +7,5 @@
 export { type EwpAiTool, type EwpToolsOptions, ewpTools, type IngestTools, type ReadTools } from './tools/ewp-tools.js';
 export { type EwpToolCode, type IngestCapability, type RefusalPayload, refusalSchema, ToolRefusal } from '@ewp/tools';
 export { gateTool } from './gate/gate-tool.js';
-export { toolApproval, type WarrantApprovalStatus, type WarrantToolApproval } from './gate/tool-approval.js';
+export { AI_SDK_V7_GATE, toolApproval, type WarrantApprovalStatus, type WarrantToolApproval, withToolApproval } from './gate/tool-approval.js';
 export { decideGate, type GateDecision, type GateOptions, type GateRefusal, gateRefusalSchema } from '@ewp/tools';
