@@ -1,5 +1,5 @@
-// Bundles bench/echo-measures.ts from the TypeScript sources and runs it. The bundle goes under this
-// package's node_modules, so the word-vector package resolves from the package that depends on it.
+// Bundles bench/echo-measures.ts (or link-cost.ts) from the TypeScript sources and runs it from this
+// package's folder, where the bundled code finds the word-vector file (assets/) as @ewp/memory's own.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { bundleFromSources } from '../../ledger/test-support/bundle-from-sources.mjs';
@@ -11,6 +11,7 @@ const out = await bundleFromSources(
 );
 const result = spawnSync(process.execPath, [out, ...process.argv.slice(2)], {
   stdio: 'inherit',
+  cwd: join(import.meta.dirname, '..'),
   env: { ...process.env, EWP_PARAPHRASE_DIR: join(import.meta.dirname, '..', 'test', 'fixtures') },
 });
 process.exit(result.status ?? 1);

@@ -10,7 +10,7 @@
  */
 import { differentFacts, stem, substitution, type TextFacts, textFacts } from './fact-tokens.js';
 import type { SimilarityMeasure } from './similarity.js';
-import { DEFAULT_VOCABULARY, loadWordVectors, type WordVectors } from './word-vectors.js';
+import { loadWordVectors, type WordVectors } from './word-vectors.js';
 
 /** Options of {@link wordVectorSimilarity}. */
 export interface WordVectorSimilarityOptions {
@@ -51,10 +51,13 @@ function spellingSimilarity(x: string, y: string): number {
   return (2 * shared) / (gx.size + gy.size);
 }
 
+/** Frequency rank a word without a vector weighs as: rare (a name, a term, a misspelling), whatever the vocabulary size. */
+const UNLISTED_RANK = 100_000;
+
 function weight(v: WordVectors, word: string): number {
   const row = v.rowOf(word);
-  // Common words weigh about 1, the rarest kept words about 3, words without a vector 3.
-  return 1 + Math.log10(1 + (row ?? DEFAULT_VOCABULARY) / 1000);
+  // Common words weigh about 1, words without a vector 3.
+  return 1 + Math.log10(1 + (row ?? UNLISTED_RANK) / 1000);
 }
 
 interface Prepared {

