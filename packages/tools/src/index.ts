@@ -67,6 +67,7 @@ export {
   ruleReason,
 } from './gate-decision.js';
 export { type ConversationTurn, recordTurn, turnAssertion } from './turn-evidence.js';
+export { DEFAULT_WARRANT_TABLE_ENTRIES, WarrantTable, type WarrantTableOptions, warrantTableFor } from './warrant-table.js';
 export * from './decisions/index.js';
 export { recoveryReason } from './gate-decision.js';
 export {

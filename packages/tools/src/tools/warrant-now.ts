@@ -1,9 +1,10 @@
-import { decodeView, type EvidenceView, normativeWarrant, POLICY_ID, POLICY_VERSION, sortedByCodePoint } from '@ewp/core';
+import { decodeView, type EvidenceView, normativeWarrant, POLICY_ID, POLICY_VERSION, sortedByCodePoint, type WarrantView } from '@ewp/core';
 import { demoteInlineView, inlineOriginsTrusted } from '../origin-trust.js';
 import { ToolRefusal, toRefusal } from '../refusal.js';
-import { evaluate, loadStoredView } from '../stored-view.js';
+import { evaluate } from '../stored-view.js';
 import { hasArgument, isAbsent, isAttested, isObject, readId, type ToolArguments } from '../tool-arguments.js';
 import type { EwpTool } from '../tool-context.js';
+import { warrantTableFor } from '../warrant-table.js';
 
 const NOTE =
   'Normative: protocol_version, proposition_id, view_id, policy_id, policy_version, evaluated_at and the five warrant axes. ' +
@@ -50,10 +51,11 @@ export const warrantNowTool: EwpTool<'ewp_warrant_now'> = {
     const evaluatedAt = readEvaluatedAt(args);
     readPolicyField(args, 'policy_id', POLICY_ID);
     readPolicyField(args, 'policy_version', POLICY_VERSION);
-    let view: EvidenceView;
+    let w: WarrantView;
     let demoted: string[] | undefined;
     if (hasArgument(args, 'view')) {
       const decoded = decodeInline(args.view);
+      let view: EvidenceView;
       if (inlineOriginsTrusted(isAttested(args), context)) {
         view = decoded;
       } else {
@@ -61,11 +63,12 @@ export const warrantNowTool: EwpTool<'ewp_warrant_now'> = {
         view = demotion.view;
         demoted = demotion.demoted;
       }
+      w = evaluate(view, evaluatedAt);
     } else {
+      // A stored snapshot: through the store's warrant table (a lookup while T stays in a kept piece).
       const propositionId = readId(args, 'proposition_id', true);
-      view = await loadStoredView(context.store, propositionId, readId(args, 'view_id'));
+      w = await warrantTableFor(context.store).warrantAt(propositionId, readId(args, 'view_id'), evaluatedAt);
     }
-    const w = evaluate(view, evaluatedAt);
     const n = normativeWarrant(w);
     // Written out, not `{ ...normativeWarrant(w), more }`: a literal that opens with a spread and adds
     // members after it costs V8 several times the allocation of the object itself on every call.

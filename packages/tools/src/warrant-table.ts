@@ -1,0 +1,191 @@
+/**
+ * The materialized warrant table: a stored snapshot's warrant pieces (`warrantWithHorizon` of @ewp/core),
+ * computed at the first read and answered by lookup while T stays inside a piece.
+ *
+ * Correctness rests on the ledger's revision (`EvidenceStore.revision`): an entry is kept under the revision
+ * read before its snapshot was read, and answers only while a fresh read of the revision gives the same text.
+ * Two equal revisions read in turn mean nothing was committed between them by any process, so the
+ * snapshot the entry was computed from is still the one a read would return: a new snapshot, a retraction
+ * (a new snapshot or a ledger entry) and anything another connection commits to the same file or database
+ * all change it. A lookup therefore skips the store read, and with it the digest check and the view identity
+ * check the read makes, only where that read would return the very rows already checked; every entry was
+ * computed from a view that passed them. Past a piece's `until`, the snapshot is read again (checked again)
+ * and the piece at the new T computed. The policy's identity is part of the key, so a change of policy never
+ * meets another policy's entries.
+ *
+ * Bounded: at most `maxEntries` propositions (least recently used go first) and {@link PIECES_PER_ENTRY}
+ * pieces each; it holds warrants, never views, and can always be rebuilt.
+ */
+import {
+  type EvidenceView,
+  InvalidArgumentError,
+  parseEvaluatedAt,
+  type Policy,
+  pieceContains,
+  REFERENCE_V2,
+  type WarrantPiece,
+  type WarrantView,
+  warrantWithHorizon,
+} from '@ewp/core';
+import type { EvidenceStore } from '@ewp/ledger';
+import { toRefusal } from './refusal.js';
+import { loadStoredView } from './stored-view.js';
+
+/** Propositions kept per store by default: a 10,000-proposition ledger walked in turn stays inside it. */
+export const DEFAULT_WARRANT_TABLE_ENTRIES = 16_384;
+
+/** Pieces kept per proposition: callers asking at a few different T (now, a past audit time) keep each. */
+const PIECES_PER_ENTRY = 4;
+
+interface Entry {
+  /** The ledger revision read before the snapshot was. */
+  revision: string;
+  /** Most recently used first. */
+  pieces: WarrantPiece[];
+}
+
+/** Options of a {@link WarrantTable}. */
+export interface WarrantTableOptions {
+  /** Propositions kept (least recently used evicted first); default {@link DEFAULT_WARRANT_TABLE_ENTRIES}. */
+  maxEntries?: number;
+  /** The policy the warrants are computed under; default `reference-v2`. */
+  policy?: Policy;
+}
+
+export class WarrantTable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly store: EvidenceStore;
+  private readonly revision: (() => Promise<string>) | undefined;
+  private readonly maxEntries: number;
+  private readonly policy: Policy;
+  private readonly policyKey: string;
+  /** The revision read in the current run to completion; dropped at its first microtask checkpoint. */
+  private thisTurn: Promise<string | undefined> | undefined;
+  private readonly endTurn = (): void => {
+    this.thisTurn = undefined;
+  };
+  /** Lookups answered without reading the store, and those that read it (for tests and benches). */
+  hits = 0;
+  misses = 0;
+
+  constructor(store: EvidenceStore, options: WarrantTableOptions = {}) {
+    this.store = store;
+    this.revision = typeof store.revision === 'function' ? () => (store.revision as () => Promise<string>).call(store) : undefined;
+    const max = options.maxEntries ?? DEFAULT_WARRANT_TABLE_ENTRIES;
+    if (!Number.isSafeInteger(max) || max < 1) throw new InvalidArgumentError('maxEntries', `must be a positive integer, got ${String(max)}`);
+    this.maxEntries = max;
+    this.policy = options.policy ?? REFERENCE_V2;
+    this.policyKey = `${this.policy.policy_id}\u0000${this.policy.version}`;
+  }
+
+  /** Propositions kept now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * The raw WarrantView of the proposition's latest snapshot (or exactly `viewId`) at T, as
+   * `warrantNow(await store.get(...), policy, evaluatedAt)` gives it. The lists are shared with the
+   * table: treat the result as read-only.
+   * @throws ToolRefusal as `loadStoredView` and `evaluate` refuse
+   */
+  async warrantAt(propositionId: string, viewId: string | undefined, evaluatedAt: string): Promise<WarrantView> {
+    const revision = this.revision === undefined ? undefined : await this.current();
+    const key = `${this.policyKey}\u0000${propositionId}\u0000${viewId ?? ''}`;
+    const entry = revision === undefined ? undefined : this.entries.get(key);
+    if (entry !== undefined && entry.revision === revision) {
+      const found = this.lookup(entry, evaluatedAt);
+      if (found !== undefined) {
+        this.hits += 1;
+        // Most recently used: to the end of the map's order.
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+        return found;
+      }
+    }
+    this.misses += 1;
+    const view = await loadStoredView(this.store, propositionId, viewId);
+    const piece = this.pieceOf(view, evaluatedAt);
+    if (revision !== undefined) this.keep(key, entry !== undefined && entry.revision === revision ? entry : { revision, pieces: [] }, piece);
+    return piece.warrant;
+  }
+
+  /** Drop every entry (a caller that changed what the revision does not see, such as the policy tables). */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private lookup(entry: Entry, evaluatedAt: string): WarrantView | undefined {
+    let t: ReturnType<typeof parseEvaluatedAt>;
+    try {
+      t = parseEvaluatedAt(evaluatedAt);
+    } catch (error) {
+      throw toRefusal(error);
+    }
+    const pieces = entry.pieces;
+    for (let i = 0; i < pieces.length; i++) {
+      const p = pieces[i] as WarrantPiece;
+      if (!pieceContains(p, t)) continue;
+      if (i > 0) {
+        pieces.splice(i, 1);
+        pieces.unshift(p);
+      }
+      return p.warrant.evaluated_at === evaluatedAt ? p.warrant : { ...p.warrant, evaluated_at: evaluatedAt };
+    }
+    return undefined;
+  }
+
+  private pieceOf(view: EvidenceView, evaluatedAt: string): WarrantPiece {
+    try {
+      return warrantWithHorizon(view, this.policy, evaluatedAt);
+    } catch (error) {
+      throw toRefusal(error);
+    }
+  }
+
+  private keep(key: string, entry: Entry, piece: WarrantPiece): void {
+    entry.pieces.unshift(piece);
+    if (entry.pieces.length > PIECES_PER_ENTRY) entry.pieces.length = PIECES_PER_ENTRY;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > this.maxEntries) {
+      for (const oldest of this.entries.keys()) {
+        this.entries.delete(oldest);
+        if (this.entries.size <= this.maxEntries) break;
+      }
+    }
+  }
+
+  /**
+   * The ledger's revision, read once per run to completion: every request looked up in one run
+   * arrived before it began, so one read is as fresh as each of them needs (as the MCP result cache).
+   */
+  private current(): Promise<string | undefined> {
+    if (this.thisTurn === undefined) {
+      this.thisTurn = this.readRevision();
+      queueMicrotask(this.endTurn);
+    }
+    return this.thisTurn;
+  }
+
+  private async readRevision(): Promise<string | undefined> {
+    try {
+      return await (this.revision as () => Promise<string>)();
+    } catch {
+      // A store that cannot say its revision: nothing is answered from the table.
+      return undefined;
+    }
+  }
+}
+
+const TABLES = new WeakMap<EvidenceStore, WarrantTable>();
+
+/** The one warrant table of `store` (under `reference-v2`), shared by every read path over it. */
+export function warrantTableFor(store: EvidenceStore): WarrantTable {
+  let table = TABLES.get(store);
+  if (table === undefined) {
+    table = new WarrantTable(store);
+    TABLES.set(store, table);
+  }
+  return table;
+}
