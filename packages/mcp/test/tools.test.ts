@@ -407,4 +407,35 @@ describe('ewp_list_propositions', () => {
       expect(await refused(c.client, 'ewp_list_propositions', { limit })).toBe('EWP_REFUSE_INVALID_ARGUMENTS');
     }
   });
+
+  it('pages with next_cursor, each page within 64 KiB; a proposition with huge assertion texts comes back shortened and flagged', async () => {
+    const own = await connect({ ingest: true });
+    try {
+      for (let i = 0; i < 30; i++) {
+        const view = extractedView(`P-long-${i}`) as { assertions: { text: string }[] };
+        view.assertions[0] = { ...view.assertions[0], text: `note ${i} ${'w'.repeat(i === 7 ? 40_000 : 4_000)}` } as { text: string };
+        await ok(own.client, 'ewp_evidence_view_put', { view });
+      }
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      for (;;) {
+        const page = await ok(own.client, 'ewp_list_propositions', { limit: 500, ...(cursor === undefined ? {} : { cursor }) });
+        const rows = page.propositions as { proposition_id: string; assertions: string[]; truncated?: boolean }[];
+        expect(Buffer.byteLength(JSON.stringify(rows))).toBeLessThanOrEqual(64 * 1024);
+        for (const r of rows) {
+          seen.push(r.proposition_id);
+          expect(r.truncated).toBe(r.proposition_id === 'P-long-7' ? true : undefined);
+        }
+        pages += 1;
+        if (page.next_cursor === null) break;
+        cursor = page.next_cursor as string;
+      }
+      expect(pages).toBeGreaterThanOrEqual(2);
+      expect(seen.sort()).toEqual(Array.from({ length: 30 }, (_, i) => `P-long-${i}`).sort());
+      expect(await refused(own.client, 'ewp_list_propositions', { cursor: 'x' })).toBe('EWP_REFUSE_INVALID_ARGUMENTS');
+    } finally {
+      await own.close();
+    }
+  });
 });

@@ -165,6 +165,7 @@ export const inputs = {
   ewp_list_propositions: z.object({
     query: text.optional().describe('case-insensitive substring of the id or an assertion text'),
     limit: z.number().int().min(1).max(500).optional(),
+    cursor: text.optional().describe("a previous page's next_cursor: the page after it"),
   }),
 } as const;
 
@@ -259,7 +260,17 @@ export const outputs = {
     note: text,
   }),
   ewp_list_propositions: z.object({
-    propositions: z.array(z.object({ proposition_id: text, latest_view_id: text, assertions: idList, snapshots: z.number().int() })),
+    propositions: z.array(
+      z.object({
+        proposition_id: text,
+        latest_view_id: text,
+        assertions: idList.optional(),
+        snapshots: z.number().int().optional(),
+        truncated: z.boolean().optional().describe('the row was shortened to fit the page (long texts cut, or only its ids kept)'),
+        bytes: z.number().int().optional().describe('the size of a row answered by its ids only'),
+      }),
+    ),
+    next_cursor: text.nullable().describe('pass as cursor for the next page; null on the last page (a page stops at limit rows or 64 KiB)'),
     note: text,
   }),
 } as const;
