@@ -41,6 +41,7 @@ export {
   type MemoryState,
   type RecallQuery,
   type RecallRow,
+  type ShownSalience,
   type StoreMemoryInput,
   type StoreMemoryResult,
 } from './memory-ledger.js';
