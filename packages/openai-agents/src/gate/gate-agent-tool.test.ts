@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentWith, restartModel, restartTool, toolOutputs } from '../../test/scripted-agent.js';
-import { GATE_GUARDRAIL_NAME, gateAgentTool } from './gate-agent-tool.js';
+import { GATE_GUARDRAIL_NAME, gateAgentTool, gatedAgentTool } from './gate-agent-tool.js';
 
 const fixtures = loadFixtures();
 const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)!.view);
@@ -425,6 +425,66 @@ describe('gateAgentTool', () => {
       await expect(run(agentWith(gated, restartModel(['server01'])), 'restart')).rejects.toThrow('winrm unreachable');
       const executed = (await ledgerOf(store, 'P-win')).filter((h) => h.execution !== null);
       expect(executed.map((h) => h.outcome?.body)).toEqual([expect.objectContaining({ status: 'failed', error: 'Error: winrm unreachable' })]);
+    });
+
+    it('gatedAgentTool: a failing execute under the default errorFunction is recorded failed; the model reads the SDK default message', async () => {
+      const { store, clock } = await setup();
+      const options = {
+        name: 'restart',
+        description: 'r',
+        parameters: z.object({ server: z.string() }),
+        execute: async (): Promise<string> => {
+          throw new Error('winrm unreachable');
+        },
+      };
+      const result = await run(
+        agentWith(gatedAgentTool(options, { proposition: 'P-win', action: high(true), store, now: clock.now }), restartModel(['server01'], 'failed')),
+        'restart',
+      );
+      // The same text as the SDK's own tool with these options gives the model.
+      const plain = await run(agentWith(tool(options), restartModel(['server01'], 'failed')), 'restart');
+      expect(toolOutputs(result)).toEqual(toolOutputs(plain));
+      const executed = (await ledgerOf(store, 'P-win')).filter((h) => h.execution !== null);
+      expect(executed.map((h) => [h.decision.record.gate, h.outcome?.body.status, h.outcome?.body.error])).toEqual([
+        ['openai-agents', 'failed', 'Error: winrm unreachable'],
+      ]);
+      // gateAgentTool over the built tool cannot see the error its errorFunction absorbed: recorded succeeded.
+      const { store: other } = await setup();
+      await run(
+        agentWith(
+          gateAgentTool(tool(options), { proposition: 'P-win', action: high(true), store: other, now: clock.now }),
+          restartModel(['server01'], 'failed'),
+        ),
+        'restart',
+      );
+      expect((await ledgerOf(other, 'P-win')).filter((h) => h.execution !== null).map((h) => h.outcome?.body.status)).toEqual(['succeeded']);
+    });
+
+    it('gatedAgentTool: a custom errorFunction gives the message; a succeeding execute is recorded succeeded', async () => {
+      const { clock } = await setup();
+      const restartWith = (store: EvidenceStore, fail: boolean) =>
+        gatedAgentTool(
+          {
+            name: 'restart',
+            description: 'r',
+            parameters: z.object({ server: z.string() }),
+            errorFunction: (_context, error) => `could not restart: ${(error as Error).message}`,
+            execute: async ({ server }: { server: string }) => {
+              if (fail) throw new Error('busy');
+              return `restarted ${server}`;
+            },
+          },
+          { proposition: 'P-win', action: high(true), store, now: clock.now },
+        );
+      // Each run's scripted call has the same call id, so each runs over its own ledger.
+      const failing = await setup();
+      const first = await run(agentWith(restartWith(failing.store, true), restartModel(['server01'], 'x')), 'restart');
+      expect(toolOutputs(first)).toEqual(['could not restart: busy']);
+      const working = await setup();
+      const second = await run(agentWith(restartWith(working.store, false), restartModel(['server02'], 'x')), 'restart');
+      expect(toolOutputs(second)).toEqual(['restarted server02']);
+      const statusOf = async (store: EvidenceStore) => (await ledgerOf(store, 'P-win')).filter((h) => h.execution !== null).map((h) => h.outcome?.body.status);
+      expect([await statusOf(failing.store), await statusOf(working.store)]).toEqual([['failed'], ['succeeded']]);
     });
 
     it('fails closed: over a ledger that cannot record, the run stops with a typed error and the tool never runs', async () => {

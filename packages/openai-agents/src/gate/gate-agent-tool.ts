@@ -11,7 +11,7 @@
  * again and is refused; its outcome recorded).
  */
 import { EwpError } from '@ewp/core';
-import { decideGate, denyReason, type GateDecision, type GateOptions, gateOptionsForCall, gateRefusal, runGuarded } from '@ewp/tools';
+import { DecisionError, decideGate, denyReason, type GateDecision, type GateOptions, gateOptionsForCall, gateRefusal, runGuarded } from '@ewp/tools';
 import {
   defineToolInputGuardrail,
   type FunctionTool,
@@ -19,6 +19,7 @@ import {
   ToolGuardrailFunctionOutputFactory,
   type ToolGuardrailFunctionOutput,
   type ToolInputGuardrailDefinition,
+  tool,
 } from '@openai/agents-core';
 
 /** The name the gate's guardrail carries in run results and traces. */
@@ -114,6 +115,8 @@ function guardedInvoke<INPUT>(inner: AnyFunctionTool, options: GateOptions<INPUT
  * The outcome is what `inner.invoke` did: an error the SDK's tool `errorFunction` turned into a
  * message for the model (a failing `execute`, or arguments its schema refuses) returned, so it is
  * recorded as succeeded (a tool made with `errorFunction: null` throws, and is recorded as failed).
+ * Build the tool with {@link gatedAgentTool} to have such a failure recorded as failed while the
+ * model still reads the `errorFunction`'s message.
  *
  * @throws {DecisionError} from the gated tool's `needsApproval`, guardrail or `invoke` when the
  * ledger cannot record (`EWP_REFUSE_DECISION_NOT_RECORDED`: nothing runs), or when the call was
@@ -141,5 +144,46 @@ export function gateAgentTool<T extends AnyFunctionTool, INPUT = unknown>(inner:
     },
     invoke: guardedInvoke(inner, options),
     inputGuardrails: [...(inner.inputGuardrails ?? []), gateGuardrail(options, inner.name)],
+  };
+}
+
+/** The options of the Agents SDK's `tool()`. */
+type AgentToolOptions = Parameters<typeof tool>[0];
+
+/**
+ * `tool(toolOptions)` gated as {@link gateAgentTool} gates it, with its failures recorded truthfully:
+ * the tool is built with `errorFunction: null`, so a failing `execute` (or arguments its schema
+ * refuses) reaches the guarded run and is recorded `failed` with its error; the model then reads what
+ * the caller's `errorFunction` would have made of that error (the SDK's default message when none is
+ * given; with `errorFunction: null`, or an output schema and no `errorFunction`, the error is thrown
+ * as the SDK would). A ledger refusal (`DecisionError`) is always thrown.
+ *
+ * @example
+ * const restart = gatedAgentTool({ name: 'restart', description: 'Restart a server', parameters, execute }, { proposition: 'P-win', action, store });
+ */
+export function gatedAgentTool<INPUT = unknown>(toolOptions: AgentToolOptions, options: GateOptions<INPUT>): AnyFunctionTool {
+  if (toolOptions === null || typeof toolOptions !== 'object' || typeof toolOptions.execute !== 'function') {
+    throw new EwpError('WRONG_TYPE', 'gatedAgentTool takes the options of tool() with an execute function', { path: 'toolOptions.execute' });
+  }
+  const gated = gateAgentTool(tool({ ...toolOptions, errorFunction: null } as AgentToolOptions) as AnyFunctionTool, options);
+  // The caller's failure message is the SDK's own: the same options, an execute that throws the recorded error.
+  let failure: unknown;
+  const messenger = tool({
+    ...toolOptions,
+    execute: () => {
+      throw failure;
+    },
+  } as AgentToolOptions) as AnyFunctionTool;
+  return {
+    ...gated,
+    invoke: async (context, input, details) => {
+      try {
+        return await gated.invoke(context, input, details);
+      } catch (error) {
+        if (DecisionError.isInstance(error)) throw error;
+        failure = error;
+        return messenger.invoke(context, input, details);
+      }
+    },
   };
 }
