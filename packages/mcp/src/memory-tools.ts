@@ -23,6 +23,7 @@ import {
 } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { RECALL_CURSOR, recallPage } from './recall-page.js';
 
 const { hash, project, evaluated_at: at } = MEMORY_ARGUMENT_FIELDS;
 
@@ -32,6 +33,8 @@ const DEFAULT_PRINCIPAL = 'agent';
 /** Arguments of each memory tool (`memory_store` and `memory_recall` are `@ewp/tools`' own, shared with every binding). */
 export const MEMORY_TOOL_INPUTS = {
   ...MEMORY_TOOL_ARGUMENTS,
+  // A recall answers a bounded page: the cursor continues it (recall-page.ts).
+  memory_recall: MEMORY_TOOL_ARGUMENTS.memory_recall.extend({ cursor: RECALL_CURSOR }),
   memory_auto_context: z.object({
     query: z.string().max(FIELD_LIMITS.text).optional().describe('the current message: the memories recalled for it are shown first, as their own part'),
     project,
@@ -73,9 +76,10 @@ export const MEMORY_TOOLS: { [N in MemoryToolName]: MemoryTool<N> } = {
     title: 'Recall memories with class and confidence',
     description:
       'Recall memories by text (or the most salient). Every row has class and confidence (0-100 from independent observations, never from recall). ' +
-      'Recall makes a memory hot, not better founded: present an inference or hypothesis as such.',
+      'Recall makes a memory hot, not better founded: present an inference or hypothesis as such. ' +
+      'A page holds at most limit rows and 64 KiB (a longer row is shortened, truncated: true); next_cursor, passed as cursor, gives the next page.',
     writes: false,
-    run: (m, a) => m.recall(memoryRecallQuery(a)).then((rows) => ({ rows })),
+    run: (m, a) => recallPage(m, memoryRecallQuery(a), a.cursor),
   },
   memory_auto_context: {
     title: 'Context before a turn: hot and confirmed apart',

@@ -5,26 +5,10 @@
  * the same library function the MCP tools and the CLI call.
  */
 import { memoryLedgerFor } from '@ewp/memory';
-import { boundPage, invalidArgument, isObject, memoryRecallQuery, memoryWriteInput, ToolRefusal } from '@ewp/tools';
+import { invalidArgument, memoryRecallQuery, memoryWriteInput, ToolRefusal } from '@ewp/tools';
 import { MEMORY_TOOL_INPUTS, memoryToolArguments } from './memory-tools.js';
+import { recallPage } from './recall-page.js';
 import type { RestRoute } from './rest-routes.js';
-
-/** Rows a recall answers when no limit is given (the memory ledger's own default). */
-const DEFAULT_RECALL_LIMIT = 10;
-/** How deep the recall ranking can be paged: the memory ledger answers at most this many rows. */
-const MAX_RECALL_RANK = 1000;
-
-/**
- * The recall body's `cursor` (a previous page's `next_cursor`: the rank to go on from, as a decimal
- * string) and the rest of the body, which the recall schema reads.
- */
-function recallCursor(body: unknown): { cursor: number; rest: unknown } {
-  if (!isObject(body) || !Object.hasOwn(body, 'cursor')) return { cursor: 0, rest: body };
-  const { cursor, ...rest } = body as Record<string, unknown>;
-  if (typeof cursor !== 'string' || !/^\d{1,4}$/.test(cursor) || Number(cursor) >= MAX_RECALL_RANK)
-    throw invalidArgument('$.cursor', 'must be the next_cursor of a previous recall page');
-  return { cursor: Number(cursor), rest };
-}
 
 /** The memory routes. */
 export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
@@ -54,19 +38,12 @@ export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/recall',
     role: 'reader',
-    fields: [...Object.keys(MEMORY_TOOL_INPUTS.memory_recall.shape), 'cursor'],
+    fields: Object.keys(MEMORY_TOOL_INPUTS.memory_recall.shape),
     // `{query, project?, class?, confidence_min?, limit?, cursor?}`; each row has class and confidence; a page of rows
     // (at most `limit`, and at most the page byte bound) with `next_cursor` for the next one.
     handler: async (body, _params, ctx) => {
-      const { cursor, rest } = recallCursor(body);
-      const a = memoryToolArguments('memory_recall', rest);
-      const limit = a.limit ?? DEFAULT_RECALL_LIMIT;
-      // The ranking is read to one row past the page (when the ledger's bound allows) to tell whether more follow.
-      const ranked = await memoryLedgerFor(ctx.store, ctx.clock).recall(memoryRecallQuery({ ...a, limit: Math.min(cursor + limit + 1, MAX_RECALL_RANK) }));
-      const window = ranked.slice(cursor, cursor + limit);
-      const page = boundPage(window, (r) => ({ hash: r.hash, class: r.class, confidence: r.confidence, score: r.score }));
-      const more = page.taken < window.length || ranked.length > cursor + limit;
-      return { rows: page.items, next_cursor: more ? String(cursor + page.taken) : null };
+      const a = memoryToolArguments('memory_recall', body);
+      return recallPage(memoryLedgerFor(ctx.store, ctx.clock), memoryRecallQuery(a), a.cursor);
     },
   },
   {

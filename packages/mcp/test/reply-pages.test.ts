@@ -125,6 +125,21 @@ describe('bounded list replies', () => {
     expect(pages).toBeGreaterThanOrEqual(2);
     expect(new Set(seen)).toEqual(texts);
     expect(seen.length).toBe(texts.size);
+    // The MCP tool answers the same pages.
+    const viaTool: string[] = [];
+    let toolCursor: string | undefined;
+    for (;;) {
+      const { bytes, value } = await tool('memory_recall', {
+        query: 'disk pressure note',
+        limit: 1000,
+        ...(toolCursor === undefined ? {} : { cursor: toolCursor }),
+      });
+      expect(bytes).toBeLessThanOrEqual(REPLY_BOUND);
+      viaTool.push(...(value.rows as { text: string }[]).map((r) => r.text));
+      if (value.next_cursor === null) break;
+      toolCursor = value.next_cursor as string;
+    }
+    expect(new Set(viaTool)).toEqual(texts);
     const bad = await fetch(`${base}/v1/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cursor: 'x' }) });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { path: string } }).error.path).toBe('$.cursor');
