@@ -9,6 +9,7 @@ import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import {
   boundItem,
+  boundPage,
   decisionHistory,
   decisionSummary,
   jsonSchemaOf,
@@ -35,6 +36,11 @@ const DECISION_TOOL_INPUTS = {
       .union([z.number().int().min(0), z.string().min(1)])
       .optional()
       .describe('only decisions after this chain index, or committed at or after this ISO 8601 time'),
+    cursor: z
+      .string()
+      .regex(/^\d{1,9}$/, "must be a previous answer's next_cursor")
+      .optional()
+      .describe("a previous answer's next_cursor: the held actions after those it listed"),
   }),
 } as const;
 
@@ -56,7 +62,8 @@ const DESCRIPTIONS: Record<DecisionToolName, { title: string; description: strin
     description:
       'Re-check the recorded decisions against the newest evidence and the recorded retractions: which propositions changed ' +
       '(evidence_changed, evidence_missing, evidence_refuted), which derive from them, and which recorded actions are held until ' +
-      'their own dependency path is re-evaluated. Read only.',
+      'their own dependency path is re-evaluated. Read only. The held actions come a page at a time (64 KiB): held_total counts them ' +
+      'all, and next_cursor, passed as cursor with the same since, lists the next ones; reevaluated lists the first that fit (reevaluated_total).',
   },
 };
 
@@ -75,7 +82,19 @@ function argumentsOf<N extends DecisionToolName>(name: N, raw: unknown): z.infer
 async function run(name: DecisionToolName, raw: unknown, store: EvidenceStore): Promise<Record<string, unknown>> {
   if (name === 'ewp_recovery_plan') {
     const a = argumentsOf('ewp_recovery_plan', raw);
-    return { ...(await planLedgerRecovery(store, a.since === undefined ? {} : { since: a.since })) };
+    const plan = await planLedgerRecovery(store, a.since === undefined ? {} : { since: a.since });
+    // The lists grow with the ledger: the held actions are paged (by their place in the plan, oldest first), the re-evaluated cut.
+    const from = a.cursor === undefined ? 0 : Number(a.cursor);
+    const held = boundPage(plan.held.slice(from), (h) => ({ decision_id: h.decision_id, decided: h.decided }));
+    const reevaluated = boundPage(plan.reevaluated, (r) => ({ decision_id: r.decision_id, decided: r.decided }), { maxBytes: MAX_PAGE_BYTES / 4 });
+    return {
+      ...plan,
+      held: held.items,
+      held_total: plan.held.length,
+      next_cursor: from + held.taken < plan.held.length ? String(from + held.taken) : null,
+      reevaluated: reevaluated.items,
+      reevaluated_total: plan.reevaluated.length,
+    };
   }
   const a = argumentsOf('ewp_decisions', raw);
   if (a.decision_id !== undefined) {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryLedgerFor } from '@ewp/memory';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
-import { MAX_PAGE_BYTES } from '@ewp/tools';
+import { MAX_PAGE_BYTES, recordRetraction } from '@ewp/tools';
 import { appendDecisions } from '@ewp/tools/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EwpHttpServer, MEMORY_REST_ROUTES, startEwpHttpServer } from '../src/index.js';
@@ -144,4 +144,22 @@ describe('bounded list replies', () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { path: string } }).error.path).toBe('$.cursor');
   }, 60_000);
+
+  it('ewp_recovery_plan pages its held actions with cursor/next_cursor once a retraction holds all 1,201 decisions', async () => {
+    await recordRetraction(store, { proposition_id: 'P-win', records: ['check:k1'] });
+    const held: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    for (;;) {
+      const { bytes, value } = await tool('ewp_recovery_plan', cursor === undefined ? {} : { cursor });
+      expect(bytes).toBeLessThanOrEqual(REPLY_BOUND);
+      expect(value.held_total).toBe(ids.length);
+      held.push(...(value.held as { decision_id: string }[]).map((h) => h.decision_id));
+      pages += 1;
+      if (value.next_cursor === null) break;
+      cursor = value.next_cursor as string;
+    }
+    expect(pages).toBeGreaterThanOrEqual(2);
+    expect(held).toEqual(ids);
+  });
 });
