@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { MemoryLedger } from '@ewp/memory';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AGENT_MEMORY_TOOL_ARGUMENTS, MEMORY_TOOL_ARGUMENTS, memoryRecallQuery, memoryStoreInput } from './memory-tool-args.js';
+import { AGENT_MEMORY_TOOL_ARGUMENTS, MEMORY_TOOL_ARGUMENTS, memoryRecallQuery, memoryStoreInput, memoryWriteInput, writerSource } from './memory-tool-args.js';
 import { ToolRefusal } from './refusal.js';
 import { parseToolArguments } from './tool-arguments.js';
 
@@ -87,5 +87,62 @@ describe('memoryStoreInput / memoryRecallQuery reach the ledger', () => {
     const rows = await m.recall(query);
     expect(rows.map((r) => r.hash).sort()).toEqual([fact.hash, log.hash].sort());
     expect(await m.recall(memoryRecallQuery({ query: 'backup' }, { project: 'elsewhere' }))).toEqual([]);
+  });
+});
+
+describe('a memory write bound to its writer', () => {
+  const read = (raw: unknown) => parseToolArguments(MEMORY_TOOL_ARGUMENTS.memory_store, raw);
+  const refusal = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error as { code?: string; path?: string; message?: string };
+    }
+    throw new Error('not refused');
+  };
+
+  it('the source is the principal, or principal/source for a granted sub-source', () => {
+    const writer = { principal: 'runner', observer: { sources: ['tool:http'] } };
+    expect(memoryWriteInput(read({ text: 't', epistemic_class: 'inference' }), writer).source).toBe('runner');
+    expect(memoryWriteInput(read({ text: 't', epistemic_class: 'observation', source: 'tool:http' }), writer).source).toBe('runner/tool:http');
+    expect(memoryWriteInput(read({ text: 't', epistemic_class: 'hypothesis', source: 'tool:http' }), writer, { project: 'ops' })).toMatchObject({
+      source: 'runner/tool:http',
+      project: 'ops',
+    });
+  });
+
+  it('refuses an ungranted source and an observation or evidence without the grant, naming the field and the flag', () => {
+    const agent = { principal: 'agent' };
+    expect(refusal(() => writerSource({ epistemic_class: 'inference', source: 'witness' }, agent))).toMatchObject({
+      code: 'EWP_REFUSE_SOURCE_NOT_ALLOWED',
+      path: '$.source',
+      message: expect.stringContaining('--observer agent=witness'),
+    });
+    for (const epistemic_class of ['observation', 'evidence'] as const) {
+      expect(refusal(() => writerSource({ epistemic_class }, agent))).toMatchObject({
+        code: 'EWP_REFUSE_CLASS_NOT_ALLOWED',
+        path: '$.epistemic_class',
+        message: expect.stringContaining(`class ${epistemic_class}`),
+      });
+    }
+    // A principal granted sub-sources only must name one to observe; the refusal lists them.
+    const runner = { principal: 'runner', observer: { sources: ['tool:http', 'sensor:ntp'] } };
+    expect(refusal(() => writerSource({ epistemic_class: 'observation' }, runner, '$.class'))).toMatchObject({
+      code: 'EWP_REFUSE_CLASS_NOT_ALLOWED',
+      path: '$.class',
+      message: expect.stringContaining('tool:http, sensor:ntp'),
+    });
+    expect(writerSource({ epistemic_class: 'observation' }, { principal: 'operator', observer: { self: true } })).toBe('operator');
+  });
+
+  it('refuses a field past the field-limits table with its path', () => {
+    expect(refusal(() => read({ text: 'x'.repeat(100_001), epistemic_class: 'inference' }))).toMatchObject({
+      code: 'EWP_REFUSE_FIELD_TOO_LARGE',
+      path: '$.text',
+    });
+    expect(refusal(() => read({ text: 't', epistemic_class: 'inference', source: 's'.repeat(129) }))).toMatchObject({
+      code: 'EWP_REFUSE_FIELD_TOO_LARGE',
+      path: '$.source',
+    });
   });
 });
