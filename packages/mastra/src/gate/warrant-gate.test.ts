@@ -265,9 +265,9 @@ describe('the Mastra warrant gate', () => {
       const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'ok'), warrantToolHooks({ restart: gate }));
       const first = await streamed(agent, 'restart server01');
       expect(first.types).toContain('tool-call-approval');
-      const asked = await ledgerOf(store, 'P-win');
-      expect(asked.length).toBeGreaterThanOrEqual(1);
-      for (const h of asked) expect([h.decision.record.decision, h.confirmation, h.execution]).toEqual(['REQUIRE_CONFIRMATION', null, null]);
+      // Mastra asks requireApproval without the call id: the question is decided, not recorded (a record
+      // with a made-up call id would read as another call); the call's decisions are recorded when it runs.
+      expect(await ledgerOf(store, 'P-win')).toEqual([]);
       await drained(await agent.approveToolCall({ runId: first.runId }));
       expect(calls).toEqual(['server01']);
       const executed = (await ledgerOf(store, 'P-win')).filter((h) => h.execution !== null);

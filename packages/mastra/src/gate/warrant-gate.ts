@@ -57,6 +57,11 @@ function forCall<INPUT>(gate: GateOptions<INPUT>, callId: string | undefined): G
 }
 
 /** The tool call id in what Mastra passes a tool's `execute` (`context.agent`) or the hooks (the call options). */
+/** The gate for a question asked without the call id: decided, nothing recorded (`dryRun`). */
+function askOnly<INPUT>(gate: GateOptions<INPUT>): GateOptions<INPUT> {
+  return { ...gate, record: gate.record === false ? false : { ...gate.record, gate: gate.record?.gate ?? RECORDING_GATE, dryRun: true } };
+}
+
 function toolCallIdOf(context: unknown): string | undefined {
   if (context === null || typeof context !== 'object') return undefined;
   const c = context as { toolCallId?: unknown; agent?: { toolCallId?: unknown } };
@@ -96,8 +101,11 @@ export function gateMastraTool<T extends AnyMastraTool, INPUT = unknown>(tool: T
   checkGate(gate as GateOptions<unknown>, 'gate');
   const { needsApprovalFn: _resolved, requireApproval: own, execute: ownExecute, ...rest } = tool as T & { needsApprovalFn?: unknown };
   const requireApproval = async (input: unknown, ctx?: { requestContext?: Record<string, unknown> }): Promise<boolean> => {
-    // Mastra does not pass the tool call id here: this decision's call id is a fresh one.
-    const d = await decideGate(forCall(gate, undefined), input as INPUT);
+    // Mastra does not pass the tool call id here (@mastra/core 1.71: only the arguments and the request
+    // context), so this question is decided as a recorded decision would be and not appended: a record
+    // with a made-up call id would read as another call. The call's records are the hook's and the
+    // guarded run's, under its toolCallId.
+    const d = await decideGate(askOnly(gate), input as INPUT);
     const answer = REQUIRE_APPROVAL[d.decision] ?? (typeof own === 'function' ? await own(input, ctx) : own === true);
     askedFor(gate as GateOptions<unknown>).set(inputKey(input), d.decision === 'REQUIRE_CONFIRMATION');
     return answer;
