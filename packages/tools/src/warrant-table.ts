@@ -10,10 +10,10 @@
  * all change it. A lookup therefore skips the store read, and with it the digest check and the view identity
  * check the read makes, only where that read would return the very rows already checked; every entry was
  * computed from a view that passed them. Past a piece's `until`, the snapshot is read again (checked again)
- * and the piece at the new T computed. The policy's identity is part of the key, so a change of policy never
- * meets another policy's entries.
+ * and the piece at the new T computed. A table computes under one policy (its option), so a change of
+ * policy is a table of its own and never meets another policy's entries.
  *
- * Bounded: at most `maxEntries` propositions (least recently used go first) and {@link PIECES_PER_ENTRY}
+ * Bounded: at most `maxEntries` latest snapshots and as many asked for by view id (least recently used go first) and {@link PIECES_PER_ENTRY}
  * pieces each; it holds warrants, never views, and can always be rebuilt.
  */
 import {
@@ -46,19 +46,21 @@ interface Entry {
 
 /** Options of a {@link WarrantTable}. */
 export interface WarrantTableOptions {
-  /** Propositions kept (least recently used evicted first); default {@link DEFAULT_WARRANT_TABLE_ENTRIES}. */
+  /** Latest snapshots kept, and as many asked for by view id (least recently used evicted first); default {@link DEFAULT_WARRANT_TABLE_ENTRIES}. */
   maxEntries?: number;
   /** The policy the warrants are computed under; default `reference-v2`. */
   policy?: Policy;
 }
 
 export class WarrantTable {
-  private readonly entries = new Map<string, Entry>();
+  /** Latest snapshots, by proposition id; in use order, the least recently used first. */
+  private readonly latest = new Map<string, Entry>();
+  /** Snapshots asked for by view id, by proposition id and view id. */
+  private readonly exact = new Map<string, Entry>();
   private readonly store: EvidenceStore;
   private readonly revision: (() => Promise<string>) | undefined;
   private readonly maxEntries: number;
   private readonly policy: Policy;
-  private readonly policyKey: string;
   /** The revision read in the current run to completion; dropped at its first microtask checkpoint. */
   private thisTurn: Promise<string | undefined> | undefined;
   private readonly endTurn = (): void => {
@@ -75,12 +77,11 @@ export class WarrantTable {
     if (!Number.isSafeInteger(max) || max < 1) throw new InvalidArgumentError('maxEntries', `must be a positive integer, got ${String(max)}`);
     this.maxEntries = max;
     this.policy = options.policy ?? REFERENCE_V2;
-    this.policyKey = `${this.policy.policy_id}\u0000${this.policy.version}`;
   }
 
-  /** Propositions kept now. */
+  /** Entries kept now (latest snapshots and snapshots asked for by view id). */
   get size(): number {
-    return this.entries.size;
+    return this.latest.size + this.exact.size;
   }
 
   /**
@@ -90,29 +91,42 @@ export class WarrantTable {
    * @throws ToolRefusal as `loadStoredView` and `evaluate` refuse
    */
   async warrantAt(propositionId: string, viewId: string | undefined, evaluatedAt: string): Promise<WarrantView> {
+    const w = await this.pieceWarrant(propositionId, viewId, evaluatedAt);
+    return w.evaluated_at === evaluatedAt ? w : { ...w, evaluated_at: evaluatedAt };
+  }
+
+  /**
+   * As {@link warrantAt}, but the WarrantView is the kept piece's as it is: every field is the one at T
+   * except `evaluated_at`, which is the T the piece was computed at. For a caller that writes T itself
+   * (`ewp_warrant_now`), saving a copy of the view per call.
+   */
+  async pieceWarrant(propositionId: string, viewId: string | undefined, evaluatedAt: string): Promise<WarrantView> {
     const revision = this.revision === undefined ? undefined : await this.current();
-    const key = `${this.policyKey}\u0000${propositionId}\u0000${viewId ?? ''}`;
-    const entry = revision === undefined ? undefined : this.entries.get(key);
+    // Two maps rather than one composite key: no key string built per call.
+    const map = viewId === undefined ? this.latest : this.exact;
+    const key = viewId === undefined ? propositionId : `${propositionId}\u0000${viewId}`;
+    const entry = revision === undefined ? undefined : map.get(key);
     if (entry !== undefined && entry.revision === revision) {
       const found = this.lookup(entry, evaluatedAt);
       if (found !== undefined) {
         this.hits += 1;
         // Most recently used: to the end of the map's order.
-        this.entries.delete(key);
-        this.entries.set(key, entry);
+        map.delete(key);
+        map.set(key, entry);
         return found;
       }
     }
     this.misses += 1;
     const view = await loadStoredView(this.store, propositionId, viewId);
     const piece = this.pieceOf(view, evaluatedAt);
-    if (revision !== undefined) this.keep(key, entry !== undefined && entry.revision === revision ? entry : { revision, pieces: [] }, piece);
+    if (revision !== undefined) this.keep(map, key, entry !== undefined && entry.revision === revision ? entry : { revision, pieces: [] }, piece);
     return piece.warrant;
   }
 
   /** Drop every entry (a caller that changed what the revision does not see, such as the policy tables). */
   clear(): void {
-    this.entries.clear();
+    this.latest.clear();
+    this.exact.clear();
   }
 
   private lookup(entry: Entry, evaluatedAt: string): WarrantView | undefined {
@@ -130,7 +144,7 @@ export class WarrantTable {
         pieces.splice(i, 1);
         pieces.unshift(p);
       }
-      return p.warrant.evaluated_at === evaluatedAt ? p.warrant : { ...p.warrant, evaluated_at: evaluatedAt };
+      return p.warrant;
     }
     return undefined;
   }
@@ -143,15 +157,15 @@ export class WarrantTable {
     }
   }
 
-  private keep(key: string, entry: Entry, piece: WarrantPiece): void {
+  private keep(map: Map<string, Entry>, key: string, entry: Entry, piece: WarrantPiece): void {
     entry.pieces.unshift(piece);
     if (entry.pieces.length > PIECES_PER_ENTRY) entry.pieces.length = PIECES_PER_ENTRY;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    if (this.entries.size > this.maxEntries) {
-      for (const oldest of this.entries.keys()) {
-        this.entries.delete(oldest);
-        if (this.entries.size <= this.maxEntries) break;
+    map.delete(key);
+    map.set(key, entry);
+    if (map.size > this.maxEntries) {
+      for (const oldest of map.keys()) {
+        map.delete(oldest);
+        if (map.size <= this.maxEntries) break;
       }
     }
   }

@@ -65,9 +65,11 @@ export const warrantNowTool: EwpTool<'ewp_warrant_now'> = {
       }
       w = evaluate(view, evaluatedAt);
     } else {
-      // A stored snapshot: through the store's warrant table (a lookup while T stays in a kept piece).
+      // A stored snapshot: through the store's warrant table (a lookup while T stays in a kept piece). Its
+      // evaluated_at may be another T of the same piece; T is written from the argument below, as
+      // warrantNow echoes it verbatim.
       const propositionId = readId(args, 'proposition_id', true);
-      w = await warrantTableFor(context.store).warrantAt(propositionId, readId(args, 'view_id'), evaluatedAt);
+      w = await warrantTableFor(context.store).pieceWarrant(propositionId, readId(args, 'view_id'), evaluatedAt);
     }
     const n = normativeWarrant(w);
     // Written out, not `{ ...normativeWarrant(w), more }`: a literal that opens with a spread and adds
@@ -78,7 +80,7 @@ export const warrantNowTool: EwpTool<'ewp_warrant_now'> = {
       view_id: n.view_id,
       policy_id: n.policy_id,
       policy_version: n.policy_version,
-      evaluated_at: n.evaluated_at,
+      evaluated_at: evaluatedAt,
       warrant: n.warrant,
       independent_lineage_count: w.independent_lineage_count,
       supporting_evidence_ids: w.supporting_evidence_ids,
