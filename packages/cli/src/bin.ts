@@ -5,6 +5,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { undecodableArgument } from './argv-text.js';
 import { COMMANDS } from './commands.js';
 import { EXIT_USAGE, processIO } from './cli-io.js';
+import { missingPackageName, PackageNotInstalledError } from './optional-package.js';
 
 function usage(): string {
   const verbs = Object.entries(COMMANDS)
@@ -60,7 +61,22 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command.streams?.(rest)) capYoungGeneration();
   if (command.finishesWhenOutputCloses) endsWithReader = false;
-  return (await command.load())(rest, io);
+  try {
+    return await (await command.load())(rest, io);
+  } catch (error) {
+    // An optional peer (@ewp/postgres, @ewp/inspect, @ewp/conformance) the verb imports is missing: say
+    // what to install, exit 2. A verb's own module importing it statically fails to load the same way.
+    const missing = PackageNotInstalledError.isInstance(error) ? error : notInstalledError(error, `ewp ${verb}`);
+    if (missing === undefined) throw error;
+    io.stderr.write(`ewp ${verb}: ${missing.message}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+/** The typed error for a loader error that names a missing package, or undefined for any other error. */
+function notInstalledError(error: unknown, neededFor: string): PackageNotInstalledError | undefined {
+  const name = missingPackageName(error);
+  return name === undefined ? undefined : new PackageNotInstalledError(name, neededFor, error);
 }
 
 /** Whether a reader that goes away ends the run (every verb but those that finish their job and report it). */

@@ -8,6 +8,7 @@ import { type ErrorCodeTable, EwpError } from '@ewp/core';
 export const CLI_ERROR_CODES = {
   USAGE: 'a command line a CLI command cannot run (unknown or conflicting options, a bad value)',
   INPUT_TOO_LARGE: 'a line, list element or document longer than the reader allows',
+  PACKAGE_NOT_INSTALLED: 'a command needs an optional package (@ewp/postgres, @ewp/inspect, @ewp/conformance) that is not installed',
 } as const satisfies ErrorCodeTable;
 
 /** A code of {@link CLI_ERROR_CODES}. */

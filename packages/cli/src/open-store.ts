@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
+import { importOptional } from './optional-package.js';
 
 export interface OpenStoreSpec {
   /** A SQLite ledger file (created with its parent directories unless read-only). */
@@ -67,6 +68,7 @@ export function splitPgUrl(url: string): { connectionString: string; schema: str
 /**
  * Open the named ledger.
  * @throws {StoreSpecError} when the spec names no ledger or several.
+ * @throws {PackageNotInstalledError} for `pg` when @ewp/postgres (an optional peer) is not installed.
  * @throws {import('@ewp/ledger').StoreUnavailableError} when the ledger cannot be used (`not_found`, `schema`, `connection`, …).
  */
 export async function openStore(spec: OpenStoreSpec): Promise<EvidenceStore> {
@@ -84,7 +86,8 @@ export async function openStore(spec: OpenStoreSpec): Promise<EvidenceStore> {
   }
   if (spec.pg !== undefined) {
     const { connectionString, schema } = splitPgUrl(spec.pg);
-    const { openPostgresStore } = await import('@ewp/postgres');
+    // An optional peer: only a PostgreSQL ledger needs it (and pg).
+    const { openPostgresStore } = await importOptional('@ewp/postgres', 'a PostgreSQL ledger (--pg)', () => import('@ewp/postgres'));
     return openPostgresStore({ connectionString, schema: schema ?? spec.pgSchema ?? 'ewp', readOnly });
   }
   if (spec.jsonDir === '') throw new StoreSpecError('--json-dir: empty path');

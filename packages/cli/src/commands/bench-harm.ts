@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ArmId } from '@ewp/harm-bench';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { isNotInstalled as notInstalled } from '../optional-package.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp bench harm [--scenarios FILE] [--json OUT] [--svg OUT] [--arms LIST]
@@ -26,13 +27,6 @@ The bench lives in the repository's private package @ewp/harm-bench: run it from
 Exit codes: 0 the run finished; 1 a scenario was refused (line and field on stderr) or an arm
 failed; 2 bad arguments, or @ewp/harm-bench is not available.
 `;
-
-/** Is this the loader saying @ewp/harm-bench is not installed? */
-function notInstalled(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return true;
-  return /^Failed to (load url|resolve import)/.test(String((error as Error).message));
-}
 
 /** Writes `text` to `path` whole or not at all (a temporary file renamed over it). */
 function writeWhole(path: string, text: string): void {

@@ -13,6 +13,7 @@ import {
   writeLossReport,
 } from '@ewp/conformance/adapter-suite';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
+import { isNotInstalled as notInstalled } from '../optional-package.js';
 import { usageError } from '../verb-arguments.js';
 import { namesTarget, TargetError, type TargetOptions, targetSubject } from './conformance-target.js';
 
@@ -51,14 +52,6 @@ export const ADAPTER_MODULES = ['@ewp/mem0/conformance', '@ewp/zep/conformance',
 
 /** Imports a module by specifier; injectable so tests can provide adapters. */
 export type ModuleLoader = (specifier: string) => Promise<unknown>;
-
-/** Is this the loader saying the adapter package (or its conformance entry) is not installed? */
-function notInstalled(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  if (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED' || code === 'MODULE_NOT_FOUND') return true;
-  // vite-node (vitest) reports an unresolvable bare import as a plain Error.
-  return /^Failed to (load url|resolve import)/.test(String((error as Error).message));
-}
 
 /**
  * Load the adapters of every module. Modules that are not installed are listed in `skipped` with the

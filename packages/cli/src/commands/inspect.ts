@@ -9,6 +9,7 @@ import type { EvidenceStore } from '@ewp/ledger';
 import { type MemoryConfigInput, MemoryError, saliencePathFor } from '@ewp/memory';
 import { type CliIO, type Command, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, type OpenStoreSpec, openStore, splitPgUrl } from '../open-store.js';
+import { importOptional, PackageNotInstalledError } from '../optional-package.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
 import { EPISTEMIC_HELP, EPISTEMIC_OPTIONS, epistemicSettings } from '../epistemic-options.js';
 import { untilSignal } from '../until-signal.js';
@@ -112,6 +113,15 @@ export const inspectCommand: Command = async (args, io) => {
   } catch (error) {
     return usageError('inspect', `${MemoryError.isInstance(error) ? `${error.code}: ` : ''}${(error as Error).message}`, io);
   }
+  // An optional peer of @ewp/cli: loaded before the ledger is opened, so a missing one is said first.
+  let serveInspector: typeof import('@ewp/inspect').serveInspector;
+  try {
+    ({ serveInspector } = await importOptional('@ewp/inspect', 'ewp inspect', () => import('@ewp/inspect')));
+  } catch (error) {
+    if (!PackageNotInstalledError.isInstance(error)) throw error;
+    io.stderr.write(`ewp inspect: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
   let store: EvidenceStore;
   const spec = ledgerSpec(values, io.cwd);
   try {
@@ -121,7 +131,6 @@ export const inspectCommand: Command = async (args, io) => {
     return EXIT_USAGE;
   }
   try {
-    const { serveInspector } = await import('@ewp/inspect');
     const chainOpener = chainOpenerOf(spec);
     const label = values.db ?? values['json-dir'] ?? 'PostgreSQL';
     // The side file the memory verbs and `ewp serve` keep (the one rule of @ewp/memory); only read here.
