@@ -11,6 +11,7 @@ import { MAX_PAGE_BYTES } from '@ewp/tools';
 import { appendDecisions } from '@ewp/tools/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DecisionPage, type Inspector, type PropositionPage, serveInspector } from '../src/index.js';
+import { quickstartViews } from './ledgers.js';
 
 const NOW = '2026-09-23T12:00:00Z';
 const dir = mkdtempSync(join(tmpdir(), 'ewp-inspect-pages-'));
@@ -24,6 +25,14 @@ beforeAll(async () => {
   ids = await appendDecisions(store, { count: 900, proposition: 'P-gone', evaluatedAt: NOW, actionIdChars: 600 });
   [hugeId] = (await appendDecisions(store, { count: 1, proposition: 'P-gone', evaluatedAt: NOW, actionIdChars: 300_000 })) as [string];
   ids.push(hugeId);
+  // Propositions whose assertion texts are long: a page of them stops at the byte bound.
+  const template = quickstartViews()[0] as { proposition_id: string; view_id?: string; assertions: { text: string }[] };
+  for (let i = 0; i < 40; i++) {
+    const { view_id: _id, ...view } = structuredClone(template);
+    view.proposition_id = `P-long-${i}`;
+    view.assertions = view.assertions.map((a) => ({ ...a, text: `${a.text} ${i} ${'z'.repeat(i === 5 ? 60_000 : 6_000)}` }));
+    await store.put(view);
+  }
   inspector = await serveInspector({ store, port: 0, clock: () => new Date(NOW), label: 'pages' });
 }, 60_000);
 
@@ -62,9 +71,25 @@ describe('bounded inspector pages', () => {
     expect(pages).toBeGreaterThanOrEqual(3);
   });
 
-  it('/api/propositions carries next_cursor (the next offset), null on the last page', async () => {
-    const { body } = await get<PropositionPage>('/api/propositions?limit=5');
-    expect(body.has_more).toBe(false);
-    expect(body.next_cursor).toBeNull();
+  it('/api/propositions?limit=500 pages by next_cursor (the next offset) within the byte bound; a row too large is shortened and flagged', async () => {
+    const seen: string[] = [];
+    let offset = 0;
+    let pages = 0;
+    for (;;) {
+      const { bytes, body }: { bytes: number; body: PropositionPage } = await get(`/api/propositions?limit=500&offset=${offset}`);
+      expect(bytes).toBeLessThanOrEqual(MAX_PAGE_BYTES + 4096);
+      expect(body.items.length).toBeGreaterThan(0);
+      for (const p of body.items) {
+        seen.push(p.proposition_id);
+        expect((p as { truncated?: boolean }).truncated).toBe(p.proposition_id === 'P-long-5' ? true : undefined);
+      }
+      pages += 1;
+      expect(body.has_more).toBe(body.next_cursor !== null);
+      if (body.next_cursor === null) break;
+      expect(body.next_cursor).toBe(offset + body.items.length);
+      offset = body.next_cursor;
+    }
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect(seen.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `P-long-${i}`).sort());
   });
 });
