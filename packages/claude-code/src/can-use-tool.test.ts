@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CanUseTool, HookCallback } from '@anthropic-ai/claude-agent-sdk';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +63,42 @@ describe('warrantCanUseTool (Claude Agent SDK canUseTool)', () => {
     });
   });
 
+  it('nothing stored under "no_evidence": "ask": a human decides, told how to record evidence; stored evidence still decides', async () => {
+    const asking = parseToolMapping({ ...MAPPING_JSON, no_evidence: 'ask' });
+    const asked: string[] = [];
+    const canUseTool = warrantCanUseTool({
+      mapping: asking,
+      store,
+      now: () => T0,
+      confirm: ({ reason }) => {
+        asked.push(reason);
+        return false;
+      },
+    });
+    expect(await canUseTool('mcp__ops__ticket', { id: 8 })).toMatchObject({ behavior: 'deny', message: expect.stringContaining('not confirmed') });
+    expect(asked).toEqual([expect.stringContaining('no evidence is recorded for P-ticket-8 yet, so a human decides (no_evidence: ask)')]);
+    expect(asked[0]).toContain('ewp ingest view.json --db ewp.sqlite');
+    // Evidence that does not warrant the action is still a refusal, not a question.
+    expect(await canUseTool('mcp__ops__drop_table', { table: 'users' })).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringContaining('gate rule high.requires_accepted'),
+    });
+    expect(asked).toHaveLength(1);
+    const hook: HookCallback = warrantPreToolUseHook({ mapping: asking, store, now: () => T0 });
+    const event = {
+      session_id: 's',
+      transcript_path: '/t',
+      cwd: '/',
+      hook_event_name: 'PreToolUse' as const,
+      tool_name: 'mcp__ops__ticket',
+      tool_input: { id: 9 },
+      tool_use_id: 'toolu_hook_ne',
+    };
+    expect(await hook(event, 'toolu_hook_ne', { signal })).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'ask', permissionDecisionReason: expect.stringContaining('no evidence is recorded for P-ticket-9') },
+    });
+  });
+
   it('a closed ledger fails closed', async () => {
     const closed = new SqliteEvidenceStore(ledger.file);
     await closed.close();
@@ -85,5 +123,43 @@ describe('warrantPreToolUseHook (Claude Agent SDK hooks)', () => {
     expect(await hook({ ...event, tool_name: 'Write', tool_use_id: 'toolu_hook_2' }, 'toolu_hook_2', { signal })).toMatchObject({
       hookSpecificOutput: { permissionDecision: 'ask' },
     });
+  });
+});
+
+describe("the README's starting mapping", () => {
+  it('asks, on a fresh ledger, for every call it maps (Bash included), saying how to record evidence', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## The tool mapping file'));
+    const json = /```json\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(json).toBeDefined();
+    const sample = parseToolMapping(JSON.parse(json as string));
+    const dir = mkdtempSync(join(tmpdir(), 'ewp-claude-sample-'));
+    const fresh = new SqliteEvidenceStore(join(dir, 'ewp.sqlite'));
+    try {
+      const hook: HookCallback = warrantPreToolUseHook({ mapping: sample, store: fresh, now: () => T0 });
+      const event = (tool_name: string, tool_input: Record<string, unknown>, id: string) => ({
+        session_id: 's',
+        transcript_path: '/t',
+        cwd: '/',
+        hook_event_name: 'PreToolUse' as const,
+        tool_name,
+        tool_input,
+        tool_use_id: id,
+      });
+      for (const [tool, input, proposition] of [
+        ['Bash', { command: 'ls' }, 'P-shell-allowed'],
+        ['mcp__ops__restart', { server: 'server01' }, 'P-server01-healthy'],
+      ] as const) {
+        expect(await hook(event(tool, input, `toolu_sample_${tool}`), `toolu_sample_${tool}`, { signal })).toMatchObject({
+          hookSpecificOutput: {
+            permissionDecision: 'ask',
+            permissionDecisionReason: expect.stringContaining(`no evidence is recorded for ${proposition} yet`),
+          },
+        });
+      }
+    } finally {
+      await fresh.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

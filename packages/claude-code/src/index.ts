@@ -35,4 +35,4 @@ export {
   type ToolUseReport,
   toolCallPermission,
 } from './tool-call-permission.js';
-export { type MappedCall, mapToolCall, parseToolMapping, type ToolMapping, type ToolRule, type UnmappedPolicy } from './tool-mapping.js';
+export { type MappedCall, mapToolCall, type NoEvidencePolicy, parseToolMapping, type ToolMapping, type ToolRule, type UnmappedPolicy } from './tool-mapping.js';

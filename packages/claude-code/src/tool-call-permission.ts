@@ -8,7 +8,7 @@
  */
 import type { Decision } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { claimDecision, decideGate, gateOptionsForCall, listDecisions, recordCallOutcome, ruleReason } from '@ewp/tools';
+import { claimDecision, decideGate, gateOptionsForCall, listDecisions, recordCallOutcome, recoveryReason, ruleReason } from '@ewp/tools';
 import { mapToolCall, type ToolMapping } from './tool-mapping.js';
 
 /** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
@@ -46,6 +46,15 @@ export interface ClaudeToolCall {
 /** The gate's decision in Claude's vocabulary: the one mapping of this binding. */
 const PERMISSION: Record<Decision, ClaudePermissionDecision> = { MAY_ACT: 'allow', REQUIRE_CONFIRMATION: 'ask', DENY: 'deny' };
 
+/** The `ask` reason while nothing is recorded for `proposition`: what to record, and where. */
+export function noEvidenceReason(proposition: string): string {
+  return (
+    `EWP: no evidence is recorded for ${proposition} yet, so a human decides (no_evidence: ask). ` +
+    `To let the gate decide, record evidence for ${proposition}: a view with a check, stored with ` +
+    '`ewp ingest view.json --db ewp.sqlite` (or put() on the store from your agent); see the @ewp/claude-code README'
+  );
+}
+
 /** Decide one tool call on the latest stored evidence. A ledger that cannot be read or written denies (fail closed). */
 export async function toolCallPermission(
   toolName: string,
@@ -75,6 +84,11 @@ export async function toolCallPermission(
       toolInput,
     );
     const reason = `EWP ${d.decision}: ${ruleReason(d)}`;
+    // Nothing recorded yet (not a held or refuted call): under `"no_evidence": "ask"` a human decides,
+    // as for an unmapped tool, and is told how the gate could decide next time.
+    if (d.decision === 'DENY' && d.warrant === undefined && recoveryReason(d) === undefined && options.mapping.noEvidence === 'ask') {
+      return { decision: 'ask', reason: noEvidenceReason(mapped.proposition) };
+    }
     if (d.decision === 'DENY') return { decision: 'deny', reason };
     let confirmation: { confirmed_by: string } | undefined;
     if (d.decision === 'REQUIRE_CONFIRMATION') {

@@ -13,6 +13,8 @@ const mapping = parseToolMapping({
 describe('parseToolMapping', () => {
   it('defaults unmapped to ask and keeps rules in file order', () => {
     expect(mapping.unmapped).toBe('ask');
+    expect(mapping.noEvidence).toBe('deny');
+    expect(parseToolMapping({ no_evidence: 'ask', tools: [] }).noEvidence).toBe('ask');
     expect(mapping.tools.map((t) => t.match)).toEqual(['mcp__deploy__*', 'Bash', '*']);
   });
 
@@ -20,6 +22,7 @@ describe('parseToolMapping', () => {
     [null, '$'],
     [{}, '$.tools'],
     [{ unmapped: 'allow', tools: [] }, '$.unmapped'],
+    [{ no_evidence: 'allow', tools: [] }, '$.no_evidence'],
     [{ tools: [{ match: '', proposition: 'P', action: { kind: 'k' } }] }, '$.tools[0].match'],
     [{ tools: [{ match: 'X', proposition: 'P-{cwd}', action: { kind: 'k' } }] }, '$.tools[0].proposition'],
     [{ tools: [{ match: 'X', proposition: 'P', action: { kind: 'k', risk: 'severe' } }] }, '$.tools[0].action.risk'],

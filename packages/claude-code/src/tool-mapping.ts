@@ -8,6 +8,12 @@ import { type Action, EwpError, type RiskPolicy } from '@ewp/core';
 /** What a call of a tool no rule matches gets: no decision (Claude Code's own rules apply), a human, or a refusal. */
 export type UnmappedPolicy = 'pass' | 'ask' | 'deny';
 
+/**
+ * What a mapped call gets while the ledger holds no evidence for its proposition: a human decides
+ * (`ask`, the reason saying how to record evidence), or the gate's refusal stands (`deny`).
+ */
+export type NoEvidencePolicy = 'ask' | 'deny';
+
 /** One rule: a tool name pattern, the proposition its calls depend on, the action they are. */
 export interface ToolRule {
   /** A tool name, `*` matching any run of characters (`mcp__deploy__*`, `Bash`, `*`). */
@@ -22,6 +28,8 @@ export interface ToolRule {
 export interface ToolMapping {
   /** What a tool no rule matches gets. Default `ask`. */
   unmapped: UnmappedPolicy;
+  /** What a mapped call gets while no evidence is recorded for its proposition. Default `deny`. */
+  noEvidence: NoEvidencePolicy;
   riskPolicy: RiskPolicy | undefined;
   /** Rules in file order; the first that matches decides. */
   tools: readonly (ToolRule & { pattern: RegExp })[];
@@ -31,6 +39,7 @@ export interface ToolMapping {
 export type MappedCall = { kind: 'gated'; proposition: string; action: Action } | { kind: 'unmapped' } | { kind: 'unfillable'; reason: string };
 
 const UNMAPPED: readonly UnmappedPolicy[] = ['pass', 'ask', 'deny'];
+const NO_EVIDENCE: readonly NoEvidencePolicy[] = ['ask', 'deny'];
 const RISKS = ['low', 'medium', 'high'];
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
@@ -101,6 +110,8 @@ export function parseToolMapping(json: unknown): ToolMapping {
   if (!isRecord(json)) throw invalid('$', 'a tool mapping is an object with "tools"');
   const unmapped = json.unmapped ?? 'ask';
   if (!UNMAPPED.includes(unmapped as UnmappedPolicy)) throw invalid('$.unmapped', 'must be "pass", "ask" or "deny"');
+  const noEvidence = json.no_evidence ?? 'deny';
+  if (!NO_EVIDENCE.includes(noEvidence as NoEvidencePolicy)) throw invalid('$.no_evidence', 'must be "ask" or "deny"');
   if (!Array.isArray(json.tools)) throw invalid('$.tools', 'must be a list of rules');
   const tools = json.tools.map((rule: unknown, i) => {
     const path = `$.tools[${i}]`;
@@ -113,7 +124,7 @@ export function parseToolMapping(json: unknown): ToolMapping {
       action: parseAction(rule.action, `${path}.action`),
     };
   });
-  return { unmapped: unmapped as UnmappedPolicy, riskPolicy: parseRiskPolicy(json.risk_policy), tools };
+  return { unmapped: unmapped as UnmappedPolicy, noEvidence: noEvidence as NoEvidencePolicy, riskPolicy: parseRiskPolicy(json.risk_policy), tools };
 }
 
 /** Fill a template's placeholders from the call; undefined and the reason when a field is missing or not a scalar. */
