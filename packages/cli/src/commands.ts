@@ -55,8 +55,12 @@ export const COMMANDS: Record<
   },
   receipt: { summary: 'issue or verify a warrant receipt', load: async () => (await import('./commands/receipt.js')).receiptCommand },
   decisions: {
-    summary: 'recorded gate decisions: list, show, verify (offline, from the ledger alone)',
+    summary: 'recorded gate decisions: list, show, verify (offline, from the ledger alone), run one under the replay guard',
     load: async () => (await import('./commands/decisions.js')).decisionsCommand,
+  },
+  keys: {
+    summary: 'signing keys of decision records on the ledger: add, rotate, retire, revoke, list',
+    load: async () => (await import('./commands/keys.js')).keysCommand,
   },
   recover: {
     summary: 'after evidence changed: plan recovery, re-evaluate, record a retraction',

@@ -14,7 +14,7 @@ export {
   readDecision,
   verifyDecision,
 } from './decision-store.js';
-export { type KeyStateChange, ledgerKeyVerifier, recordKeyState } from './key-states.js';
+export { changeKeyStates, type KeyStateChange, type KeyStateView, ledgerKeyVerifier, listKeyStates, recordKeyState } from './key-states.js';
 export { type Reevaluation, type Retraction, recordRetraction, reevaluate } from './reevaluation.js';
 export { type HeldAction, type LedgerRecoveryOptions, type LedgerRecoveryPlan, planLedgerRecovery, type ReevaluatedAction } from './ledger-recovery-plan.js';
 export {
