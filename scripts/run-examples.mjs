@@ -1,6 +1,8 @@
 // Run every example under examples/ (each package.json script that runs a .mjs file: `start`,
-// `agent`, ...) after `npm run quickstart`, and print one line per run with its exit code.
-// Exits 1 when any example failed. The examples are offline: mock models and local servers only.
+// `agent`, ...) after `npm run quickstart`, and print one line per run with its exit code and what the
+// example decided: each example ends by printing one `decided: ...` line (the gate's decisions, or what
+// the warrant layer concluded), shown here under its run. Exits 1 when any example failed or printed
+// no decision. The examples are offline: mock models and local servers only.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,8 +27,11 @@ for (const name of readdirSync(examplesDir).sort()) {
     const r = spawnSync(node, [match[1]], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
     ran++;
     const code = r.status ?? r.signal;
-    if (code !== 0) failed++;
-    console.log(`${code === 0 ? 'ok  ' : 'FAIL'} examples/${name} (${script}: ${command}) exit ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const decided = (r.stdout ?? '').split('\n').findLast((l) => l.startsWith('decided: '));
+    const ok = code === 0 && decided !== undefined;
+    if (!ok) failed++;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} examples/${name} (${script}: ${command}) exit ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`     ${decided ?? 'no `decided: ...` line: the example must end by printing what it decided'}`);
     if (code !== 0) process.stderr.write(`${r.stderr}\n`);
   }
 }

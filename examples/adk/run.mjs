@@ -115,7 +115,11 @@ const state = (await runner.sessionService.getSession({ appName: 'ops', userId: 
 const check = consequentialActionAllowed(state, { invocationId, now });
 console.log('consequential action allowed:', check.allowed, check.allowed ? '' : `(${check.code}: ${check.reason})`);
 
-for (const d of await listDecisions(store)) console.log('decision:', d.record.gate, d.record.call_id, d.record.action.action_id, d.record.decision);
+const decisions = await listDecisions(store);
+for (const d of decisions) console.log('decision:', d.record.gate, d.record.call_id, d.record.action.action_id, d.record.decision);
 const [row] = await (await import('@ewp/memory')).memoryLedgerFor(store).recall({});
 console.log('observation:', row.class, row.source, row.text);
 if (patched.length !== 1 || check.allowed || row.source !== 'tool:read_schedule') process.exit(1);
+console.log(
+  `decided: ${decisions.map((d) => `${d.record.action.action_id} ${d.record.decision}`).join(', ')}; the consequential step after the run ${check.allowed ? 'allowed' : 'blocked'}; the tool result stored as an ${row.class}`,
+);

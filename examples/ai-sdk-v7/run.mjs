@@ -38,6 +38,7 @@ const restart = tool({
   },
 });
 
+const decisions = [];
 for (const [label, at, risk] of [
   ['fresh check, high risk', '2026-09-21T21:00:00Z', 'high'],
   ['stale check, medium risk', '2026-10-05T00:00:00Z', 'medium'],
@@ -55,4 +56,6 @@ for (const [label, at, risk] of [
   const denied = result.content.find((p) => p.type === 'tool-approval-response' && !p.approved);
   const outcome = ran.length > 0 ? 'approved: the tool ran' : request ? `user-approval asked: ${request.reason}` : `denied: ${denied?.reason}`;
   console.log(`${label}: ${outcome}`);
+  decisions.push(`${label} → ${outcome.split(':')[0]}`);
 }
+console.log(`decided: ${decisions.join('; ')}`);

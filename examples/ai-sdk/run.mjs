@@ -115,3 +115,6 @@ console.log('3. no evidence, high risk ->', JSON.stringify(denied.steps[0].toolR
 // What the model sees when it asks for the memory context.
 const ctx = await tools.ewp_memory_context.execute({ proposition_id: 'P-win' }, { toolCallId: 'ctx', messages: [] });
 console.log('memory context:', JSON.stringify(ctx.warrant), ctx.warnings);
+console.log(
+  `decided: fresh tool evidence MAY_ACT (patch ran: ${patched.includes('server01')}), stale evidence REQUIRE_CONFIRMATION (ran after a human approved: ${patched.length === 2}), no evidence at high risk ${denied.steps[0].toolResults[0].output.ewp_gate} (ran: ${patched.includes('server02')})`,
+);

@@ -31,10 +31,12 @@ try {
   writeFileSync(map, JSON.stringify(mappingJson));
 
   // The hook, as .claude/settings.json would run it: `ewp hook pre-tool-use --map ... --db ...`.
+  const decided = [];
   const bin = join(createRequire(import.meta.url).resolve('@ewp/cli/package.json'), '..', 'dist', 'bin.js');
   const hook = (stdin) => {
     const r = spawnSync(process.execPath, [bin, 'hook', 'pre-tool-use', '--map', map, '--db', db], { input: stdin, encoding: 'utf8' });
     const answer = JSON.parse(r.stdout).hookSpecificOutput;
+    decided.push(answer.permissionDecision);
     return `${answer.permissionDecision} (${answer.permissionDecisionReason.slice(0, 110)}...)`;
   };
   const event = (tool_name, tool_input) =>
@@ -46,6 +48,10 @@ try {
 
   // The Agent SDK: the same decision as canUseTool, with a confirm handler for `ask`.
   const store = new SqliteEvidenceStore(db);
+  const sdk = (answer) => {
+    decided.push(answer.behavior);
+    return answer.behavior;
+  };
   const canUseTool = warrantCanUseTool({
     mapping: parseToolMapping(mappingJson),
     store,
@@ -54,10 +60,14 @@ try {
       return false;
     },
   });
-  console.log('canUseTool status       ->', (await canUseTool('mcp__ops__status', { server: 'server01' })).behavior);
-  console.log('canUseTool drop         ->', (await canUseTool('mcp__ops__drop_table', { table: 'users' })).behavior);
-  console.log('canUseTool Write        ->', (await canUseTool('Write', { file_path: '/etc/hosts' })).behavior);
+  console.log('canUseTool status       ->', sdk(await canUseTool('mcp__ops__status', { server: 'server01' })));
+  console.log('canUseTool drop         ->', sdk(await canUseTool('mcp__ops__drop_table', { table: 'users' })));
+  console.log('canUseTool Write        ->', sdk(await canUseTool('Write', { file_path: '/etc/hosts' })));
   await store.close();
+  const [status, drop, write, malformed, sdkStatus, sdkDrop, sdkWrite] = decided;
+  console.log(
+    `decided: hook status ${status}, drop table ${drop}, unmapped Write ${write}, malformed input ${malformed}; canUseTool (the human declines) status ${sdkStatus}, drop ${sdkDrop}, Write ${sdkWrite}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

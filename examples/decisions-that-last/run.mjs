@@ -148,6 +148,9 @@ for (const d of await listDecisions(store)) {
 }
 say('every decision verifies offline from the ledger alone');
 
+say(
+  `decided: run 1 ${first.decision.decision} (executed), after the retraction run 2 ${second.decision.decision} (held), after re-evaluation run 4 ${fourth.decision.decision} (${fourth.status})`,
+);
 await store.close();
 rmSync(dir, { recursive: true, force: true });
 process.exit(failures === 0 ? 0 : 1);

@@ -87,3 +87,6 @@ console.log(
 );
 await gatedAgent.invoke(new Command({ resume: { approved: true } }), config);
 console.log('   approved on resume, decided again -> ran:', ran.includes('server01'));
+console.log(
+  `decided: the patch ${paused.__interrupt__?.[0]?.value?.ewp_gate ?? 'ran'} on stale evidence, paused for a human, ran after approval: ${ran.includes('server01')}`,
+);

@@ -97,3 +97,6 @@ console.log('   "X is disputed" did not become "X": conflict', summary.warrant.w
 
 const chain = await store.ledger.verifyChain();
 console.log(`6. ledger hash chain: ok=${chain.ok} entries=${chain.length}`);
+console.log(
+  `decided: the agent's own memory ${axes(item.warrant)}; the summary of a disputed memory keeps conflict ${summary.warrant.warrant.conflict}, verification ${summary.warrant.warrant.verification}`,
+);

@@ -11,7 +11,7 @@ if (major < 22 || (major === 22 && minor < 13)) {
   const lane = fileURLToPath(new URL('../../.ci/node22/node_modules/.bin/node', import.meta.url));
   if (!existsSync(lane)) {
     console.log(
-      `skipped: @ewp/mastra needs Node >= 22.13 (this is ${process.version}); run \`node scripts/test-node22.mjs\` once to install the lane's Node 22`,
+      `decided: nothing, not run: @ewp/mastra needs Node >= 22.13 (this is ${process.version}); run \`node scripts/test-node22.mjs\` once to install the lane's Node 22`,
     );
     process.exit(0);
   }

@@ -127,3 +127,6 @@ console.log('DENY:', refusal.ewp_gate, '-', refusal.reason);
 const processor = new WarrantMemoryProcessor({ store, now: () => now });
 console.log('warrant of a recalled P-win message:', JSON.stringify(await processor.warrantOf('P-win', now.toISOString())));
 if (patched.length !== 2 || refusal.ewp_gate !== 'DENY') process.exit(1);
+console.log(
+  `decided: fresh evidence MAY_ACT (patched), stale evidence REQUIRE_CONFIRMATION (patched after approveToolCall: ${patched.length === 2}), nothing stored ${refusal.ewp_gate} (not run)`,
+);

@@ -57,6 +57,7 @@ const view = {
 };
 
 try {
+  let refusedRead = 'not refused';
   const memory = await offlineMemory(dir);
   const store = mem0Adapter(memory, { userId: 'example-agent' });
   await store.put(view);
@@ -64,7 +65,8 @@ try {
   console.log('read back from Mem0:', back.assertions.length, 'assertion(s),', back.evidence.length, 'evidence item(s),', back.checks.length, 'check(s)');
   const warrant = warrantNow(back, REFERENCE_V2, T);
   console.log('warrant:', warrant.warrant);
-  console.log('may deploy:', mayAct(warrant, { action_id: 'deploy', kind: 'deploy', risk: 'high', reversible: false }));
+  const deploy = mayAct(warrant, { action_id: 'deploy', kind: 'deploy', risk: 'high', reversible: false });
+  console.log('may deploy:', deploy);
 
   // A second client on the same Mem0 entity extends the snapshot: the same engine, the same rules.
   const other = mem0Adapter(memory, { userId: 'example-agent' });
@@ -86,7 +88,9 @@ try {
   } catch (error) {
     if (!StoreUnavailableError.isInstance(error)) throw error;
     console.log('refused:', error.code, error.reason, '-', error.message);
+    refusedRead = error.code;
   }
+  console.log(`decided: deploy from Mem0's evidence ${deploy}; a read after a memory was deleted behind the store's back ${refusedRead}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -67,6 +67,9 @@ const back = await memory.readBack(md.replace('on every host', 'on every host, c
 say(`edited MEMORY.md read back: ${back.asserted.length} new inference(s) at confidence ${back.asserted.map((a) => a.confidence).join(', ')}`);
 
 say(`audit: chain ${(await memory.audit()).chain.ok ? 'OK' : 'FAIL'}`);
+say(
+  `decided: the agent's echo of its own guess counted for nothing (echo ${echo.links[0].echo}), an independent observation raised confidence to ${drift.links[0].target_confidence}, a refutation lowered it to ${refuted.target_confidence}`,
+);
 memory.close();
 await store.close();
 rmSync(dir, { recursive: true, force: true });

@@ -108,3 +108,6 @@ console.log(
   w.warrant.verification,
 );
 if (patched.length !== 2 || refusal.ewp_gate !== 'DENY' || w.warrant.verification !== 'NONE') process.exit(1);
+console.log(
+  `decided: patch ran ${patched.length} times (MAY_ACT, then REQUIRE_CONFIRMATION approved), the unsupported action ${refusal.ewp_gate}; chat turns ${w.warrant.acceptance}, verification ${w.warrant.verification}`,
+);

@@ -37,7 +37,8 @@ try {
   const back = await store.get('P-prod-db-version');
   const warrant = warrantNow(back, REFERENCE_V2, T);
   console.log('snapshot read back from Zep:', back.view_id, warrant.warrant);
-  console.log('may run the migration:', mayAct(warrant, { action_id: 'migrate', kind: 'db', risk: 'high' }));
+  const migrate = mayAct(warrant, { action_id: 'migrate', kind: 'db', risk: 'high' });
+  console.log('may run the migration:', migrate);
   const found = await store.search('P-prod-db-version', 'PostgreSQL 16', { limit: 1 });
   console.log('Zep search over the claims:', found.view_id, found.retrieval_scope, 'omitted', found.omitted_sources);
   console.log('chain verifies:', (await store.verifyChain()).ok);
@@ -57,7 +58,9 @@ try {
     facts.assertions.map((a) => `${a.text} (${a.source.origin_type})`),
   );
   console.log('store notes:', facts.adapter_meta['@ewp/zep'].store_notes);
-  console.log('warrant of the facts view:', warrantNow(facts, REFERENCE_V2, new Date().toISOString()).warrant);
+  const native = warrantNow(facts, REFERENCE_V2, new Date().toISOString()).warrant;
+  console.log('warrant of the facts view:', native);
+  console.log(`decided: the migration on the stored evidence ${migrate}; Zep's own facts read as acceptance ${native.acceptance}, currency ${native.currency}`);
 } finally {
   await local?.close();
 }

@@ -108,7 +108,7 @@ function checkOptions(options: WarrantCallbacksOptions): void {
  * confirmation requested from a callback is emitted without it, so the resumed call would be refused.
  *
  * @throws {EwpError} `MISSING_FIELD` (`gates.<tool>.store`) or `WRONG_TYPE` for malformed options.
- * The callbacks throw {@link DecisionError} when the ledger cannot record a decision or a claim (the
+ * The callbacks throw `DecisionError` (`@ewp/tools`) when the ledger cannot record a decision or a claim (the
  * tool does not run), and a memory error when an observation cannot be recorded.
  *
  * @example

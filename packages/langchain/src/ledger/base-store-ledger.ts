@@ -23,7 +23,7 @@ export interface BaseStoreLedgerOptions {
 }
 
 /**
- * {@link EvidenceStore} over a LangGraph `BaseStore`. Writers in this process take turns; writers in
+ * `EvidenceStore` (`@ewp/ledger`) over a LangGraph `BaseStore`. Writers in this process take turns; writers in
  * other processes (one PostgresStore shared by several) are settled by the protocol's claims.
  */
 export class BaseStoreLedger extends CommitRecordEvidenceStore {
