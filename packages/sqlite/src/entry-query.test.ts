@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { entryQuerySql } from './sqlite-backend.js';
 import { SqliteEvidenceStore } from './sqlite-store.js';
+import { openSqliteConnection } from './sqlite-driver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-entry-query-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,7 +18,7 @@ async function planOf(q: Parameters<typeof entryQuerySql>[0]): Promise<string> {
     await store.appendEntries(Array.from({ length: 3000 }, (_, i) => ({ kind: kinds[i % 3] as string, id: `e-${i}`, body: { i } })));
   }
   await store.close();
-  const db = new Database(path, { readonly: true });
+  const db = openSqliteConnection(path, { readOnly: true });
   try {
     const { sql, params } = entryQuerySql(q);
     return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');

@@ -1,6 +1,7 @@
 /**
- * @ewp/sqlite — the EvidenceStore on SQLite (better-sqlite3): the embedded default.
+ * @ewp/sqlite — the EvidenceStore on SQLite (Node's built-in node:sqlite, or better-sqlite3 on Node 20): the embedded default.
  * @packageDocumentation
  */
 export { openSqliteStore, SqliteEvidenceStore, type SqliteStoreOptions } from './sqlite-store.js';
 export { APPLICATION_ID, SCHEMA_VERSION } from './sqlite-schema.js';
+export { hasNodeSqlite, type SqliteConnection, type SqliteDriverName, SqliteDriverUnavailableError, type SqliteStatement } from './sqlite-driver.js';

@@ -11,12 +11,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreUnavailableError } from '@ewp/ledger';
-import Database from 'better-sqlite3';
-
-// better-sqlite3 reads SQLITE_USE_URI once, when its native addon loads (at the first `new Database`),
-// and compiles URI filenames off by default. Only names starting with `file:` are affected; ledger paths
-// are absolute, so no ledger path is ever read as a URI by accident.
-process.env.SQLITE_USE_URI ??= '1';
+import { openSqliteConnection, type SqliteConnection, type SqliteDriverName } from './sqlite-driver.js';
 
 function writable(folder: string): boolean {
   try {
@@ -37,14 +32,15 @@ function immutableUri(file: string): string {
  * @throws {StoreUnavailableError} `not_found` when it cannot be opened, `read_only` when its folder is not
  *   writable and a `-wal` file holds commits an immutable read would miss.
  */
-export function openReadOnlyDatabase(file: string, busyTimeoutMs: number): Database.Database {
-  let db: Database.Database | undefined;
+export function openReadOnlyDatabase(file: string, busyTimeoutMs: number, driver: SqliteDriverName): SqliteConnection {
+  let db: SqliteConnection | undefined;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+    db = openSqliteConnection(file, { readOnly: true, fileMustExist: true, timeout: busyTimeoutMs }, driver);
     // SQLite opens lazily: the first read is where a missing, uncreatable -shm shows.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     return db;
   } catch (cause) {
+    if (StoreUnavailableError.isInstance(cause)) throw cause;
     db?.close();
     const folder = dirname(file);
     // A failure with a writable folder (or a probe that cannot tell) is not about the -shm file.
@@ -59,7 +55,7 @@ export function openReadOnlyDatabase(file: string, busyTimeoutMs: number): Datab
       );
     }
     try {
-      return new Database(immutableUri(file), { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+      return openSqliteConnection(immutableUri(file), { readOnly: true, fileMustExist: true, uri: true, timeout: busyTimeoutMs }, driver);
     } catch (second) {
       throw new StoreUnavailableError('not_found', `cannot open ${file} (folder not writable, immutable read failed): ${(second as Error).message}`, {
         cause: second,

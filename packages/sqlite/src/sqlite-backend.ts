@@ -1,5 +1,5 @@
 /**
- * LedgerBackend rows on one better-sqlite3 connection. Every write is one `BEGIN IMMEDIATE`
+ * LedgerBackend rows on one SQLite connection (either driver of ./sqlite-driver.ts). Every write is one `BEGIN IMMEDIATE`
  * transaction (the write lock is taken before the latest snapshot is read, so concurrent appenders
  * from several processes serialize instead of losing each other); an in-process queue keeps the
  * async engine from interleaving two transactions on the one connection.
@@ -23,8 +23,8 @@ import {
   type StoredEntryRow,
   StoreUnavailableError,
 } from '@ewp/ledger';
-import type Database from 'better-sqlite3';
 import { whileBusyYielding } from './sqlite-busy.js';
+import type { SqliteConnection, SqliteStatement } from './sqlite-driver.js';
 
 /*
  * Records are stored in pages: one `ewp_records` row per commit holds every binding that commit
@@ -53,7 +53,7 @@ const SNAPSHOT_COLUMNS = 'seq, owner AS proposition_id, view_id, content_digest,
 
 /**
  * A snapshot row from its columns in {@link SNAPSHOT_COLUMNS} order. The single-row reads fetch raw
- * arrays and build the row here: one object literal, one shape, where better-sqlite3 adds the named
+ * arrays and build the row here: one object literal, one shape, where a driver adds the named
  * properties one by one (about 1 µs of a warrant call's read).
  */
 function snapshotRow(columns: unknown[] | undefined): SnapshotRow | undefined {
@@ -73,7 +73,7 @@ function snapshotRow(columns: unknown[] | undefined): SnapshotRow | undefined {
   };
 }
 
-function statements(db: Database.Database) {
+function statements(db: SqliteConnection) {
   return {
     find: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE owner = ? AND view_id = ?`).raw(),
     latest: db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM ewp_snapshots WHERE owner = ? ORDER BY seq DESC LIMIT 1`).raw(),
@@ -169,9 +169,9 @@ export function entryQuerySql(q: EntryRowQuery): { sql: string; params: unknown[
  */
 class EntryStatements {
   private prepared: ReturnType<EntryStatements['prepare']> | undefined;
-  private readonly queries = new Map<string, Database.Statement>();
+  private readonly queries = new Map<string, SqliteStatement>();
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: SqliteConnection) {}
 
   private prepare() {
     const db = this.db;
@@ -211,7 +211,7 @@ class EntryStatements {
 }
 
 export class SqliteLedgerBackend implements LedgerBackend {
-  private readonly db: Database.Database;
+  private readonly db: SqliteConnection;
   private readonly readOnly: boolean;
   private readonly s: ReturnType<typeof statements>;
   private queue: Promise<unknown> = Promise.resolve();
@@ -228,7 +228,7 @@ export class SqliteLedgerBackend implements LedgerBackend {
 
   private readonly busyTimeoutMs: number;
 
-  constructor(db: Database.Database, readOnly: boolean, busyTimeoutMs: number) {
+  constructor(db: SqliteConnection, readOnly: boolean, busyTimeoutMs: number) {
     this.db = db;
     this.busyTimeoutMs = busyTimeoutMs;
     this.readOnly = readOnly;

@@ -2,8 +2,17 @@ const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
 /** SQLite answered busy (SQLITE_BUSY or SQLITE_BUSY_SNAPSHOT) and the deadline has not passed. */
 function retryable(error: unknown, deadline: number): boolean {
-  const code = (error as { code?: unknown }).code;
-  return (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT') && Date.now() < deadline;
+  return busy(error) && Date.now() < deadline;
+}
+
+/**
+ * SQLITE_BUSY or one of its extended codes: better-sqlite3 names it in `code`; node:sqlite puts
+ * `ERR_SQLITE_ERROR` there and SQLite's number in `errcode` (extended codes keep 5 in the low byte).
+ */
+function busy(error: unknown): boolean {
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT') return true;
+  return typeof errcode === 'number' && (errcode & 0xff) === 5;
 }
 
 /**

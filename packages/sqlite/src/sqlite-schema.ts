@@ -3,8 +3,8 @@
  * `PRAGMA user_version` holds the schema version. A file with another version (older or unknown) is
  * refused with a message to start a new ledger; nothing is migrated or guessed.
  */
-import type Database from 'better-sqlite3';
 import { StoreUnavailableError } from '@ewp/ledger';
+import type { SqliteConnection } from './sqlite-driver.js';
 
 /** "EWPL" as a 32-bit big-endian integer. */
 export const APPLICATION_ID = 0x4557504c;
@@ -81,7 +81,7 @@ const TABLES = ['ewp_meta', 'ewp_records', 'ewp_snapshots', 'ewp_chain'];
  * Check (and, for a writable empty file, create) the schema. Runs inside `BEGIN IMMEDIATE` when
  * writable, so two processes creating one new ledger at once cannot both create it.
  */
-export function ensureSchema(db: Database.Database, path: string, readOnly: boolean): void {
+export function ensureSchema(db: SqliteConnection, path: string, readOnly: boolean): void {
   const appId = db.pragma('application_id', { simple: true }) as number;
   const version = db.pragma('user_version', { simple: true }) as number;
   const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map(

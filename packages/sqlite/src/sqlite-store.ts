@@ -6,11 +6,11 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ChainVerification, VerifyChainOptions } from '@ewp/canonical';
 import { LedgerEngineStore, makeDirectories, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
-import Database from 'better-sqlite3';
 import { openReadOnlyDatabase } from './read-only-open.js';
 import { SqliteLedgerBackend } from './sqlite-backend.js';
 import { ensureSchema } from './sqlite-schema.js';
 import { whileBusy } from './sqlite-busy.js';
+import { defaultSqliteDriver, openSqliteConnection, type SqliteConnection, type SqliteDriverName } from './sqlite-driver.js';
 
 export interface SqliteStoreOptions {
   /**
@@ -20,6 +20,12 @@ export interface SqliteStoreOptions {
   readOnly?: boolean;
   /** How long a write waits for another writer's lock, in ms (default 30 000). */
   busyTimeoutMs?: number;
+  /**
+   * The SQLite driver. Default: Node's built-in `node:sqlite` where this Node has it (Node ≥ 22.13),
+   * better-sqlite3 elsewhere (an optional dependency: `npm i better-sqlite3`). Both read and write the
+   * same files. The `EWP_SQLITE_DRIVER` environment variable sets the default.
+   */
+  driver?: SqliteDriverName;
 }
 
 /**
@@ -37,22 +43,27 @@ export class SqliteEvidenceStore extends LedgerEngineStore {
   /** Absolute path of the ledger file. */
   readonly path: string;
   readonly readOnly: boolean;
-  /** The better-sqlite3 handle (for inspection and tests; writing through it bypasses every guarantee). */
-  readonly db: Database.Database;
+  /** The SQLite connection (for inspection and tests; writing through it bypasses every guarantee). */
+  readonly db: SqliteConnection;
+  /** The driver the connection runs on. */
+  readonly driver: SqliteDriverName;
 
   /**
    * Open (or, unless read-only, create) the ledger at `path`; parent directories are created.
    * @throws {StoreUnavailableError} `not_found`, `schema` or `damaged`.
+   * @throws {SqliteDriverUnavailableError} the driver cannot be loaded under this Node.
    */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     const file = resolve(path);
     const readOnly = options.readOnly ?? false;
     const busyTimeoutMs = options.busyTimeoutMs ?? 30_000;
-    const db = openDatabase(file, readOnly, busyTimeoutMs);
+    const driver = options.driver ?? defaultSqliteDriver();
+    const db = openDatabase(file, readOnly, busyTimeoutMs, driver);
     super(new SqliteLedgerBackend(db, readOnly, busyTimeoutMs), SqliteEvidenceStore.CAPABILITIES);
     this.path = file;
     this.readOnly = readOnly;
     this.db = db;
+    this.driver = driver;
   }
 
   /**
@@ -105,14 +116,14 @@ export async function openSqliteStore(path: string, options?: SqliteStoreOptions
  */
 const PAGE_SIZE = 32768;
 
-function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number): Database.Database {
+function openDatabase(file: string, readOnly: boolean, busyTimeoutMs: number, driver: SqliteDriverName): SqliteConnection {
   if (readOnly && !existsSync(file)) {
     throw new StoreUnavailableError('not_found', `ledger not found: ${file} (read-only mode creates nothing)`);
   }
   if (!readOnly) makeDirectories(dirname(file));
-  let db: Database.Database;
+  let db: SqliteConnection;
   try {
-    db = readOnly ? openReadOnlyDatabase(file, busyTimeoutMs) : new Database(file, { timeout: busyTimeoutMs });
+    db = readOnly ? openReadOnlyDatabase(file, busyTimeoutMs, driver) : openSqliteConnection(file, { timeout: busyTimeoutMs }, driver);
   } catch (cause) {
     if (StoreUnavailableError.isInstance(cause)) throw cause;
     throw new StoreUnavailableError(readOnly ? 'not_found' : 'connection', `cannot open ${file}: ${(cause as Error).message}`, { cause });

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStoreConformance } from '@ewp/conformance/store-suite';
-import Database from 'better-sqlite3';
 import { afterAll } from 'vitest';
 import { SqliteEvidenceStore } from './sqlite-store.js';
+import { openSqliteConnection } from './sqlite-driver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-sqlite-standard-'));
 let n = 0;
@@ -22,7 +22,7 @@ runStoreConformance({
   // Plain SQL on the ledger file through a connection of its own, behind the store's back.
   tamperEntries: (store) => {
     const run = async (sql: string, ...params: unknown[]) => {
-      const db = new Database(store.path);
+      const db = openSqliteConnection(store.path);
       try {
         db.prepare(sql).run(...params);
       } finally {

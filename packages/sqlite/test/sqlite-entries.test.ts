@@ -5,10 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedView } from '../../ledger/test-support/fault-views.js';
 import { SqliteEvidenceStore } from '../src/sqlite-store.js';
+import { openSqliteConnection } from '../src/sqlite-driver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-sqlite-entries-'));
 let n = 0;
@@ -20,14 +20,14 @@ async function oldLedger(): Promise<string> {
   const store = new SqliteEvidenceStore(path);
   await store.put(seedView('P-1'));
   await store.close();
-  const db = new Database(path);
+  const db = openSqliteConnection(path);
   db.exec('DROP TABLE ewp_entries; DROP TABLE ewp_entry_subjects;');
   db.close();
   return path;
 }
 
 const tables = (path: string) => {
-  const db = new Database(path, { readonly: true });
+  const db = openSqliteConnection(path, { readOnly: true });
   try {
     return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ewp_entr%' ORDER BY name").pluck().all() as string[]).join(',');
   } finally {

@@ -2,11 +2,11 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../src/sqlite-schema.js';
 import { SqliteEvidenceStore } from '../src/sqlite-store.js';
 import { seedView } from '../../ledger/test-support/fault-views.js';
+import { openSqliteConnection, type SqliteConnection } from '../src/sqlite-driver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-sqlite-integrity-'));
 let n = 0;
@@ -37,7 +37,7 @@ describe('schema', () => {
     await tmp.put(seedView('P-1'));
     await tmp.close();
     for (const version of [SCHEMA_VERSION - 1, SCHEMA_VERSION + 1]) {
-      const raw = new Database(path);
+      const raw = openSqliteConnection(path);
       raw.pragma(`user_version = ${version}`);
       raw.close();
       const error = refusal(() => new SqliteEvidenceStore(path));
@@ -48,7 +48,7 @@ describe('schema', () => {
 
   it('refuses a SQLite file that is not an EWP ledger', () => {
     const path = file();
-    const raw = new Database(path);
+    const raw = openSqliteConnection(path);
     raw.exec('CREATE TABLE views (x)');
     raw.close();
     expect(refusal(() => new SqliteEvidenceStore(path))).toMatchObject({ reason: 'schema' });
@@ -163,7 +163,7 @@ describe('tamper detection', () => {
   });
 
   it('detects a flipped byte, a swap, a deletion and a truncation in the event log', async () => {
-    const cases: [string, (db: Database.Database) => void, { reason: string; firstBadIndex: number }, boolean][] = [
+    const cases: [string, (db: SqliteConnection) => void, { reason: string; firstBadIndex: number }, boolean][] = [
       [
         'flipped byte',
         (db) => {

@@ -38,10 +38,11 @@ describe('read-only SqliteEvidenceStore, reads queued together', () => {
     expect(await reader.get('P-0')).toBeDefined();
     expect(await reader.get('P-other')).toBeUndefined();
     // Another process commits (synchronously, within this turn of the event loop).
+    // On the driver this Node has: node:sqlite where built in, else better-sqlite3.
     const sqlite = join(import.meta.dirname, '..', 'node_modules', 'better-sqlite3');
     const script = `
-      const Database = require(${JSON.stringify(sqlite)});
-      const db = new Database(${JSON.stringify(file)});
+      const builtin = process.getBuiltinModule?.('node:sqlite');
+      const db = builtin ? new builtin.DatabaseSync(${JSON.stringify(file)}) : new (require(${JSON.stringify(sqlite)}))(${JSON.stringify(file)});
       db.exec("INSERT INTO ewp_meta (key, value) VALUES ('probe', 'written by another process')");
       db.close();`;
     const before = await reader.revision();

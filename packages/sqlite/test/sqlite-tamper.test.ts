@@ -9,11 +9,11 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
 import { evidenceRecord, seedView } from '../../ledger/test-support/fault-views.js';
 import { runTableTamperSuite } from '../../ledger/test-support/table-tamper-suite.js';
 import { judgeTamper, readAll, TamperTally } from '../../ledger/test-support/tamper-judge.js';
 import { SqliteEvidenceStore } from '../src/sqlite-store.js';
+import { openSqliteConnection, type SqliteConnection } from '../src/sqlite-driver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-sqlite-tamper-'));
 let n = 0;
@@ -59,10 +59,10 @@ runTableTamperSuite({
   create: async () => {
     const path = file();
     const store = new SqliteEvidenceStore(path);
-    let raw: Database.Database | undefined;
+    let raw: SqliteConnection | undefined;
     const db = () => {
       if (raw === undefined) {
-        raw = new Database(path);
+        raw = openSqliteConnection(path);
         raw.pragma('foreign_keys = OFF');
       }
       return raw;
