@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import nodeModule from 'node:module';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { undecodableArgument } from './argv-text.js';
 import { COMMANDS } from './commands.js';
 import { EXIT_USAGE, processIO } from './cli-io.js';
 import { missingPackageName, PackageNotInstalledError } from './optional-package.js';
+
+// Node >= 22.1 keeps V8's compiled code of the modules loaded from here on in its on-disk cache
+// (os.tmpdir(); NODE_DISABLE_COMPILE_CACHE=1 turns it off): `ewp hook` is a process per tool call,
+// and each call after the first then skips compiling the gate's packages. Absent on Node 20.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 function usage(): string {
   const verbs = Object.entries(COMMANDS)
@@ -66,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     // An optional peer (@ewp/postgres, @ewp/inspect, @ewp/conformance) the verb imports is missing: say
     // what to install, exit 2. A verb's own module importing it statically fails to load the same way.
-    const missing = PackageNotInstalledError.isInstance(error) ? error : notInstalledError(error, `ewp ${verb}`);
+    const missing = PackageNotInstalledError.isInstance(error) ? error : notInstalledError(error, 'this command');
     if (missing === undefined) throw error;
     io.stderr.write(`ewp ${verb}: ${missing.message}\n`);
     return EXIT_USAGE;
