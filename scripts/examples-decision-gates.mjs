@@ -1,6 +1,7 @@
 // Which gate names the examples' decision records carry: runs every example as `npm run examples`
 // does (scripts/run-examples.mjs), each with a preload that counts the `decision` entries appended to
-// any ledger (every store is a LedgerEngineStore of @ewp/ledger's build), by the record's gate name.
+// any ledger (every store is a LedgerEngineStore of @ewp/ledger's build), by the record's gate name,
+// in the example's process and every Node process it starts (the preload travels in NODE_OPTIONS).
 // Prints one line per example and the totals; `library` is the default name of a gate that did not
 // say which binding it is (the issue's goal: 0). Needs the packages built (`pnpm build`).
 //
@@ -31,7 +32,7 @@ LedgerEngineStore.prototype.appendEntries = async function (entries) {
   });
   return results;
 };
-process.on('exit', () => writeFileSync(process.env.EWP_GATE_COUNTS, JSON.stringify(gates)));
+process.on('exit', () => writeFileSync(process.env.EWP_GATE_COUNTS + '.' + process.pid + '.json', JSON.stringify(gates)));
 `,
 );
 
@@ -44,14 +45,17 @@ for (const name of readdirSync(join(root, 'examples')).sort()) {
   for (const [script, command] of Object.entries(pkg.scripts ?? {})) {
     const match = /^node (\S+\.mjs)$/.exec(command);
     if (!match) continue;
-    const counts = join(work, `${name}-${script}.json`);
-    const r = spawnSync(node, ['--import', pathToFileURL(preload).href, match[1]], {
+    const counts = join(work, `${name}-${script}`);
+    const r = spawnSync(node, [match[1]], {
       cwd: dir,
       encoding: 'utf8',
       timeout: 300_000,
-      env: { ...process.env, EWP_GATE_COUNTS: counts },
+      env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(preload).href}`, EWP_GATE_COUNTS: counts },
     });
-    const gates = existsSync(counts) ? JSON.parse(readFileSync(counts, 'utf8')) : {};
+    const gates = {};
+    for (const file of readdirSync(work).filter((f) => f.startsWith(`${name}-${script}.`))) {
+      for (const [gate, n] of Object.entries(JSON.parse(readFileSync(join(work, file), 'utf8')))) gates[gate] = (gates[gate] ?? 0) + n;
+    }
     for (const [gate, n] of Object.entries(gates)) totals[gate] = (totals[gate] ?? 0) + n;
     const listed =
       Object.entries(gates)

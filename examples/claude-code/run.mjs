@@ -39,8 +39,11 @@ try {
     decided.push(answer.permissionDecision);
     return `${answer.permissionDecision} (${answer.permissionDecisionReason.slice(0, 110)}...)`;
   };
+  // Each call has its own tool_use_id: the decisions are recorded under the gate claude-code with it, and
+  // an allowed call is claimed once (Claude Code's PostToolUse report records its outcome).
+  let uses = 0;
   const event = (tool_name, tool_input) =>
-    JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: dir, tool_name, tool_input, tool_use_id: 't' });
+    JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: dir, tool_name, tool_input, tool_use_id: `toolu_hook_${++uses}` });
   console.log('status of server01      ->', hook(event('mcp__ops__status', { server: 'server01' })));
   console.log('drop table users        ->', hook(event('mcp__ops__drop_table', { table: 'users' })));
   console.log('an unmapped Write       ->', hook(event('Write', { file_path: '/etc/hosts' })));
