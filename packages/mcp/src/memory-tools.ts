@@ -23,6 +23,7 @@ import {
 } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { EVENTS_AFTER, pageEvents } from './event-page.js';
 import { RECALL_CURSOR, recallPage } from './recall-page.js';
 
 const { hash, project, evaluated_at: at } = MEMORY_ARGUMENT_FIELDS;
@@ -41,10 +42,10 @@ export const MEMORY_TOOL_INPUTS = {
     limit: z.number().int().min(0).max(1000).optional(),
     evaluated_at: at,
   }),
-  memory_evidence_show: z.object({ hash, evaluated_at: at }),
+  memory_evidence_show: z.object({ hash, evaluated_at: at, events_after: EVENTS_AFTER }),
   memory_evidence_link: z.object({ support: hash, target: hash }),
   memory_evidence_refute: z.object({ refuter: hash, target: hash }),
-  memory_evidence_audit: z.object({ hash: hash.optional() }),
+  memory_evidence_audit: z.object({ hash: hash.optional(), events_after: EVENTS_AFTER }),
   memory_evidence_gates: z.object({ from: z.string().max(FIELD_LIMITS.kind).optional(), to: z.string().max(FIELD_LIMITS.kind).optional() }),
 } as const;
 
@@ -96,9 +97,10 @@ export const MEMORY_TOOLS: { [N in MemoryToolName]: MemoryTool<N> } = {
   memory_evidence_show: {
     title: "A memory's evidence",
     description:
-      "A memory's class, confidence and the counts behind it (supports, refutations, distinct sources, first/last seen) beside its warrant, its salience and its events.",
+      "A memory's class, confidence and the counts behind it (supports, refutations, distinct sources, first/last seen) beside its warrant, its salience and its events " +
+      '(a page of them, oldest first: events_total counts them all, events_next_cursor passed as events_after gives the next).',
     writes: false,
-    run: (m, a) => m.show(a.hash, a.evaluated_at),
+    run: async (m, a) => pageEvents(await m.show(a.hash, a.evaluated_at), a.events_after),
   },
   memory_evidence_link: {
     title: 'Link an observation as support',
@@ -114,9 +116,11 @@ export const MEMORY_TOOLS: { [N in MemoryToolName]: MemoryTool<N> } = {
   },
   memory_evidence_audit: {
     title: 'Audit the memory events',
-    description: "Verify the ledger's hash chain (memory events included) and list a memory's events, or every memory event.",
+    description:
+      "Verify the ledger's hash chain (memory events included) and list a memory's events, or every memory event, a page at a time " +
+      '(events_total counts them all, events_next_cursor passed as events_after gives the next).',
     writes: false,
-    run: (m, a) => m.audit(a.hash),
+    run: async (m, a) => pageEvents(await m.audit(a.hash), a.events_after),
   },
   memory_evidence_gates: {
     title: 'Promotion gate statistics',

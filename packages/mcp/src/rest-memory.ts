@@ -7,6 +7,7 @@
 import { memoryLedgerFor } from '@ewp/memory';
 import { invalidArgument, memoryRecallQuery, memoryWriteInput, ToolRefusal } from '@ewp/tools';
 import { MEMORY_TOOL_INPUTS, memoryToolArguments } from './memory-tools.js';
+import { pageEvents } from './event-page.js';
 import { recallPage } from './recall-page.js';
 import type { RestRoute } from './rest-routes.js';
 
@@ -50,7 +51,13 @@ export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
     method: 'GET',
     path: '/v1/evidence/:hash',
     role: 'reader',
-    // The record (class, confidence, support_count, refute_count, distinct_sources, first/last seen, warrant) and its audit events.
-    handler: async (_body, params, ctx) => memoryLedgerFor(ctx.store, ctx.clock).show(params.hash as string, ctx.query.get('evaluated_at') ?? undefined),
+    // The record (class, confidence, support_count, refute_count, distinct_sources, first/last seen, warrant) and a page of
+    // its audit events (`?events_after=` a previous answer's `events_next_cursor`).
+    handler: async (_body, params, ctx) => {
+      const raw = ctx.query.get('events_after');
+      if (raw !== null && !/^\d{1,15}$/.test(raw)) throw invalidArgument('events_after', "must be a previous answer's events_next_cursor");
+      const shown = await memoryLedgerFor(ctx.store, ctx.clock).show(params.hash as string, ctx.query.get('evaluated_at') ?? undefined);
+      return pageEvents(shown, raw === null ? undefined : Number(raw));
+    },
   },
 ];

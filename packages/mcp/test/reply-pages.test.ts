@@ -46,7 +46,9 @@ afterAll(async () => {
 async function tool(name: string, args: Record<string, unknown>): Promise<{ bytes: number; value: Record<string, unknown> }> {
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    // A fresh connection each call: the tests work the ledger in this process between calls, long enough for
+    // a kept-alive connection to time out just as it is reused.
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', connection: 'close' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
   const text = await res.text();
@@ -162,4 +164,52 @@ describe('bounded list replies', () => {
     expect(pages).toBeGreaterThanOrEqual(2);
     expect(held).toEqual(ids);
   });
+
+  it('memory_evidence_show and GET /v1/evidence/:hash answer a page of events with events_next_cursor', async () => {
+    const memory = memoryLedgerFor(store, () => SERVER_NOW);
+    const target = await memory.store({ text: 'the nightly backup job fails on host 7', class: 'hypothesis', source: 'agent' });
+    for (let i = 0; i < 300; i++) {
+      const seen = await memory.store({
+        text: `backup log line ${i}: job exited 1 on host 7 ${'trace '.repeat(40)}`,
+        class: 'observation',
+        source: `sensor-${i}`,
+      });
+      await memory.link(seen.hash, target.hash);
+    }
+    for (const via of ['rest', 'tool'] as const) {
+      const kinds: string[] = [];
+      let after: number | undefined;
+      let pages = 0;
+      let total = 0;
+      for (;;) {
+        let value: Record<string, unknown>;
+        if (via === 'tool') {
+          const answer = await tool('memory_evidence_show', { hash: target.hash, ...(after === undefined ? {} : { events_after: after }) });
+          expect(answer.bytes).toBeLessThanOrEqual(REPLY_BOUND);
+          value = answer.value;
+        } else {
+          const res = await fetch(`${base}/v1/evidence/${target.hash}${after === undefined ? '' : `?events_after=${after}`}`, {
+            headers: { connection: 'close' },
+          });
+          const text = await res.text();
+          expect(res.status).toBe(200);
+          expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_PAGE_BYTES + 16 * 1024);
+          value = JSON.parse(text) as Record<string, unknown>;
+        }
+        const events = value.events as { kind: string; chain_index: number }[];
+        expect(events.length).toBeGreaterThan(0);
+        kinds.push(...events.map((e) => e.kind));
+        total = value.events_total as number;
+        pages += 1;
+        if (value.events_next_cursor === null) break;
+        expect(value.events_next_cursor).toBe(events[events.length - 1]?.chain_index);
+        after = value.events_next_cursor as number;
+      }
+      expect(pages).toBeGreaterThanOrEqual(2);
+      expect(kinds.length).toBe(total);
+      expect(total).toBeGreaterThan(300);
+    }
+    const bad = await fetch(`${base}/v1/evidence/${target.hash}?events_after=x`);
+    expect(bad.status).toBe(400);
+  }, 60_000);
 });
