@@ -116,7 +116,7 @@ export const inspectCommand: Command = async (args, io) => {
   // An optional peer of @ewp/cli: loaded before the ledger is opened, so a missing one is said first.
   let serveInspector: typeof import('@ewp/inspect').serveInspector;
   try {
-    ({ serveInspector } = await importOptional('@ewp/inspect', 'ewp inspect', () => import('@ewp/inspect')));
+    ({ serveInspector } = await importOptional('@ewp/inspect', 'this command', () => import('@ewp/inspect')));
   } catch (error) {
     if (!PackageNotInstalledError.isInstance(error)) throw error;
     io.stderr.write(`ewp inspect: ${error.message}\n`);
