@@ -52,6 +52,10 @@ export interface WarrantTableOptions {
   policy?: Policy;
 }
 
+/**
+ * A store's warrant pieces by proposition (see the module's comment): `warrantAt` answers as a store read
+ * and `warrantNow` would, from a kept piece while the ledger's revision is unchanged.
+ */
 export class WarrantTable {
   /** Latest snapshots, by proposition id; in use order, the least recently used first. */
   private readonly latest = new Map<string, Entry>();
@@ -66,8 +70,9 @@ export class WarrantTable {
   private readonly endTurn = (): void => {
     this.thisTurn = undefined;
   };
-  /** Lookups answered without reading the store, and those that read it (for tests and benches). */
+  /** Lookups answered without reading the store (for tests and benches). */
   hits = 0;
+  /** Lookups that read the store (for tests and benches). */
   misses = 0;
 
   constructor(store: EvidenceStore, options: WarrantTableOptions = {}) {
