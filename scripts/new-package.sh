@@ -15,7 +15,8 @@ mkdir -p "$dir/src"
     ".": {
       "@ewp/source": "./src/index.ts",
       "types": "./dist/index.d.ts",
-      "import": "./dist/index.js"
+      "import": "./dist/index.js",
+      "default": "./dist/index.js"
     },
     "./package.json": "./package.json"
   },
@@ -26,7 +27,7 @@ mkdir -p "$dir/src"
     "build": "tsup",
     "typecheck": "tsc --noEmit",
     "test": "vitest run",
-    "publint": "publint && attw --pack . --profile esm-only",
+    "publint": "publint && attw --pack . --profile node16 --ignore-rules cjs-resolves-to-esm",
     "lint": "biome check ."
   },
   "engines": { "node": ">=20.19" }

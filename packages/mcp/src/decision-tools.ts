@@ -21,7 +21,7 @@ import {
   verifyDecision,
 } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** Arguments of each decision tool. */
 const DECISION_TOOL_INPUTS = {

@@ -22,7 +22,7 @@ import {
   ToolRefusal,
 } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { EVENTS_AFTER, pageEvents } from './event-page.js';
 import { RECALL_CURSOR, recallPage } from './recall-page.js';
 

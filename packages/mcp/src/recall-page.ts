@@ -5,7 +5,7 @@
  */
 import type { MemoryLedger, RecallQuery, RecallRow } from '@ewp/memory';
 import { boundPage, invalidArgument, type ShortenedItem } from '@ewp/tools';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** Rows a recall answers when no limit is given (the memory ledger's own default). */
 const DEFAULT_RECALL_LIMIT = 10;

@@ -7,7 +7,7 @@
 import { type Action, type Decision, type GateRule, MAY_ACT_RULES, type RiskPolicy, type WarrantView } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { DecisionRecord, RecoveryGateRecord } from '@ewp/receipts';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type DecisionRecording, decide } from './decisions/recording-gate.js';
 
 /** What a gated tool returns instead of running. */

@@ -15,7 +15,7 @@
  */
 import { FIELD_LIMITS } from '@ewp/core';
 import { type EpistemicClass, EPISTEMIC_CLASSES, type RecallQuery, type StoreMemoryInput } from '@ewp/memory';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ToolRefusal } from './refusal.js';
 
 const hash = z

@@ -5,7 +5,7 @@
  * (tool-arguments.ts) so every malformed value gets its own `EWP_*` code and JSON path.
  */
 import { AXIS_VALUES, DECISIONS, FIELD_LIMITS, RISKS, type SourceRef } from '@ewp/core';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { EWP_TOOL_CODES } from './refusal.js';
 
 const idArg = z.union([z.string().min(1).max(FIELD_LIMITS.id), z.number()]);

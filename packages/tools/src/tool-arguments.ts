@@ -5,7 +5,7 @@
  * malformed value must get its own EWP code rather than a framework's validation error.
  */
 import { checkJsonBounds, FIELD_LIMITS, FieldTooLargeError, fieldTooLarge } from '@ewp/core';
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 import { invalidArgument, ToolRefusal } from './refusal.js';
 
 /** An unpaired UTF-16 surrogate: it cannot be stored as UTF-8, so an id holding one is refused by name. */

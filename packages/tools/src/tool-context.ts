@@ -1,6 +1,6 @@
 import type { RiskPolicy } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 import type { MemoryWriter } from './memory-tool-args.js';
 import type { EwpToolName, inputs, outputs } from './schemas.js';
 import type { ToolArguments } from './tool-arguments.js';

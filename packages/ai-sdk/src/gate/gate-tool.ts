@@ -10,7 +10,7 @@
 import { InvalidArgumentError } from '@ewp/core';
 import { decideGate, type GateOptions, type GateRefusal, gateOptionsForCall, gateRefusalSchema, runGuarded } from '@ewp/tools';
 import { type ModelMessage, type Tool, type ToolExecutionOptions, tool } from 'ai';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { approvalGranted, approvalRequested } from './approval-state.js';
 
 /** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */

@@ -25,7 +25,7 @@ import {
 } from '@ewp/tools';
 import { jsonSchema, type Tool, tool } from 'ai';
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** Options of {@link ewpTools}: the store, the ingest capability, the operator's risk policy, the clock. */
 export type EwpToolsOptions = ToolsetOptions;

@@ -16,7 +16,7 @@ import type { MemoryLedger } from '@ewp/memory';
 import { EwpError, InvalidArgumentError } from '@ewp/core';
 import { AGENT_MEMORY_TOOL_ARGUMENTS, isSourceName, type MemoryWriter, memoryRecallQuery, memoryWriteInput } from '@ewp/tools';
 import { type DynamicStructuredTool, tool } from '@langchain/core/tools';
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 import { type MemorySource, memoryLedgerOf } from '@ewp/memory';
 
 /** Options of {@link memoryTools}. */

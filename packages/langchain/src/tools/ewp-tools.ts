@@ -19,7 +19,7 @@ import {
   type ToolsetOptions,
   toolContext,
 } from '@ewp/tools';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** What an EWP LangChain tool keeps as its artifact: the tool's result, or the refusal the model read. */
 export type EwpToolArtifact<N extends EwpToolName = EwpToolName> = ToolOutput<N> | RefusalPayload;
