@@ -7,6 +7,9 @@ export default ewpTsup({
   // `ewp serve` bundles the MCP server with the SDK, zod and ajv (about 260 modules as installed):
   // one chunk loads in a quarter less time than resolving and linking them file by file.
   noExternal: ['@ewp/mcp'],
+  // Every dependency and peer stays external (tsup's default), the optional peers @ewp/postgres, @ewp/inspect
+  // and @ewp/conformance included: their `import()` inside a command stays lazy, and a missing one is a
+  // PACKAGE_NOT_INSTALLED refusal rather than code bundled into every install.
   // `ewp bench harm` loads the repository's private bench package from a checkout; never bundled.
   external: ['@ewp/harm-bench'],
   // No comments or indentation: smaller, and ASCII only (a comment's em dash made V8 decode and
