@@ -1,8 +1,8 @@
 /**
  * `toolApproval` (AI SDK 7) over every store of the framework suite's one list (packages/framework-suite/
  * src/store-factories.ts), each compared with a `MemoryEvidenceStore` and with outcomes known from the
- * fixtures. Stores on better-sqlite3 (SQLite, offline Mem0) need its native addon, which the workspace
- * builds for the machine's Node: where it does not load under this Node they are skipped, saying why.
+ * fixtures. The SQLite store runs on the built-in node:sqlite here; offline Mem0 needs better-sqlite3
+ * built for this Node (the Node 22 lane builds it): without that build it is skipped, saying why.
  */
 import { toolApproval } from '@ewp/ai-sdk';
 import type { EvidenceStore } from '@ewp/ledger';
@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { REFERENCE, withStore } from '../../framework-suite/src/fixture-ledger.js';
 import { GATE_CASES, type GateCase } from '../../framework-suite/src/fixture-ledger.js';
+import { mem0SqliteUnavailable } from '../../framework-suite/src/mem0-native.js';
 import { closeStoreFactories, STORE_FACTORIES, type StoreFactory } from '../../framework-suite/src/store-factories.js';
 import { scriptedModelV4 } from '../test/scripted-model-v4.js';
 
@@ -49,26 +50,13 @@ async function approvedCall(store: EvidenceStore, c: GateCase) {
   };
 }
 
-/** Why the suite's SQLite store cannot open under this Node, or undefined when it can. */
-async function sqliteUnavailable(): Promise<string | undefined> {
-  const sqlite = STORE_FACTORIES.find((f) => f.name === 'sqlite');
-  try {
-    const store = await sqlite!.create();
-    await store.close();
-    await sqlite!.destroy?.(store);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message.split('\n')[0] : String(error);
-  }
-}
-const NATIVE_STORES = new Set(['sqlite', 'mem0-oss']);
-const unavailable = await sqliteUnavailable();
+const unavailable = mem0SqliteUnavailable();
 
 afterAll(() => closeStoreFactories());
 for (const factory of STORE_FACTORIES) {
   describe(`AI SDK 7 toolApproval over ${factory.name}`, () => {
-    if (unavailable !== undefined && NATIVE_STORES.has(factory.name)) {
-      it.skip(`skipped: better-sqlite3 was built for another Node (${process.version}: ${unavailable})`, () => undefined);
+    if (unavailable !== undefined && factory.name === 'mem0-oss') {
+      it.skip(`skipped: mem0ai's better-sqlite3 is not built for ${process.version} (${unavailable})`, () => undefined);
       return;
     }
     it('decides every case as over the reference store, and as the fixtures say', async () => {

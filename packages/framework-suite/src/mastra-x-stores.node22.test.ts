@@ -1,31 +1,20 @@
 /**
- * The Mastra entry points over every store of the one list, in the Node 22 lane. Stores built on
- * better-sqlite3 (SQLite, offline Mem0) need its native addon, which the workspace builds for the
- * machine's Node: where that binary does not load under this Node, they are skipped and say why.
+ * The Mastra entry points over every store of the one list, in the Node 22 lane. The SQLite store runs
+ * on the built-in node:sqlite here; offline Mem0 needs better-sqlite3 built for this Node (the lane
+ * builds it): without that build it is skipped, saying why.
  */
-import Database from 'better-sqlite3';
 import { afterAll, describe, it } from 'vitest';
+import { mem0SqliteUnavailable } from './mem0-native.js';
 import { runMastraConformance } from './mastra-suite.js';
 import { closeStoreFactories, STORE_FACTORIES } from './store-factories.js';
 
-/** Why better-sqlite3 cannot open a database under this Node, or undefined when it can. */
-function sqliteUnavailable(): string | undefined {
-  try {
-    new Database(':memory:').close();
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message.split('\n')[0] : String(error);
-  }
-}
-
-const NATIVE_STORES = new Set(['sqlite', 'mem0-oss']);
-const unavailable = sqliteUnavailable();
+const unavailable = mem0SqliteUnavailable();
 
 afterAll(() => closeStoreFactories());
 for (const factory of STORE_FACTORIES) {
-  if (unavailable !== undefined && NATIVE_STORES.has(factory.name)) {
+  if (unavailable !== undefined && factory.name === 'mem0-oss') {
     describe(`mastra over ${factory.name}`, () => {
-      it.skip(`skipped: better-sqlite3 was built for another Node (${process.version}: ${unavailable})`, () => undefined);
+      it.skip(`skipped: mem0ai's better-sqlite3 is not built for ${process.version} (${unavailable})`, () => undefined);
     });
     continue;
   }
