@@ -7,7 +7,20 @@
  * Every surface (CLI, MCP, REST) calls these methods; none restates a rule.
  */
 import { type ChainVerification, isWellFormed } from '@ewp/canonical';
-import { compareInstants, type EvidenceItem, type EvidenceView, type Instant, parseInstant, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
+import {
+  compareInstants,
+  type EvidenceItem,
+  type EvidenceView,
+  type Instant,
+  parseInstant,
+  pieceContains,
+  REFERENCE_V2,
+  type Warrant,
+  type WarrantPiece,
+  type WarrantView,
+  warrantNow,
+  warrantWithHorizon,
+} from '@ewp/core';
 import type { BatchWrite, EvidenceStore, LedgerEntry, LedgerEntryInput, LedgerRecord } from '@ewp/ledger';
 import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from './config.js';
 import { confidenceOf } from './confidence.js';
@@ -219,6 +232,11 @@ interface CachedView {
    * counts are these (only confidence's age term moves with T). Computed on first need.
    */
   settled?: { counts: EvidenceCounts; from: Instant | undefined };
+  /**
+   * The warrant's piece of T last computed for this view (`warrantWithHorizon`): while T stays in it the
+   * warrant is the same but for `evaluated_at`. Dropped with the view, as the counts are.
+   */
+  piece?: WarrantPiece;
 }
 
 /** A memory as the index keeps it: its STORE facts and its current class. */
@@ -271,6 +289,18 @@ function checkHashList(value: unknown, path: string): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw badInput(path, 'must be an array of memory hashes');
   return [...new Set(value.map((h, i) => checkText(h, `${path}[${i}]`, 256)))];
+}
+
+/**
+ * The warrant of a cached view at T, from its kept piece while T is inside it (its `evaluated_at` is then
+ * the T the piece was computed at: callers here take T from `at`); else computed and kept.
+ */
+function warrantOf(cached: CachedView, at: { text: string; instant: Instant }): WarrantView {
+  const kept = cached.piece;
+  if (kept !== undefined && pieceContains(kept, at.instant)) return kept.warrant;
+  const piece = warrantWithHorizon(cached.view, REFERENCE_V2, at.text);
+  cached.piece = piece;
+  return piece.warrant;
 }
 
 function instantOf(at: string, path: string): Instant {
@@ -463,7 +493,8 @@ export class MemoryLedger {
     const cached = await this.#cached(hash, keep);
     const view = cached.view;
     const counts = this.#countsOf(cached, at.instant);
-    const w = warrantNow(view, REFERENCE_V2, at.text);
+    // A view kept in the cache keeps its warrant piece; one read for a single pass is evaluated once.
+    const w = this.#views.get(hash) === cached ? warrantOf(cached, at) : warrantNow(view, REFERENCE_V2, at.text);
     const { strength: _s, rationale_codes: _r, ...warrant } = w.warrant;
     return {
       hash,
