@@ -46,16 +46,18 @@ async function generate({ html }) {
     // An export is what must be documented; the members of its inferred types (a zod schema's shape)
     // are not, or every refusal code of a schema would need a comment of its own.
     requiredToBeDocumented: ['Enum', 'Variable', 'Function', 'Class', 'Interface', 'TypeAlias'],
+    // TypeDoc asks for documentation only in the packages named here (by default the root's).
+    packagesRequiringDocumentation: [...new Set(entries.map((e) => e.pkg.name))],
     validation: { notExported: true, invalidLink: true, notDocumented: true, rewrittenLink: false, unusedMergeModuleWith: false },
     treatWarningsAsErrors: false,
   });
   // TypeDoc reports validation findings through its logger: sort them by kind.
   const logger = app.logger;
   const record = (message, level) => {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: TypeDoc colours its messages
     const text = String(message)
       .replace(/\u001b\[[0-9;]*m/g, '')
-      .replaceAll(`${ROOT}/`, '');
+      .replaceAll(`${ROOT}/`, '')
+      .replace(/^\[warning\] /, '');
     if (/Failed to resolve link|could not be resolved|is not a valid link/i.test(text)) found.invalidLink.push(text);
     else if (/referenced by .* but not included in the documentation/i.test(text)) found.notExported.push(text);
     else if (/does not have any documentation/i.test(text)) found.notDocumented.push(text);
