@@ -1,7 +1,6 @@
 // Offline AI SDK 7 walkthrough: one tool, the warrant gate as the call-level `toolApproval`. The model
 // is MockLanguageModelV4 from `ai/test`, scripted to call the tool; no network. Needs Node 22.
 // Run: pnpm --filter @ewp/example-ai-sdk-v7 start
-import { readFileSync } from 'node:fs';
 import { withToolApproval } from '@ewp/ai-sdk';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { generateText, stepCountIs, tool } from 'ai';
@@ -27,7 +26,34 @@ const scripted = () => {
 
 // P-win: "server01 runs Windows Server 2022", tool-verified on 2026-09-21 with a 7-day freshness window.
 const store = new MemoryEvidenceStore();
-await store.put(JSON.parse(readFileSync(new URL('../../conformance/pack/fixtures/08-verified-now.json', import.meta.url), 'utf8')));
+// P-win: "server01 runs Windows Server 2022", observed by a WinRM tool call on 2026-09-21, fresh for 7 days.
+const winrm = {
+  source_id: 'winrm',
+  lineage_id: 'L-obs',
+  origin_type: 'tool',
+  origin_locator: 'winrm://server01',
+  snapshot_id: 'snap:winrm',
+  content_hash: 'sha256:winrm',
+  observed_at: '2026-09-21T18:31:00Z',
+  extractor_id: null,
+  parent_source_id: null,
+};
+const verified = {
+  proposition_id: 'P-win',
+  freshness_policy_seconds: 604800,
+  assertions: [
+    {
+      assertion_id: 'a1',
+      text: 'server01 runs Windows Server 2022',
+      asserted_by: 'agent',
+      assertion_confidence: 0.9,
+      source: winrm,
+      asserted_at: winrm.observed_at,
+    },
+  ],
+  checks: [{ check_id: 'k1', method: 'tool_observation', scope: 'server01', source: winrm, observed_at: winrm.observed_at, result: 'supports' }],
+};
+await store.put(verified);
 const ran = [];
 const restart = tool({
   description: 'Restart a server',

@@ -2,21 +2,66 @@
 // call, the event JSON on stdin, the answer on stdout), and the Agent SDK's canUseTool from the same
 // tool mapping file. Run: pnpm --filter @ewp/example-claude-code start
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseToolMapping, warrantCanUseTool } from '@ewp/claude-code';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 
+// The evidence: P-win tool-verified (server01 runs Windows Server 2022), P-x disputed (an open conflict).
+const winrm = {
+  source_id: 'winrm',
+  lineage_id: 'L-obs',
+  origin_type: 'tool',
+  origin_locator: 'winrm://server01',
+  snapshot_id: 'snap:winrm',
+  content_hash: 'sha256:winrm',
+  observed_at: '2026-09-21T18:31:00Z',
+  extractor_id: null,
+  parent_source_id: null,
+};
+const verified = {
+  proposition_id: 'P-win',
+  freshness_policy_seconds: 604800,
+  assertions: [
+    {
+      assertion_id: 'a1',
+      text: 'server01 runs Windows Server 2022',
+      asserted_by: 'agent',
+      assertion_confidence: 0.9,
+      source: winrm,
+      asserted_at: winrm.observed_at,
+    },
+  ],
+  checks: [{ check_id: 'k1', method: 'tool_observation', scope: 'server01', source: winrm, observed_at: winrm.observed_at, result: 'supports' }],
+};
+const doc = {
+  source_id: 'sx',
+  lineage_id: 'L-b',
+  origin_type: 'document',
+  origin_locator: 'wiki://x',
+  snapshot_id: 'snap:sx',
+  content_hash: 'sha256:sx',
+  observed_at: '2026-09-01T00:00:00Z',
+  extractor_id: null,
+  parent_source_id: null,
+};
+const disputed = {
+  proposition_id: 'P-x',
+  freshness_policy_seconds: 2592000,
+  assertions: [{ assertion_id: 'ax', text: 'X', asserted_by: 'agent', assertion_confidence: 0.9, source: doc, asserted_at: doc.observed_at }],
+  evidence: [{ evidence_id: 'ex', polarity: 'supports', content: 'X', source: doc, observed_at: doc.observed_at }],
+  conflicts: [{ conflict_id: 'c1', note: '', proposition_ids: ['P-x', 'P-not-x'], status: 'open' }],
+};
+
 const dir = mkdtempSync(join(tmpdir(), 'ewp-claude-example-'));
 try {
   // The ledger: P-win verified (server01 runs Windows Server 2022), P-x disputed.
   const db = join(dir, 'ewp.sqlite');
   const ledger = new SqliteEvidenceStore(db);
-  for (const name of ['08-verified-now', '02-fork-x']) {
-    await ledger.put(JSON.parse(readFileSync(new URL(`../../conformance/pack/fixtures/${name}.json`, import.meta.url), 'utf8')));
-  }
+  await ledger.put(verified);
+  await ledger.put(disputed);
   await ledger.close();
 
   // The tool mapping (what .claude/ewp-tools.json would hold).
