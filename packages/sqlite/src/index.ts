@@ -4,4 +4,11 @@
  */
 export { openSqliteStore, SqliteEvidenceStore, type SqliteStoreOptions } from './sqlite-store.js';
 export { APPLICATION_ID, SCHEMA_VERSION } from './sqlite-schema.js';
-export { hasNodeSqlite, type SqliteConnection, type SqliteDriverName, SqliteDriverUnavailableError, type SqliteStatement } from './sqlite-driver.js';
+export {
+  hasNodeSqlite,
+  type SqliteConnection,
+  type SqliteDriverName,
+  SqliteDriverUnavailableError,
+  type SqliteRunResult,
+  type SqliteStatement,
+} from './sqlite-driver.js';

@@ -20,9 +20,13 @@ export interface SqliteRunResult {
 
 /** A prepared statement (better-sqlite3's shape, on either driver). */
 export interface SqliteStatement {
+  /** Execute with `params` (positional values, or one object of named ones). */
   run(...params: unknown[]): SqliteRunResult;
+  /** The first row, or undefined when there is none. */
   get(...params: unknown[]): unknown;
+  /** Every row. */
   all(...params: unknown[]): unknown[];
+  /** The rows one by one. */
   iterate(...params: unknown[]): IterableIterator<unknown>;
   /** Rows as arrays of column values, in column order (this statement, from now on). */
   raw(): SqliteStatement;
@@ -38,12 +42,15 @@ export interface SqliteConnection {
   readonly open: boolean;
   /** True while a transaction is open on the connection. */
   readonly inTransaction: boolean;
+  /** Compile one SQL statement. */
   prepare(sql: string): SqliteStatement;
+  /** Run SQL text (any number of statements, no parameters). */
   exec(sql: string): void;
   /** `PRAGMA <text>`: its rows, or with `simple` the first column of the first row. */
   pragma(text: string, options?: { simple?: boolean }): unknown;
   /** `fn` inside `BEGIN`/`COMMIT` (`ROLLBACK` when it throws). */
   transaction<T>(fn: () => T): T;
+  /** Close the connection. */
   close(): void;
 }
 
@@ -65,6 +72,7 @@ export interface SqliteOpenOptions {
  * that handle an unreachable store handle this too; `driver` names the driver.
  */
 export class SqliteDriverUnavailableError extends StoreUnavailableError {
+  /** The marker `isInstance` looks for. */
   static override readonly marker: symbol = Symbol.for('ewp.error.SqliteDriverUnavailableError');
   /** The driver that could not be loaded. */
   readonly driver: SqliteDriverName;
