@@ -20,7 +20,8 @@ const HELP = `usage: ewp hook pre-tool-use --map tools.json (--db ./ewp.sqlite |
 A Claude Code PreToolUse hook: the event JSON on stdin, the answer on stdout
 ({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow|ask|deny",
 "permissionDecisionReason":"..."}}). The mapping file names, per tool name pattern, the proposition
-the call depends on and the action it is (@ewp/claude-code README). Input it cannot read (not JSON,
+the call depends on and the action it is (@ewp/claude-code README); with "no_evidence": "ask" a call
+whose proposition has nothing recorded yet is asked of a human, not denied. Input it cannot read (not JSON,
 not UTF-8, a key given twice, more than 16 MiB), unusable arguments, a bad mapping file or a missing
 ledger are answered deny with the reason. Exit: always 0.
 
