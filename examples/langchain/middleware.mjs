@@ -47,12 +47,15 @@ async function run(label, at, risk, answer) {
   const agent = createAgent({ model, tools: [restart, status], middleware: [gate], checkpointer: new MemorySaver() });
   const config = { configurable: { thread_id: label } };
   let out = await agent.invoke({ messages: [{ role: 'user', content: 'restart server01' }] }, config);
-  if (out.__interrupt__) {
+  const paused = out.__interrupt__ !== undefined;
+  if (paused) {
     console.log(`${label}: paused for a human (${out.__interrupt__[0].value.reason}); answered ${answer}`);
     out = await agent.invoke(new Command({ resume: { approved: answer } }), config);
   }
   const reply = out.messages.find((m) => m.getType() === 'tool')?.content;
-  decided.push(`${label} → ${String(reply).startsWith('restarted') ? 'restarted' : (JSON.parse(reply).ewp_gate ?? reply)}`);
+  decided.push(
+    `${label} → ${paused ? `REQUIRE_CONFIRMATION, answered ${answer}, ` : ''}${String(reply).startsWith('restarted') ? 'restarted' : (JSON.parse(reply).ewp_gate ?? reply)}`,
+  );
   console.log(`${label}: ${String(reply).slice(0, 120)}`);
 }
 
