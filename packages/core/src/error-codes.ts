@@ -39,7 +39,6 @@ export const EWP_ERROR_CODES = {
   EWP_REFUSE_UNSTORABLE_TEXT: 'an id or text the store cannot keep (PostgreSQL text holds no U+0000)',
   // Every decoder of caller input (the field-limits table).
   EWP_REFUSE_FIELD_TOO_LARGE: 'an id, kind, text or array longer, or a value nested deeper, than the field-limits table allows',
-  EWP_REFUSE_UNKNOWN_FIELD: 'a request body names a field the route does not read',
   // Tool calls and servers (the tool bindings, MCP, the inspector, the CLI).
   EWP_REFUSE_INGEST_ROLE: 'a write through a read-only tool set or server',
   EWP_REFUSE_INVALID_ARGUMENTS: 'tool arguments do not match the tool schema',

@@ -28,6 +28,7 @@ export { LineDelimitedServerTransport, MAX_STDIO_MESSAGE_BYTES } from './stdio-t
 export { EWP_TOOL_CODES, type EwpTool, type EwpToolCode, type EwpToolName, MAX_CLOCK_SKEW_SECONDS, type ToolContext, ToolRefusal } from '@ewp/tools';
 export {
   checkBodyFields,
+  MCP_ERROR_CODES,
   type RestContext,
   type RestErrorBody,
   type RestRole,

@@ -6,7 +6,7 @@
  * what a handler throws is mapped to a status here, in one place.
  */
 import type { EvidenceStore } from '@ewp/ledger';
-import { EwpError, type EwpErrorCode } from '@ewp/core';
+import { type ErrorCodeTable, EwpError, type EwpErrorCode } from '@ewp/core';
 import type { MemoryWriter, ToolErrorCode } from '@ewp/tools';
 
 /** Who may call a route: anyone the guard lets in (`reader`), or a holder of the ingest token (`ingest`). */
@@ -45,8 +45,13 @@ export interface RestRoute {
   handler: (body: unknown, params: Readonly<Record<string, string>>, ctx: RestContext) => Promise<unknown>;
 }
 
+/** The error codes only @ewp/mcp raises. */
+export const MCP_ERROR_CODES = {
+  EWP_REFUSE_UNKNOWN_FIELD: 'a REST request body names a field the route does not read',
+} as const satisfies ErrorCodeTable;
+
 /** A request body field a route does not read. */
-export class UnknownFieldError extends EwpError {
+export class UnknownFieldError extends EwpError<keyof typeof MCP_ERROR_CODES> {
   static override readonly marker: symbol = Symbol.for('ewp.error.UnknownFieldError');
   constructor(path: string, known: readonly string[]) {
     super('EWP_REFUSE_UNKNOWN_FIELD', `is not a field of this request (known: ${known.join(', ')})`, { path });

@@ -58,7 +58,6 @@ export const EWP_TOOL_CODES = [
   'EWP_UNKNOWN_RESOURCE',
   'LONE_SURROGATE',
   'EWP_REFUSE_FIELD_TOO_LARGE',
-  'EWP_REFUSE_UNKNOWN_FIELD',
   'EWP_REFUSE_SOURCE_NOT_ALLOWED',
   'EWP_REFUSE_CLASS_NOT_ALLOWED',
 ] as const satisfies readonly (ToolErrorCode | EwpErrorCode)[];
