@@ -4,7 +4,7 @@
  * Node 20, node:sqlite on Node 22); the child runs under the other Node (the Node 22 lane's binary, or
  * the machine's Node from inside that lane), so on the other driver.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,5 +80,17 @@ describe('SQLite files across drivers', () => {
     expect(mine.entries).toEqual([`note-P-there by ${theirs.driver}`, `note-P-here by ${mine.driver}`]);
     expect(mine.verify).toMatchObject({ ok: true });
     expect(other('read', file).verify).toEqual(mine.verify);
+  });
+
+  it('node:sqlite prints no ExperimentalWarning of its own, and every other warning still prints', () => {
+    const node22 = process.versions.node.startsWith('22.') ? process.execPath : lane.ensureNode22();
+    const run = spawnSync(node22, [worker, 'warn', join(dir, 'warn.sqlite')], { encoding: 'utf8', env: { ...process.env, EWP_SQLITE_DRIVER: '' } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ driver: 'node:sqlite' });
+    expect(run.stderr).toContain('ExperimentalWarning: a warning of the application');
+    expect(run.stderr).not.toMatch(/SQLite is an experimental/);
+    // Without the filter, loading node:sqlite prints exactly that warning (so the check above can fail).
+    const bare = spawnSync(node22, ['-e', "process.getBuiltinModule('node:sqlite'); setTimeout(() => {}, 20)"], { encoding: 'utf8' });
+    expect(bare.stderr).toMatch(/ExperimentalWarning: SQLite is an experimental/);
   });
 });
