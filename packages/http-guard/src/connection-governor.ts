@@ -99,6 +99,8 @@ export class ConnectionGovernor {
   private running = 0;
   /** Started requests waiting to take a slot again after their client sent its part. */
   private readonly slotWaiters: (() => void)[] = [];
+  /** The same, for connections that read their replies and send one request at a time: served first. */
+  private readonly politeSlotWaiters: (() => void)[] = [];
 
   constructor(private readonly limits: GovernorLimits) {}
 
@@ -243,7 +245,7 @@ export class ConnectionGovernor {
   }
 
   private slotFree(): boolean {
-    return this.running < this.limits.maxRequestsInFlight && this.slotWaiters.length === 0;
+    return this.running < this.limits.maxRequestsInFlight && this.slotWaiters.length === 0 && this.politeSlotWaiters.length === 0;
   }
 
   private slotFor(c: Connection): RequestSlot {
@@ -268,7 +270,8 @@ export class ConnectionGovernor {
           c.body = null;
           if (wasHeld) {
             await new Promise<void>((resolve) => {
-              this.slotWaiters.push(resolve);
+              // As in the ready lanes, a client that behaves does not wait behind those that pipeline or do not read.
+              (c.queue.length === 0 && c.socket.writableLength === 0 ? this.politeSlotWaiters : this.slotWaiters).push(resolve);
               this.grantSlots();
             });
             held = true;
@@ -280,9 +283,11 @@ export class ConnectionGovernor {
 
   /** Hand free slots to the requests waiting to resume first, then to requests not yet started. */
   private grantSlots(): void {
-    while (this.running < this.limits.maxRequestsInFlight && this.slotWaiters.length > 0) {
+    while (this.running < this.limits.maxRequestsInFlight) {
+      const next = this.politeSlotWaiters.shift() ?? this.slotWaiters.shift();
+      if (next === undefined) break;
       this.running += 1;
-      (this.slotWaiters.shift() as () => void)();
+      next();
     }
     this.scheduleReady();
   }

@@ -39,8 +39,10 @@ export interface HttpLimits {
   /** Unsent reply bytes of all connections past which every next request waits. */
   totalReplyBudgetBytes: number;
   /**
-   * Pipelined requests one connection may have waiting; past it the connection is closed. Above what
-   * one socket read of the smallest requests holds, so pausing, not closing, is what stops a client.
+   * Pipelined requests one connection may have waiting; past it the connection is closed. Each
+   * waiting request holds its parsed request and response: a client whose one socket read carries
+   * more small requests than this is closed rather than paused (a client that pipelines a few hundred
+   * requests and reads its replies is served).
    */
   maxQueuedRequests: number;
   /**
@@ -71,7 +73,7 @@ export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = Object.freeze({
   bodyRateFloorBytesPerSecond: 1024,
   connectionReplyBudgetBytes: 64 * 1024,
   totalReplyBudgetBytes: 64 * 1024 * 1024,
-  maxQueuedRequests: 4096,
+  maxQueuedRequests: 512,
   maxQueuedRequestsTotal: 1024,
   maxRequestsInFlight: 8,
   retryAfterSeconds: 1,
