@@ -1,7 +1,7 @@
 /**
- * MCP Streamable HTTP on `node:http` (path `/mcp`), stateless: one SDK server per role (read, ingest)
- * for the life of the process, each on one {@link HttpExchangeTransport}; a POST's role comes from
- * its token, decided from the headers before the body is read. Replies are JSON (no SSE stream is
+ * MCP Streamable HTTP on `node:http` (path `/mcp`), stateless: one SDK server for callers without a
+ * token and one per principal, for the life of the process, each on one {@link HttpExchangeTransport};
+ * a POST's role and principal come from its token, decided from the headers before the body is read. Replies are JSON (no SSE stream is
  * needed: no tool streams progress); connections are kept alive.
  * Plain JSON-RPC clients of the reference (`POST /mcp` with JSON and no `Accept`) are served too.
  */
