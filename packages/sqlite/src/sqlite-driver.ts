@@ -1,6 +1,7 @@
 /**
- * The one seam between the store and a SQLite driver: Node's built-in `node:sqlite` (Node ≥ 22.13,
- * no install script, no native compile) or better-sqlite3 (where `node:sqlite` is missing: Node 20).
+ * The one seam between the store and a SQLite driver: Node's built-in `node:sqlite` (unflagged from
+ * Node 22.13; the store uses it from 22.16, whose statements return rows as arrays and whose
+ * connections report an open transaction; no install script, no native compile) or better-sqlite3 (where `node:sqlite` is missing or older: Node 20, Node 22 before 22.16).
  * Both open the same file format and run the same SQL, so a ledger written through one is read and
  * verified through the other. The surface is the part of better-sqlite3's the store and its tests use
  * (prepare/run/get/all/iterate/raw/pluck, exec, pragma, transaction, close).
@@ -66,7 +67,7 @@ export interface SqliteOpenOptions {
 }
 
 /**
- * The requested SQLite driver cannot be loaded: `node:sqlite` on a Node without it, or better-sqlite3
+ * The requested SQLite driver cannot be loaded: `node:sqlite` on a Node without it (before 22.16), or better-sqlite3
  * not installed (it is an optional dependency: `npm i better-sqlite3`) or not built for this Node.
  * A `StoreUnavailableError` (reason `connection`, code `EWP_REFUSE_LEDGER_UNAVAILABLE`), so callers
  * that handle an unreachable store handle this too; `driver` names the driver.
@@ -251,7 +252,7 @@ function loadBetterSqlite(): BetterSqliteConstructor {
     throw new SqliteDriverUnavailableError(
       'better-sqlite3',
       missing
-        ? `better-sqlite3 is not installed, and Node ${process.version} has no node:sqlite (Node ≥ 22.13 has it built in): npm i better-sqlite3`
+        ? `better-sqlite3 is not installed, and Node ${process.version} has no node:sqlite the store runs on (Node ≥ 22.16 has it built in): npm i better-sqlite3`
         : `better-sqlite3 cannot be loaded under Node ${process.version}: ${(cause as Error).message}`,
       { cause },
     );
@@ -300,24 +301,30 @@ function openBetterSqlite(path: string, options: SqliteOpenOptions): SqliteConne
 
 // ---- choosing ---------------------------------------------------------------------------------
 
-/** True where this Node has `node:sqlite` (Node ≥ 22.13, unflagged). */
+/** True where this Node has a `node:sqlite` the store runs on (Node ≥ 22.16). */
 export function hasNodeSqlite(): boolean {
-  return loadNodeSqlite() !== null;
+  return usableNodeSqlite() !== null;
 }
 
 /**
- * The driver used when none is asked for: `node:sqlite` where this Node has it (with the statement
- * features the store uses), better-sqlite3 elsewhere. `EWP_SQLITE_DRIVER` overrides it (tests, and
- * users who want better-sqlite3 on Node 22).
+ * `node:sqlite` when this Node's has what the store uses (rows as arrays, `isTransaction`, the busy
+ * `timeout` option: Node ≥ 22.16), else null.
+ */
+function usableNodeSqlite(): NodeSqliteModule | null {
+  const mod = loadNodeSqlite();
+  const statement = (mod as { StatementSync?: { prototype?: { setReturnArrays?: unknown } } } | null)?.StatementSync?.prototype;
+  return mod !== null && typeof statement?.setReturnArrays === 'function' ? mod : null;
+}
+
+/**
+ * The driver used when none is asked for: `node:sqlite` where this Node has it with what the store
+ * uses (Node ≥ 22.16), better-sqlite3 elsewhere. `EWP_SQLITE_DRIVER` overrides it (tests, and users
+ * who want better-sqlite3 on Node 22).
  */
 export function defaultSqliteDriver(): SqliteDriverName {
   const forced = process.env.EWP_SQLITE_DRIVER;
   if (forced === 'node:sqlite' || forced === 'better-sqlite3') return forced;
-  const mod = loadNodeSqlite();
-  return mod !== null &&
-    typeof (mod as { StatementSync?: { prototype?: { setReturnArrays?: unknown } } }).StatementSync?.prototype?.setReturnArrays === 'function'
-    ? 'node:sqlite'
-    : 'better-sqlite3';
+  return usableNodeSqlite() !== null ? 'node:sqlite' : 'better-sqlite3';
 }
 
 /**
@@ -326,11 +333,11 @@ export function defaultSqliteDriver(): SqliteDriverName {
  */
 export function openSqliteConnection(path: string, options: SqliteOpenOptions = {}, driver: SqliteDriverName = defaultSqliteDriver()): SqliteConnection {
   if (driver === 'node:sqlite') {
-    const mod = loadNodeSqlite();
+    const mod = usableNodeSqlite();
     if (mod === null) {
       throw new SqliteDriverUnavailableError(
         'node:sqlite',
-        `Node ${process.version} has no node:sqlite (built in from Node 22.13); use driver 'better-sqlite3' (npm i better-sqlite3)`,
+        `Node ${process.version} has no node:sqlite the store runs on (Node ≥ 22.16 has it built in); use driver 'better-sqlite3' (npm i better-sqlite3)`,
       );
     }
     return openNodeSqlite(mod, path, options);

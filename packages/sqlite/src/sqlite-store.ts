@@ -21,7 +21,7 @@ export interface SqliteStoreOptions {
   /** How long a write waits for another writer's lock, in ms (default 30 000). */
   busyTimeoutMs?: number;
   /**
-   * The SQLite driver. Default: Node's built-in `node:sqlite` where this Node has it (Node ≥ 22.13),
+   * The SQLite driver. Default: Node's built-in `node:sqlite` where this Node has it (Node ≥ 22.16),
    * better-sqlite3 elsewhere (an optional dependency: `npm i better-sqlite3`). Both read and write the
    * same files. The `EWP_SQLITE_DRIVER` environment variable sets the default.
    */
