@@ -2,10 +2,10 @@
  * The read-only JSON API behind the inspector page. Every answer is computed from the store on
  * request; warrant comes from @ewp/core, origin trust from @ewp/tools. Nothing here writes.
  */
-import { EwpError, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type SourceRef, warrantNow } from '@ewp/core';
+import { EwpError, type EvidenceView, PROTOCOL_VERSION, parseEvaluatedAt, REFERENCE_V2, type RiskPolicy, type SourceRef } from '@ewp/core';
 import type { InspectErrorCode } from './errors.js';
 import type { EvidenceStore } from '@ewp/ledger';
-import { boundPage, type OriginTrust, originTrust, sourcesOf } from '@ewp/tools';
+import { asRefusal, boundPage, type OriginTrust, originTrust, sourcesOf, warrantTableFor } from '@ewp/tools';
 import { ChainStatusCache, type ChainVerification } from './chain-status.js';
 import { DEFAULT_DECISION_PAGE, decisionPage, MAX_DECISION_PAGE } from './decision-facts.js';
 import { MemoryFacts, type MemoryOptions } from './memory-facts.js';
@@ -149,18 +149,19 @@ export class InspectorApi {
     const limit = intParam(params, 'limit', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const listed = await this.store.listPropositions({ query, limit: offset + limit + 1 });
     const page = listed.slice(offset, offset + limit);
+    // Through the store's warrant table, as `ewp_warrant_now` reads: a lookup while T stays in a kept piece.
+    const table = warrantTableFor(this.store);
     const items = await Promise.all(
       page.map(async (p): Promise<PropositionRow> => {
-        const view = await this.store.get(p.proposition_id, p.latest_view_id);
         let warrant: PropositionRow['warrant'];
-        if (view === undefined) warrant = { error: 'snapshot not found' };
-        else {
-          try {
-            const { rationale_codes: _codes, strength: _strength, ...axes } = warrantNow(view, REFERENCE_V2, at).warrant;
-            warrant = axes;
-          } catch (error) {
-            warrant = { error: (error as Error).message };
-          }
+        try {
+          const { rationale_codes: _codes, strength: _strength, ...axes } = (await table.pieceWarrant(p.proposition_id, p.latest_view_id, at)).warrant;
+          warrant = axes;
+        } catch (error) {
+          const refusal = asRefusal(error);
+          // A store that fails fails the page, as its read did before the table.
+          if (refusal?.code === 'EWP_REFUSE_LEDGER_UNAVAILABLE') throw refusal.cause ?? error;
+          warrant = { error: refusal?.code === 'EWP_REFUSE_MISSING_VIEW' ? 'snapshot not found' : (refusal?.reason ?? (error as Error).message) };
         }
         return { ...p, warrant };
       }),
