@@ -84,12 +84,13 @@ async function hookCalls(dir, ledgerArgs, calls) {
   return { created: created.code === 0 ? 'created' : `ewp store exited ${created.code}: ${created.stderr.trim().split('\n')[0]}`, answer, ms: median(times) };
 }
 
-/** Whether this Node has the built-in SQLite (unflagged from Node 22.13), which @ewp/sqlite uses without better-sqlite3. */
+/**
+ * Whether this Node has the built-in SQLite without a flag (22.13 on), which @ewp/sqlite uses without
+ * better-sqlite3. Read from the version: importing it here would print Node's experimental warning.
+ */
 async function hasNodeSqlite() {
-  return import('node:sqlite').then(
-    () => true,
-    () => false,
-  );
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 13);
 }
 
 /** Whether the answer is the gate's (any decision) rather than the hook failing to run or to open the ledger. */
