@@ -13,7 +13,7 @@
  * and the piece at the new T computed. A table computes under one policy (its option), so a change of
  * policy is a table of its own and never meets another policy's entries.
  *
- * Bounded: at most `maxEntries` latest snapshots and as many asked for by view id (least recently used go first) and {@link PIECES_PER_ENTRY}
+ * Bounded: at most `maxEntries` latest snapshots and as many asked for by view id (least recently used go first) and four
  * pieces each; it holds warrants, never views, and can always be rebuilt.
  */
 import {
@@ -75,6 +75,10 @@ export class WarrantTable {
   /** Lookups that read the store (for tests and benches). */
   misses = 0;
 
+  /**
+   * A table over `store` (no read happens until the first lookup).
+   * @throws InvalidArgumentError when `options.maxEntries` is not a positive integer
+   */
   constructor(store: EvidenceStore, options: WarrantTableOptions = {}) {
     this.store = store;
     this.revision = typeof store.revision === 'function' ? () => (store.revision as () => Promise<string>).call(store) : undefined;
@@ -101,7 +105,7 @@ export class WarrantTable {
   }
 
   /**
-   * As {@link warrantAt}, but the WarrantView is the kept piece's as it is: every field is the one at T
+   * As {@link WarrantTable.warrantAt}, but the WarrantView is the kept piece's as it is: every field is the one at T
    * except `evaluated_at`, which is the T the piece was computed at. For a caller that writes T itself
    * (`ewp_warrant_now`), saving a copy of the view per call.
    */
