@@ -3,6 +3,10 @@
 // project, once with npm and once with pnpm, and the package's example runs there. A peer-dependency
 // warning fails the install.
 //
+// Beside them (scripts/user-lanes.mjs): one CommonJS TypeScript project requires every package, one app
+// on zod 3 runs the examples of the bindings that accept it, and the lowest-versions lane runs each
+// binding's example on the oldest version of every framework peer its ranges allow.
+//
 // The example of a package is its `example.mjs` (it imports the package by name, runs offline, exits 0),
 // and its README shows that file verbatim in a ```js block (docs/releasing.md).
 //
@@ -14,6 +18,7 @@ import { CheckResults, option } from './check-results.mjs';
 import { packPackages } from './pack-packages.mjs';
 import { pnpmCommand } from './pnpm.mjs';
 import { mapLimit, run } from './run-process.mjs';
+import { onLowestPeers, onZod3, requireFromCommonJs } from './user-lanes.mjs';
 import { publicPackages, typedEntryPoints } from './workspace.mjs';
 
 const results = new CheckResults('installed as users install');
@@ -168,16 +173,34 @@ async function main() {
     .sort((a, b) => a.order - b.order);
   // pnpm installs link from the machine's store and npm's from its cache; three at a time keeps the
   // two cores busy without starving the native builds (better-sqlite3) npm runs.
-  const outcomes = await mapLimit(runs, 3, async ({ pkg, manager }) => {
-    try {
-      return { pkg, manager, ok: true, detail: await installAndRun(pkg, manager, tarballs) };
-    } catch (error) {
-      return { pkg, manager, ok: false, detail: error.message };
-    }
-  });
+  // Beside them, one project per kind of user that takes many packages at once (scripts/user-lanes.mjs).
+  const [outcomes, commonJs, zod3, lowest] = await Promise.all([
+    mapLimit(runs, 3, async ({ pkg, manager }) => {
+      try {
+        return { pkg, manager, ok: true, detail: await installAndRun(pkg, manager, tarballs) };
+      } catch (error) {
+        return { pkg, manager, ok: false, detail: error.message };
+      }
+    }),
+    requireFromCommonJs(targets, tarballs, join(scratch, 'commonjs-user')),
+    onZod3(targets, tarballs, join(scratch, 'zod3-user')),
+    onLowestPeers(targets, tarballs, join(scratch, 'lowest-peers')),
+  ]);
   for (const o of outcomes) {
     if (o.ok) results.pass(`${o.manager} install + example: ${o.pkg.name}`, o.detail);
     else results.fail(`${o.manager} install + example: ${o.pkg.name}`, o.detail);
+  }
+  for (const o of commonJs) {
+    if (o.ok) results.pass(`require() from CommonJS TypeScript: ${o.name}`, o.detail);
+    else results.fail(`require() from CommonJS TypeScript: ${o.name}`, o.detail);
+  }
+  for (const o of zod3) {
+    if (o.ok) results.pass(`example on zod 3: ${o.name}`, o.detail);
+    else results.fail(`example on zod 3: ${o.name}`, o.detail);
+  }
+  for (const o of lowest) {
+    if (o.ok) results.pass(`example on the oldest allowed peers: ${o.name}`, o.detail);
+    else results.fail(`example on the oldest allowed peers: ${o.name}`, o.detail);
   }
 }
 
