@@ -62,6 +62,10 @@ export const COMMANDS: Record<
     summary: 'signing keys of decision records on the ledger: add, rotate, retire, revoke, list',
     load: async () => (await import('./commands/keys.js')).keysCommand,
   },
+  checkpoint: {
+    summary: 'EvidenceBound checkpoints in a SQLite receipt store: create, verify, invalidate',
+    load: async () => (await import('./commands/checkpoint.js')).checkpointCommand,
+  },
   recover: {
     summary: 'after evidence changed: plan recovery, re-evaluate, record a retraction',
     load: async () => (await import('./commands/recover.js')).recoverCommand,
