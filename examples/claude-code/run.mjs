@@ -108,9 +108,9 @@ try {
       return false;
     },
   });
-  console.log('canUseTool status       ->', sdk(await canUseTool('mcp__ops__status', { server: 'server01' })));
-  console.log('canUseTool drop         ->', sdk(await canUseTool('mcp__ops__drop_table', { table: 'users' })));
-  console.log('canUseTool Write        ->', sdk(await canUseTool('Write', { file_path: '/etc/hosts' })));
+  console.log('canUseTool status       ->', sdk(await canUseTool('mcp__ops__status', { server: 'server01' }, { toolUseID: 'toolu_sdk_1' })));
+  console.log('canUseTool drop         ->', sdk(await canUseTool('mcp__ops__drop_table', { table: 'users' }, { toolUseID: 'toolu_sdk_2' })));
+  console.log('canUseTool Write        ->', sdk(await canUseTool('Write', { file_path: '/etc/hosts' }, { toolUseID: 'toolu_sdk_3' })));
   await store.close();
   const [status, drop, write, malformed, sdkStatus, sdkDrop, sdkWrite] = decided;
   console.log(
