@@ -18,7 +18,7 @@ const LAYERS: string[][] = [
   // The evidence layer sits on the engine; the agent tools build on it.
   ['@ewp/memory'],
   ['@ewp/sqlite', '@ewp/postgres', '@ewp/mem0', '@ewp/zep', '@ewp/tools'],
-  ['@ewp/mcp', '@ewp/ai-sdk', '@ewp/langchain', '@ewp/openai-agents', '@ewp/mastra', '@ewp/claude-code', '@ewp/inspect'],
+  ['@ewp/mcp', '@ewp/ai-sdk', '@ewp/langchain', '@ewp/openai-agents', '@ewp/mastra', '@ewp/claude-code', '@ewp/adk', '@ewp/inspect'],
   ['@ewp/cli'],
 ];
 
