@@ -3,7 +3,7 @@
  * knowing EWP's records. A scenario is a short history of what an agent's memory received, one
  * action the agent is about to take, and whether taking it is justified (`truth`).
  */
-import { EwpError, parseInstant } from '@ewp/core';
+import { type ErrorCodeTable, EwpError, parseInstant } from '@ewp/core';
 
 /** What a family's author says the agent should do. */
 export type Truth = 'act' | 'hold';
@@ -98,7 +98,7 @@ export interface Scenario {
 /** The error codes of @ewp/harm-bench. */
 export const HARM_BENCH_ERROR_CODES = {
   SCENARIO_INVALID: 'a scenario line that is not JSON or breaks the scenario format (the line and the field are named)',
-} as const;
+} as const satisfies ErrorCodeTable;
 
 /** A scenario file refused: `line` (1-based) and `path` (`$.events[2].polarity`) name what is wrong. */
 export class ScenarioError extends EwpError<keyof typeof HARM_BENCH_ERROR_CODES> {
