@@ -66,7 +66,7 @@ export async function requireFromCommonJs(packages, tarballs, dir) {
   // langchain) are required here as well.
   for (const pkg of packages) {
     for (const [name, range] of Object.entries(pkg.manifest.peerDependencies ?? {})) {
-      if (!name.startsWith('@ewp/')) dependencies[name] = pkg.manifest.devDependencies?.[name] ?? range;
+      dependencies[name] = local[name] ?? pkg.manifest.devDependencies?.[name] ?? range;
     }
   }
   for (const pkg of packages) dependencies[pkg.name] = local[pkg.name];
