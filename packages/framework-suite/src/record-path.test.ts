@@ -10,10 +10,13 @@ import { gateTool } from '@ewp/ai-sdk';
 import { parseToolMapping, warrantPostToolUseHook, warrantPreToolUseHook } from '@ewp/claude-code';
 import { gateLangChainTool } from '@ewp/langchain';
 import { warrantMiddleware } from '@ewp/langchain/middleware';
+import { createEwpMcpServer, MCP_GATE } from '@ewp/mcp';
 import { gatedAgentTool } from '@ewp/openai-agents';
 import { FunctionTool, InMemoryRunner, LlmAgent } from '@google/adk';
 import { tool as langchainTool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { run } from '@openai/agents-core';
 import { generateText, stepCountIs, tool } from 'ai';
 import { createAgent, FakeToolCallingModel } from 'langchain';
@@ -114,6 +117,38 @@ const BINDINGS: RecordBinding[] = [
         // drained: the run ends when the stream does
       }
       return { gate: 'adk', callId: /^.+:adk-fc-1$/, ran };
+    },
+  },
+  {
+    name: 'MCP ewp_may_act / ewp_decision_outcome (official SDK client)',
+    run: async (store, fail) => {
+      // An agent over MCP with the ingest role: it asks, acts on a claimed MAY_ACT, then reports how the action ended.
+      const ran: string[] = [];
+      const server = createEwpMcpServer({ store, roles: { ingest: true }, clock: now });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const client = new Client({ name: 'record-path', version: '1.0.0' });
+      await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+      try {
+        const asked = await client.callTool({ name: 'ewp_may_act', arguments: { proposition_id: proposition, action, call_id: 'mcp-call-1' } });
+        const answer = asked.structuredContent as { decision: string; decision_id: string; claimed?: boolean };
+        if (answer.decision === 'MAY_ACT' && answer.claimed === true) {
+          const error = await restartBody(
+            ran,
+            fail,
+          )({ server: SCENARIO.server }).then(
+            () => undefined,
+            (e: Error) => `${e.name}: ${e.message}`,
+          );
+          const reported = await client.callTool({
+            name: 'ewp_decision_outcome',
+            arguments: { decision_id: answer.decision_id, ...(error === undefined ? { outcome: 'succeeded' } : { outcome: 'failed', error }) },
+          });
+          expect(reported.isError, JSON.stringify(reported.content)).not.toBe(true);
+        }
+      } finally {
+        await client.close();
+      }
+      return { gate: MCP_GATE, callId: 'mcp-call-1', ran };
     },
   },
 ];

@@ -2,8 +2,9 @@
  * The decision tools of the MCP server (docs/spec/receipts.md §12): `ewp_decisions` lists the gate decisions
  * recorded in the ledger, or shows one with its confirmation, execution and outcome and its offline
  * verification; `ewp_recovery_plan` says which recorded actions are held because their evidence
- * changed, and what to re-evaluate. Both only read (every caller has them); the library functions
- * are `@ewp/tools`' own, the same the CLI calls.
+ * changed, and what to re-evaluate; `ewp_keys` lists the signing keys' states. These only read
+ * (every caller has them). `ewp_decision_outcome` records how a call `ewp_may_act` claimed ended: a
+ * write, for the ingest role. The library functions are `@ewp/tools`' own, the same the CLI calls.
  */
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
@@ -16,8 +17,11 @@ import {
   listDecisions,
   MAX_PAGE_BYTES,
   parseToolArguments,
+  listKeyStates,
   planLedgerRecovery,
   readPage,
+  recordCallOutcome,
+  ToolRefusal,
   verifyDecision,
 } from '@ewp/tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -42,6 +46,13 @@ const DECISION_TOOL_INPUTS = {
       .optional()
       .describe("a previous answer's next_cursor: the held actions after those it listed"),
   }),
+  ewp_keys: z.strictObject({}),
+  ewp_decision_outcome: z.object({
+    decision_id: z.string().min(1).describe('the decision_id ewp_may_act answered with claimed: true'),
+    outcome: z.enum(['succeeded', 'failed']).describe('how the action ended'),
+    error: z.string().min(1).max(4096).optional().describe("the action's error text, for a failed action"),
+    call_id: z.string().min(1).optional().describe('when given, must be the call the decision names (a check)'),
+  }),
 } as const;
 
 /** A decision tool's name. */
@@ -65,7 +76,25 @@ const DESCRIPTIONS: Record<DecisionToolName, { title: string; description: strin
       'their own dependency path is re-evaluated. Read only. The held actions come a page at a time (64 KiB): held_total counts them ' +
       'all, and next_cursor, passed as cursor with the same since, lists the next ones; reevaluated lists the first that fit (reevaluated_total).',
   },
+  ewp_keys: {
+    title: 'Signing keys and their states',
+    description:
+      'The signing keys the ledger registers (decision records are signed and verified against them), each with its public key, its state ' +
+      '(ACTIVE signs, RETIRED still verifies, REVOKED verifies nothing) and every state it had. Read only; public keys only.',
+  },
+  ewp_decision_outcome: {
+    title: 'Report how a claimed action ended',
+    description:
+      'After acting on an ewp_may_act answer with claimed: true, report the outcome: succeeded, or failed with its error. Recorded once ' +
+      'per decision in the ledger beside the decision and its claim (a second report is refused). Needs the ingest role.',
+  },
 };
+
+/** The decision tools that write (the ingest role only). */
+const WRITING: ReadonlySet<DecisionToolName> = new Set(['ewp_decision_outcome']);
+
+/** The gate name of the decisions `ewp_may_act` records over MCP (the only ones `ewp_decision_outcome` reports on). */
+export const MCP_GATE = 'mcp';
 
 /** The decision tools' names, in `tools/list` order. */
 export const DECISION_TOOL_NAMES = Object.keys(DECISION_TOOL_INPUTS) as DecisionToolName[];
@@ -79,7 +108,40 @@ function argumentsOf<N extends DecisionToolName>(name: N, raw: unknown): z.infer
   return parseToolArguments(DECISION_TOOL_INPUTS[name], raw) as z.infer<(typeof DECISION_TOOL_INPUTS)[N]>;
 }
 
+/** Records the outcome of the call an MCP `ewp_may_act` claimed, through the library's one outcome path. */
+async function recordOutcome(store: EvidenceStore, a: z.infer<(typeof DECISION_TOOL_INPUTS)['ewp_decision_outcome']>): Promise<Record<string, unknown>> {
+  const history = await decisionHistory(store, a.decision_id);
+  const { gate, call_id: callId } = history.decision.record;
+  const at = { path: '$.decision_id' };
+  if (gate !== MCP_GATE)
+    throw new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', `decision ${a.decision_id} was recorded by gate ${JSON.stringify(gate)}, not over MCP`, at);
+  if (a.call_id !== undefined && a.call_id !== callId) {
+    throw new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', `decision ${a.decision_id} names call ${JSON.stringify(callId)}, not ${JSON.stringify(a.call_id)}`, {
+      path: '$.call_id',
+    });
+  }
+  // An outcome without a claim would say an action ran that nobody allowed; a second one would rewrite the first.
+  if (history.execution === null) {
+    throw new ToolRefusal('EWP_REFUSE_DECISION_NOT_EXECUTABLE', `decision ${a.decision_id} (${history.decision.record.decision}) claimed no execution`, at);
+  }
+  if (history.outcome !== null) {
+    throw new ToolRefusal(
+      'EWP_REFUSE_DECISION_NOT_EXECUTABLE',
+      `decision ${a.decision_id} already has its outcome (${String(history.outcome.body.status)})`,
+      at,
+    );
+  }
+  const outcome = a.outcome === 'failed' ? { status: a.outcome, error: a.error ?? 'failed' } : { status: a.outcome };
+  const recorded = await recordCallOutcome(store, gate, callId, outcome);
+  return { recorded: recorded !== undefined, decision_id: recorded ?? a.decision_id, call_id: callId, outcome: a.outcome };
+}
+
 async function run(name: DecisionToolName, raw: unknown, store: EvidenceStore): Promise<Record<string, unknown>> {
+  if (name === 'ewp_keys') {
+    argumentsOf('ewp_keys', raw);
+    return { keys: await listKeyStates(store) };
+  }
+  if (name === 'ewp_decision_outcome') return recordOutcome(store, argumentsOf('ewp_decision_outcome', raw));
   if (name === 'ewp_recovery_plan') {
     const a = argumentsOf('ewp_recovery_plan', raw);
     const plan = await planLedgerRecovery(store, a.since === undefined ? {} : { since: a.since });
@@ -123,8 +185,12 @@ async function run(name: DecisionToolName, raw: unknown, store: EvidenceStore): 
 export async function runDecisionTool(
   name: DecisionToolName,
   raw: unknown,
-  context: { store: EvidenceStore },
+  context: { store: EvidenceStore; ingest?: boolean },
 ): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; refusal: EwpError }> {
+  // The role is decided before the payload is looked at, as for the toolset's writes.
+  if (WRITING.has(name) && context.ingest !== true) {
+    return { ok: false, refusal: new ToolRefusal('EWP_REFUSE_INGEST_ROLE', `${name} writes to the ledger and needs the ingest role`) };
+  }
   try {
     return { ok: true, value: await run(name, raw, context.store) };
   } catch (error) {
@@ -141,6 +207,12 @@ export function decisionToolList(): Tool[] {
     inputSchema: jsonSchemaOf(DECISION_TOOL_INPUTS[name], 'input'),
     // The library's result objects; the fields are documented with @ewp/tools.
     outputSchema: jsonSchemaOf(z.looseObject({}), 'output'),
-    annotations: { title: DESCRIPTIONS[name].title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: {
+      title: DESCRIPTIONS[name].title,
+      readOnlyHint: !WRITING.has(name),
+      destructiveHint: false,
+      idempotentHint: !WRITING.has(name),
+      openWorldHint: false,
+    },
   }));
 }

@@ -133,6 +133,8 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
         const server = createEwpMcpServer({
           store: options.store,
           roles: { ingest: principal !== undefined },
+          // Every client of the principal shares this server: a request id is unique to its own request only.
+          callScope: 'request',
           ...(principal === undefined ? {} : { writer: writerOf(principal, options.observers) }),
           ...(options.clock ? { clock: options.clock } : {}),
         });

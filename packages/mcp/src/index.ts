@@ -39,3 +39,4 @@ export {
 } from './rest-routes.js';
 export { isMemoryToolName, MEMORY_TOOL_INPUTS, MEMORY_TOOL_NAMES, MEMORY_TOOLS, type MemoryToolName, runMemoryTool } from './memory-tools.js';
 export { MEMORY_REST_ROUTES } from './rest-memory.js';
+export { MCP_GATE } from './decision-tools.js';

@@ -5,6 +5,7 @@
  * frames results and refusals as MCP tool results. Built on the SDK's low-level `Server` so the
  * SDK does not validate arguments first with its own errors.
  */
+import { randomUUID } from 'node:crypto';
 import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { memoryLedgerFor, type SalienceStore } from '@ewp/memory';
@@ -38,7 +39,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
-import { decisionToolList, isDecisionToolName, runDecisionTool } from './decision-tools.js';
+import { decisionToolList, isDecisionToolName, MCP_GATE, runDecisionTool } from './decision-tools.js';
 import { isMemoryToolName, memoryToolList, runMemoryTool } from './memory-tools.js';
 import { completeResourceArgument, listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
 import { stableJson, stableJsonLiteral } from './stable-json.js';
@@ -78,6 +79,13 @@ export interface EwpMcpServerOptions {
    * a restart. Default: in memory. The server never closes it.
    */
   salience?: SalienceStore;
+  /**
+   * What a JSON-RPC request id is unique within, for the call ids of `ewp_may_act`'s records:
+   * `connection` (default: one server serves one connection, whose ids the client never reuses) or
+   * `request` (one server answers many clients, as the HTTP server's per-principal servers do, so
+   * an id names only its own request). A transport's session id scopes it when it has one.
+   */
+  callScope?: 'connection' | 'request';
 }
 
 /** The `tools/list` answer, built on first use: converting the schemas costs startup time a server may never need. */
@@ -181,7 +189,7 @@ function resultReplyText(id: string | number, resultText: string): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultText}}`;
 }
 
-function directCalls(context: ToolContext): DirectCalls {
+function directCalls(context: ToolContext, contextFor: (name: string, id: string | number, sessionId: undefined) => ToolContext): DirectCalls {
   const cache = ToolResultCache.over(context.store);
   return (message) => {
     const m = message as { id?: unknown; method?: unknown; params?: unknown };
@@ -193,7 +201,7 @@ function directCalls(context: ToolContext): DirectCalls {
     if (typeof params.name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) return undefined;
     const id = m.id;
     const name = params.name;
-    const compute = (): Promise<string> => callEwpToolText(name, args, context);
+    const compute = (): Promise<string> => callEwpToolText(name, args, contextFor(name, id, undefined));
     const tool = Object.hasOwn(TOOLSET, name) ? (TOOLSET[name as keyof typeof TOOLSET] as EwpTool) : undefined;
     // The arguments came from JSON text, so their JSON text names them (key order aside: a miss, never a wrong hit).
     const result = cache !== undefined && tool?.deterministic === true ? cache.text(`${name}\n${JSON.stringify(args ?? {})}`, compute) : compute();
@@ -226,6 +234,12 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   // The store's one memory layer is made here with this salience store; the memory tools then share it.
   if (options.salience !== undefined) memoryLedgerFor(options.store, options.clock, { salience: options.salience });
   const context = toolContext({ store: options.store, ingest: options.roles.ingest, now: options.clock, writer: options.writer });
+  const connection = randomUUID();
+  // ewp_may_act records the request's own id, scoped so that no two requests share it (ids restart at each connection).
+  const contextFor = (name: string, id: string | number, sessionId: string | undefined): ToolContext =>
+    name !== 'ewp_may_act'
+      ? context
+      : { ...context, call: { gate: MCP_GATE, callId: `${options.callScope === 'request' ? randomUUID() : (sessionId ?? connection)}:${id}` } };
   const server = new Server(
     { name: options.name ?? 'ewp-mcp', title: 'EWP warrant for agent memory', version: PROTOCOL_VERSION },
     { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION },
@@ -234,8 +248,8 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   // Registered on the protocol layer: `Server` would wrap it to parse the request a second time and
   // re-validate (and copy) every result, which is built above by `successResult`/`refusalResult` and
   // checked by the client against the advertised output schema.
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request) =>
-    callEwpTool(request.params.name, request.params.arguments, context),
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request, extra) =>
+    callEwpTool(request.params.name, request.params.arguments, contextFor(request.params.name, extra.requestId, extra.sessionId)),
   );
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(options.store) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
@@ -243,6 +257,6 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   server.setRequestHandler(CompleteRequestSchema, async (request) => completeResourceArgument(options.store, request.params.ref, request.params.argument));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [AGENT_PROMPT] }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => getAgentPrompt(request.params.name));
-  DIRECT_CALLS.set(server, directCalls(context));
+  DIRECT_CALLS.set(server, directCalls(context, contextFor));
   return server;
 }

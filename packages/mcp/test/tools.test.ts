@@ -274,6 +274,9 @@ describe('ewp_may_act', () => {
       risk_policy: { policy_id: 'action-v0.1', version: '0.1.0' },
       decision_id: expect.stringMatching(/^dec_[0-9a-f]{32}$/),
       recorded: true,
+      // The request's own JSON-RPC id, scoped to its connection; a recorded MAY_ACT claims that call.
+      call_id: expect.stringMatching(/^[0-9a-f-]{36}:\d+$/),
+      claimed: true,
       rule: 'high.warranted',
       held_until_reevaluated: [],
     });

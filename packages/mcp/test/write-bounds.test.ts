@@ -84,7 +84,9 @@ describe('ewp_may_act records for the writer role only', () => {
     const recorded = await ok(holder, 'ewp_may_act', { proposition_id: 'P-win', action });
     expect(recorded).toMatchObject({ decision: 'MAY_ACT', decision_id: expect.stringMatching(/^dec_[0-9a-f]{32}$/), recorded: true });
     expect(recorded).not.toHaveProperty('why');
-    expect((await store.verifyChain()).length).toBe(chainAfter + 1);
+    // The decision, and (a MAY_ACT claims its call) the execution claim and the call claim.
+    expect(recorded).toMatchObject({ claimed: true });
+    expect((await store.verifyChain()).length).toBe(chainAfter + 3);
     console.log(`write-bounds: one token holder's ewp_may_act: ledger ${bytesAfter} -> ${ledgerBytes()} bytes`);
     expect(ledgerBytes()).toBeGreaterThan(bytesAfter);
   });

@@ -60,6 +60,7 @@ export const EWP_TOOL_CODES = [
   'EWP_REFUSE_FIELD_TOO_LARGE',
   'EWP_REFUSE_SOURCE_NOT_ALLOWED',
   'EWP_REFUSE_CLASS_NOT_ALLOWED',
+  'EWP_REFUSE_DECISION_NOT_EXECUTABLE',
 ] as const satisfies readonly (ToolErrorCode | EwpErrorCode)[];
 
 /** A code a tool call can be refused with. */

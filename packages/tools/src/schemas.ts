@@ -155,6 +155,9 @@ export const inputs = {
       .object({ high_requires_accepted: z.boolean().optional(), high_requires_no_open_conflict: z.boolean().optional() })
       .optional()
       .describe('operator (ingest role) only'),
+    call_id: idArg
+      .optional()
+      .describe("your own id of the action call this decision gates (e.g. the host's tool-use id): a MAY_ACT claims that call once; default the request's id"),
   }),
   ewp_memory_context: z.object({
     proposition_id: idArg,
@@ -220,6 +223,8 @@ export const outputs = {
     decision_id: text.nullable().describe('the recorded decision (null when nothing was recorded: see recorded and why)'),
     recorded: z.boolean().describe('whether the decision was appended to the ledger (only for a caller with the ingest role on a writable ledger)'),
     why: text.optional().describe('why the decision was not recorded'),
+    call_id: text.optional().describe('the call the recorded decision names (report its outcome with ewp_decision_outcome)'),
+    claimed: z.boolean().optional().describe('a recorded MAY_ACT claimed the one execution of its call: run it, then report the outcome'),
     rule: text.describe('the gate rule that decided mayAct (no_evidence when nothing is stored)'),
     held_until_reevaluated: idList.describe('propositions to re-evaluate before this action may proceed (empty unless held)'),
   }),

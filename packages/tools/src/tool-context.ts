@@ -21,6 +21,12 @@ export interface ToolContext {
    * observer grant (see {@link MemoryWriter}). Absent: the principal `agent`, no observer grant.
    */
   writer?: MemoryWriter | undefined;
+  /**
+   * The binding's own name for this call and its id (an MCP server: gate `mcp` and the request's id,
+   * scoped to its connection): `ewp_may_act` records its decision under them and claims the call once.
+   * A caller's `call_id` argument replaces the id. Absent: gate `ewp_may_act`, a random id, no claim.
+   */
+  call?: { gate: string; callId: string } | undefined;
 }
 
 /** The result of a tool (its output schema's type). */

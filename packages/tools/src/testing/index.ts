@@ -115,10 +115,13 @@ function withoutClock(call: ContractCall, outcome: ContractOutcome): ContractOut
   return { ok: true, value };
 }
 
-/** Each `ewp_may_act` call records its own decision: the id names that call's record, never equal across calls. */
+/**
+ * Each `ewp_may_act` call records its own decision: the id names that call's record, never equal across
+ * calls. The call it names (and claims) is the binding's own (an MCP request's id), not the toolset's.
+ */
 function withoutDecisionId(call: ContractCall, outcome: ContractOutcome): ContractOutcome {
   if (!outcome.ok || call.tool !== 'ewp_may_act' || typeof outcome.value !== 'object' || outcome.value === null) return outcome;
-  const { decision_id: _id, ...value } = outcome.value as Record<string, unknown>;
+  const { decision_id: _id, call_id: _call, claimed: _claimed, ...value } = outcome.value as Record<string, unknown>;
   return { ok: true, value };
 }
 

@@ -1,6 +1,7 @@
 import { type Action, checkFieldSize, parseInstant, type RiskPolicy, RISKS } from '@ewp/core';
 import { DecisionError } from '../decisions/decision-error.js';
 import { decide } from '../decisions/recording-gate.js';
+import { claimDecision } from '../decisions/run-guarded.js';
 import { ToolRefusal, toRefusal } from '../refusal.js';
 import { loadStoredView, serverTime } from '../stored-view.js';
 import { hasArgument, isAbsent, isObject, readId, type ToolArguments } from '../tool-arguments.js';
@@ -18,6 +19,8 @@ export const DEFAULT_ACTION_KIND = 'unspecified';
 export const UNRECORDED_ANONYMOUS = 'anonymous caller: decisions are recorded for token holders (the ingest role)';
 /** Why `ewp_may_act` answered without recording: the server's ledger is read-only. */
 export const UNRECORDED_READ_ONLY = 'the ledger is read-only: the decision was answered, not recorded';
+/** The gate name of `ewp_may_act`'s records when the binding names none. */
+export const MAY_ACT_GATE = 'ewp_may_act';
 const RISK_SET: ReadonlySet<string> = new Set(RISKS);
 const RISK_FLAGS = ['high_requires_accepted', 'high_requires_no_open_conflict'] as const;
 
@@ -89,6 +92,27 @@ function checkSkew(args: ToolArguments, now: Date): void {
   }
 }
 
+/**
+ * A recorded MAY_ACT on a named call authorizes one execution of that call: it is claimed here, by
+ * the library's one claim (as Claude Code's PreToolUse `allow` claims its call), and its outcome is
+ * reported later (MCP's `ewp_decision_outcome`). A call already run under another decision is refused.
+ */
+async function claimCall(decisionId: string, action: Action, context: Parameters<EwpTool['run']>[1]): Promise<boolean> {
+  let run: Awaited<ReturnType<typeof claimDecision>>;
+  try {
+    run = await claimDecision(context.store, decisionId, { action });
+  } catch (error) {
+    if (DecisionError.isInstance(error) && error.code === 'EWP_REFUSE_DECISION_NOT_EXECUTABLE') {
+      throw new ToolRefusal('EWP_REFUSE_DECISION_NOT_EXECUTABLE', `${error.message}; do not act`, { path: '$.call_id', cause: error });
+    }
+    if (DecisionError.isInstance(error)) throw new ToolRefusal('EWP_REFUSE_LEDGER_UNAVAILABLE', error.message, { cause: error });
+    throw toRefusal(error);
+  }
+  // Refused without an error: the evidence changed between the decision and its claim; nothing may run.
+  if (run.status !== 'executed') throw new ToolRefusal('EWP_REFUSE_DECISION_NOT_EXECUTABLE', `${run.reason}; do not act`);
+  return true;
+}
+
 /** `ewp_may_act`: gate an action on the latest stored snapshot at the server clock. */
 export const mayActTool: EwpTool<'ewp_may_act'> = {
   name: 'ewp_may_act',
@@ -96,7 +120,9 @@ export const mayActTool: EwpTool<'ewp_may_act'> = {
   description:
     'Decide MAY_ACT, REQUIRE_CONFIRMATION or DENY for an action {risk: low|medium|high, reversible: boolean} that relies on a ' +
     'proposition. The server evaluates the latest stored snapshot at its own clock; inline views and client-supplied warrants ' +
-    'are refused. A given evaluated_at must be within 300 s of the server clock; a given view_id must be the latest snapshot.',
+    'are refused. A given evaluated_at must be within 300 s of the server clock; a given view_id must be the latest snapshot. ' +
+    'For a caller with the ingest role the decision is recorded; a recorded MAY_ACT claims one execution of its call (call_id, your own ' +
+    'id of the action call, or by default this request): act once, then report the outcome (ewp_decision_outcome over MCP).',
   writes: false,
   async run(args, context) {
     const action = readAction(args);
@@ -114,6 +140,9 @@ export const mayActTool: EwpTool<'ewp_may_act'> = {
       );
     }
     const evaluatedAt = serverTime(() => now);
+    // The binding's gate and call id (an MCP server's request id); the caller's own id of the call wins.
+    const gate = context.call?.gate ?? MAY_ACT_GATE;
+    const callId = readId(args, 'call_id') ?? context.call?.callId;
     let made: Awaited<ReturnType<typeof decide>>;
     try {
       // The one recording gate: mayAct bounded by the recovery gate, recorded in the ledger. A server
@@ -127,12 +156,15 @@ export const mayActTool: EwpTool<'ewp_may_act'> = {
         riskPolicy,
         evaluatedAt,
         views: new Map([[propositionId, view]]),
-        record: context.ingest ? { gate: 'ewp_may_act', readOnlyLedger: 'unrecorded' } : { gate: 'ewp_may_act', readOnlyLedger: 'unrecorded', dryRun: true },
+        callId,
+        record: context.ingest ? { gate, readOnlyLedger: 'unrecorded' } : { gate, readOnlyLedger: 'unrecorded', dryRun: true },
       });
     } catch (error) {
       if (DecisionError.isInstance(error)) throw new ToolRefusal('EWP_REFUSE_LEDGER_UNAVAILABLE', error.message, { cause: error });
       throw toRefusal(error);
     }
+    const claimed =
+      made.decision_id !== null && callId !== undefined && made.record.decision === 'MAY_ACT' ? await claimCall(made.decision_id, action, context) : undefined;
     const w = made.warrants.get(propositionId);
     if (w === undefined) throw new ToolRefusal('EWP_REFUSE_MISSING_VIEW', `no stored view for proposition ${JSON.stringify(propositionId)}`);
     const { record } = made;
@@ -149,7 +181,8 @@ export const mayActTool: EwpTool<'ewp_may_act'> = {
       risk_policy: { policy_id: record.risk_policy.policy_id, version: record.risk_policy.version },
       decision_id: made.decision_id,
       recorded: made.decision_id !== null,
-      ...(made.decision_id !== null ? {} : { why: context.ingest ? UNRECORDED_READ_ONLY : UNRECORDED_ANONYMOUS }),
+      ...(made.decision_id !== null ? { call_id: record.call_id } : { why: context.ingest ? UNRECORDED_READ_ONLY : UNRECORDED_ANONYMOUS }),
+      ...(claimed === undefined ? {} : { claimed }),
       rule: record.rule,
       held_until_reevaluated: record.recovery !== null && record.recovery.decision !== 'MAY_ACT' ? record.recovery.requirements : [],
     };
