@@ -12,12 +12,13 @@
 //
 // docs/releasing.md says what each check wants and how to fix it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { CheckResults, flag, option } from './check-results.mjs';
 import { packPackages } from './pack-packages.mjs';
+import { admitsZod3 } from './user-lanes.mjs';
 import { ROOT, publicPackages, typedEntryPoints, workspacePackages } from './workspace.mjs';
 
 const UPDATE = flag('update');
@@ -61,6 +62,7 @@ function checkMetadata(pkg) {
       problems.push(`\`exports["${entry.subpath}"]\` needs \`"default": "${entry.import}"\` after \`import\`, so CommonJS \`require()\` loads it`);
     }
   }
+  problems.push(...zodRootImports(pkg));
   if (problems.length === 0) return;
   if (UPDATE && problems.every((p) => /^`(license|repository|homepage|bugs)`/.test(p))) {
     writeManifest(pkg, { ...m, ...want });
@@ -70,6 +72,22 @@ function checkMetadata(pkg) {
   throw new Error(
     `${pkg.dir}/package.json: ${problems.join('; ')}${fixable ? '. `node scripts/package-quality.mjs --update` writes repository/homepage/bugs/license from the root package.json' : ''}`,
   );
+}
+
+/**
+ * A package whose zod range admits zod 3 must import the v4 API from `zod/v4` (zod 3.25.76+ ships it,
+ * zod 4 keeps it): under zod 3, `zod` itself is the v3 API, which the package's schemas are not.
+ */
+function zodRootImports(pkg) {
+  const range = pkg.manifest.peerDependencies?.zod ?? pkg.manifest.dependencies?.zod;
+  if (!range || !admitsZod3(range)) return [];
+  const src = join(pkg.path, 'src');
+  if (!existsSync(src)) return [];
+  const offenders = readdirSync(src, { recursive: true })
+    .map(String)
+    .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+    .filter((f) => /from\s+['"]zod['"]/.test(readFileSync(join(src, f), 'utf8')));
+  return offenders.map((f) => `${pkg.dir}/src/${f} imports 'zod': import from 'zod/v4' (the package's zod range ${range} admits zod 3)`);
 }
 
 /** Write a manifest back, keeping its key order and putting new keys after `license`. */

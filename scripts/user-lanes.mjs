@@ -177,7 +177,7 @@ export async function requireFromCommonJs(packages, tarballs, dir) {
 export const ZOD3 = '3.25.76';
 
 /** Whether a `^3.x.y || …` range admits ZOD3 (the only range forms the manifests use). */
-function admitsZod3(range) {
+export function admitsZod3(range) {
   const [, minor, patch] = ZOD3.split('.').map(Number);
   return range.split('||').some((part) => {
     const m = /^\^3\.(\d+)\.(\d+)$/.exec(part.trim());

@@ -5,7 +5,7 @@
  */
 import type { LedgerEntry } from '@ewp/ledger';
 import { boundPage, type ShortenedItem } from '@ewp/tools';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** The `events_after` argument: a previous answer's `events_next_cursor`. */
 export const EVENTS_AFTER = z.number().int().min(0).optional().describe("only the events after this chain index (a previous answer's events_next_cursor)");
