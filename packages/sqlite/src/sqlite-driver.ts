@@ -291,11 +291,28 @@ function openBetterSqlite(path: string, options: SqliteOpenOptions): SqliteConne
   // and compiles URI filenames off by default. Only names starting with `file:` are affected; ledger
   // paths are absolute, so no ledger path is ever read as a URI by accident.
   process.env.SQLITE_USE_URI ??= '1';
-  const db = new Database(path, {
-    readonly: options.readOnly === true,
-    fileMustExist: options.fileMustExist === true,
-    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-  });
+  let db: SqliteConnectionLike;
+  try {
+    db = new Database(path, {
+      readonly: options.readOnly === true,
+      fileMustExist: options.fileMustExist === true,
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    });
+  } catch (cause) {
+    // better-sqlite3 loads its native addon at the first open: an addon built for another Node (or
+    // none at all) fails here, which is the driver missing, not the file.
+    const { code, message } = cause as { code?: unknown; message?: string };
+    if (code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION|Could not locate the bindings file/.test(message ?? '')) {
+      throw new SqliteDriverUnavailableError(
+        'better-sqlite3',
+        `better-sqlite3's native addon does not load under Node ${process.version}: ${(message ?? '').split('\n')[0]}`,
+        {
+          cause,
+        },
+      );
+    }
+    throw cause;
+  }
   return new BetterSqliteConnection(db);
 }
 
