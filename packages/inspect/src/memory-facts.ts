@@ -133,6 +133,7 @@ export class MemoryFacts {
         last_support: shown.last_support,
         last_refute: shown.last_refute,
       },
+      promoted: shown.promoted,
       salience: this.#salience === undefined ? null : shown.salience,
       salience_from: this.#salienceFrom,
       stored,

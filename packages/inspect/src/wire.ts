@@ -4,7 +4,7 @@
  */
 import type { Assertion, EvidenceItem, EvidenceView, RiskPolicy, SourceRef, VerificationCheck, Warrant } from '@ewp/core';
 import type { EvidenceStore, SnapshotSummary } from '@ewp/ledger';
-import type { EpistemicClass, EvidenceCounts, GateEventBody, LinkEventBody, MemoryConfig, MemoryState, SalienceRecord } from '@ewp/memory';
+import type { EpistemicClass, EvidenceCounts, GateEventBody, LinkEventBody, MemoryConfig, MemoryState, ShownSalience } from '@ewp/memory';
 import type { DecisionSummary, OriginTrust, StoredDecision } from '@ewp/tools';
 
 /** {@link EvidenceStore.verifyChain}'s result and when it was computed. */
@@ -153,11 +153,14 @@ export interface MemoryPanel
   extends Pick<MemoryState, 'hash' | 'proposition_id' | 'view_id' | 'text' | 'class' | 'project' | 'source' | 'evaluated_at' | 'confidence'> {
   /** The counts confidence is computed from. */
   counts: EvidenceCounts;
+  /** Whether the memory is promoted: an `allowed` PROMO_GATE event is in the chain (known with or without salience). */
+  promoted: boolean;
   /**
    * Recall count, energy, importance: how often and how strongly the memory is recalled. Not
    * evidence. `null` when the inspector was given no salience (it lives outside the ledger).
+   * Its `promoted` is the chain's, as `MemoryLedger.show` returns it.
    */
-  salience: SalienceRecord | null;
+  salience: ShownSalience | null;
   /** Where the salience was read (a file path), or why there is none. */
   salience_from: string;
   /** When the memory was stored (its STORE event). */

@@ -71,6 +71,8 @@ describe('GET /api/memory', () => {
     expect(m.counts).toMatchObject({ support_count: 1, distinct_sources: 1, echo_count: 1 });
     expect(m.confidence).toBeGreaterThan(0);
     expect(m.salience).toMatchObject({ recall_count: 6, importance: 1, promoted: true });
+    // Promotion is read from the chain: top level, the same as the library's and as the salience's.
+    expect([m.promoted, shown.promoted]).toEqual([true, true]);
     expect(m.gate.map((g) => [g.decision, g.reason, g.distinct_sources])).toEqual([
       ['blocked', 'promotion_blocked:no_evidence', 0],
       ['allowed', 'promotion_allowed', 1],
@@ -100,8 +102,9 @@ describe('GET /api/memory', () => {
     try {
       const m = (await get<MemoryAnswer>(`${bare.url}api/memory?id=${encodeURIComponent(hypothesis)}`)).body.memory;
       expect(m).toMatchObject({ class: 'hypothesis', salience: null, salience_from: expect.stringContaining('not available') });
-      // Class, confidence and the gate history are the ledger's: they need no salience.
+      // Class, confidence, the gate history and promotion are the ledger's: they need no salience.
       expect(m?.gate).toHaveLength(2);
+      expect(m?.promoted).toBe(true);
     } finally {
       await bare.close();
     }

@@ -182,8 +182,6 @@ function MemoryBody({ m }: { m: Memory }) {
                 <dd data-testid="memory-importance">{s.importance}</dd>
                 <dt>last recalled</dt>
                 <dd>{s.last_recalled_at ?? 'never'}</dd>
-                <dt>promoted</dt>
-                <dd data-testid="memory-promoted">{s.promoted ? 'yes' : 'no'}</dd>
               </dl>
               <p class="muted">
                 read from <code>{m.salience_from}</code>
@@ -197,6 +195,10 @@ function MemoryBody({ m }: { m: Memory }) {
         Each attempt is a PROMO_GATE event in the audit chain. An inference or hypothesis needs {m.config.min_independent_sources} distinct independent source
         {m.config.min_independent_sources === 1 ? '' : 's'}
         {m.config.gate_promotion ? '' : ' (the gate is switched off)'}.
+      </p>
+      {/* Promotion is a fact of the chain (an allowed PROMO_GATE event), not of salience: shown even without a salience file. */}
+      <p>
+        promoted <strong data-testid="memory-promoted">{m.promoted ? 'yes' : 'no'}</strong>
       </p>
       <GateHistory gate={m.gate} />
       <h3>Links</h3>
