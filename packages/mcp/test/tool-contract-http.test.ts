@@ -18,6 +18,8 @@ runToolContract({
   name: 'mcp streamable http',
   // The server decides on the system clock, as a deployed server does.
   ownClock: true,
+  // The server reads JSON-RPC text strictly: a lone surrogate is a parse error (-32700), answered to the POST.
+  strictJsonText: true,
   open: async ({ store }) => {
     const server = await startEwpHttpServer({ store, port: 0, ingestToken: TOKEN });
     const writer = await httpClient(server.url, TOKEN);

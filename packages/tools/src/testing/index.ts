@@ -24,6 +24,7 @@
  * @packageDocumentation
  */
 import type { StoreConformanceOptions } from '@ewp/conformance/store-suite';
+import { isWellFormed } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { describe, expect, it } from 'vitest';
 import { EWP_TOOL_CODES } from '../refusal.js';
@@ -34,6 +35,12 @@ export { argumentCalls, CONTRACT_BASE, CONTRACT_T, type ContractCall, contractVi
 
 /** What one call through a binding gave. */
 export type ContractOutcome = { ok: true; value: unknown } | { ok: false; code: string };
+
+/**
+ * The code a caller reports when the binding's transport refused the call's message as unreadable
+ * JSON-RPC text (a JSON-RPC parse error, -32700) before any tool saw it.
+ */
+export const JSONRPC_PARSE_ERROR = 'JSONRPC_PARSE_ERROR';
 
 /** Calls tools through a binding. */
 export interface ToolCaller {
@@ -57,6 +64,20 @@ export interface ToolBinding {
   open(options: { now: () => Date; store: EvidenceStore }): Promise<OpenedBinding>;
   /** The binding keeps its own clock: results at the clock are compared without their time. */
   ownClock?: boolean;
+  /**
+   * The binding's transport reads JSON text strictly: a string holding a lone surrogate is no
+   * Unicode text, so a call carrying one is refused as a JSON-RPC parse error (the caller answers
+   * {@link JSONRPC_PARSE_ERROR}) where the in-process tools refuse it with their own code.
+   */
+  strictJsonText?: boolean;
+}
+
+/** Whether any string of `value` (keys included) holds a lone surrogate. */
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return !isWellFormed(value);
+  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([k, v]) => !isWellFormed(k) || holdsLoneSurrogate(v));
 }
 
 /**
@@ -125,7 +146,14 @@ function withoutDecisionId(call: ContractCall, outcome: ContractOutcome): Contra
   return { ok: true, value };
 }
 
-async function compare(subject: OpenedBinding, reference: OpenedBinding, calls: ContractCall[], ownClock: boolean, keepsAdapterMeta: boolean): Promise<number> {
+async function compare(
+  subject: OpenedBinding,
+  reference: OpenedBinding,
+  calls: ContractCall[],
+  ownClock: boolean,
+  keepsAdapterMeta: boolean,
+  strictJsonText: boolean,
+): Promise<number> {
   const comparable = (call: ContractCall, outcome: ContractOutcome): ContractOutcome => {
     const timed = withoutDecisionId(call, ownClock ? withoutClock(call, outcome) : outcome);
     return keepsAdapterMeta || !timed.ok ? timed : { ok: true, value: withoutAdapterMeta(timed.value) };
@@ -138,6 +166,11 @@ async function compare(subject: OpenedBinding, reference: OpenedBinding, calls: 
     } catch (error) {
       throw new Error(`${call.label}: the binding failed instead of answering: ${error instanceof Error ? error.message : String(error)}`);
     }
+    if (strictJsonText && holdsLoneSurrogate(call.args)) {
+      // The wire's JSON reader refuses the text before any tool, whatever the tool would answer in process.
+      expect(got, call.label).toEqual({ ok: false, code: JSONRPC_PARSE_ERROR });
+      continue;
+    }
     if (!got.ok) expect(EWP_TOOL_CODES as readonly string[], `${call.label}: ${got.code}`).toContain(got.code);
     expect(comparable(call, got), call.label).toEqual(comparable(call, expected));
   }
@@ -147,6 +180,7 @@ async function compare(subject: OpenedBinding, reference: OpenedBinding, calls: 
 /** Register the suite with vitest for `binding`, over ledgers from `store` (default: in memory). */
 export function runToolContract(binding: ToolBinding, store: ContractStore = MEMORY_CONTRACT_STORE): void {
   const ownClock = binding.ownClock === true;
+  const strictJsonText = binding.strictJsonText === true;
   // A binding with its own clock is compared with a reference on the system clock.
   const now = ownClock ? () => new Date() : () => CONTRACT_NOW;
   const reference = inProcessBinding(now);
@@ -171,14 +205,16 @@ export function runToolContract(binding: ToolBinding, store: ContractStore = MEM
   describe(`tool contract: ${binding.name}${store === MEMORY_CONTRACT_STORE ? '' : ` over ${store.name}`}`, () => {
     it('every tool × every argument × every malformed value: the same result or refusal code as in process', async () => {
       const calls = argumentCalls();
-      const count = await both(async (subject, ref, keepsAdapterMeta) => compare(subject, ref, [...seedCalls(), ...calls], ownClock, keepsAdapterMeta));
+      const count = await both(async (subject, ref, keepsAdapterMeta) =>
+        compare(subject, ref, [...seedCalls(), ...calls], ownClock, keepsAdapterMeta, strictJsonText),
+      );
       expect(count).toBe(calls.length + seedCalls().length);
     });
 
     it('the 52 pack fixtures, stored and evaluated: the same results as in process', async () => {
       const calls = fixtureCalls();
       expect(calls.length).toBe(52 * 3);
-      await both(async (subject, ref, keepsAdapterMeta) => compare(subject, ref, calls, ownClock, keepsAdapterMeta));
+      await both(async (subject, ref, keepsAdapterMeta) => compare(subject, ref, calls, ownClock, keepsAdapterMeta, strictJsonText));
     });
   });
 }
