@@ -71,7 +71,7 @@ export const COMMANDS: Record<
     load: async () => (await import('./commands/recover.js')).recoverCommand,
   },
   hook: {
-    summary: 'a Claude Code hook: pre-tool-use answers allow / ask / deny from the warrant gate',
+    summary: 'a Claude Code hook: pre-tool-use answers allow / ask / deny from the warrant gate; post-tool-use(-failure) records the outcome',
     load: async () => (await import('./commands/hook.js')).hookCommand,
     answersUndecodableArguments: true,
   },
