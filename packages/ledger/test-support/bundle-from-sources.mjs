@@ -21,6 +21,7 @@ export async function bundleFromSources(entry, outfile, logLevel = 'silent') {
     target: 'node20',
     conditions: ['@ewp/source'],
     external: NATIVE_DRIVERS,
+    plugins: [sqliteDriverFromSources],
     outfile,
     logLevel,
   });
@@ -36,3 +37,21 @@ export async function bundleWorker(entry) {
   mkdirSync(cache, { recursive: true });
   return bundleFromSources(entry, join(mkdtempSync(join(cache, 'ewp-worker-')), 'worker.mjs'));
 }
+
+/**
+ * `@ewp/sqlite` loads better-sqlite3 at run time with `createRequire(import.meta.url)` (it is optional), which
+ * esbuild leaves as it is: inside a bundle written elsewhere that `import.meta.url` is the bundle's, from
+ * where better-sqlite3 does not resolve. This plugin gives the driver module its source file's URL instead,
+ * so the bundle resolves the driver as the package itself does.
+ */
+export const sqliteDriverFromSources = {
+  name: 'sqlite-driver-from-sources',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]sqlite[\\/]src[\\/]sqlite-driver\.ts$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const { pathToFileURL } = await import('node:url');
+      const source = await readFile(args.path, 'utf8');
+      return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'ts' };
+    });
+  },
+};

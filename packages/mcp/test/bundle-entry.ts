@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { sqliteDriverFromSources } from '../../ledger/test-support/bundle-from-sources.mjs';
 
 /**
  * Native and driver packages stay outside the bundle, imported by absolute path (resolved from the
@@ -29,7 +30,7 @@ export async function bundleEntry(entry: string): Promise<string> {
     format: 'esm',
     target: 'node20',
     conditions: ['@ewp/source'],
-    plugins: [externalByPath],
+    plugins: [externalByPath, sqliteDriverFromSources],
     logLevel: 'error',
     // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __ewpRequire } from 'node:module'; const require = __ewpRequire(import.meta.url);" },

@@ -58,9 +58,7 @@ afterAll(() => {
 
 /** Start a server process; resolves with its port once it says where it listens (on stderr). */
 async function start(entry: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  // The SQLite driver may be loaded by name at run time, from beside the bundle (a temporary folder): NODE_PATH finds it.
-  const env = { ...process.env, NODE_PATH: fileURLToPath(new URL('../../sqlite/node_modules', import.meta.url)) };
-  const child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
+  const child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   running.push(child);
   const port = await new Promise<number>((resolve, reject) => {
     let said = '';
