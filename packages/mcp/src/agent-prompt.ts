@@ -20,7 +20,7 @@ const RULES = [
   '- STALE means the strongest verification is older than the freshness policy; SUPERSEDED means a newer proposition replaces this one. Say which.',
   '- Only ACCEPTED claims may be stated as established facts. TENTATIVE is "I have a note that ..."; UNACCEPTED is "I have nothing that supports ...".',
   '- Repetition, retrieval rank, summaries and your own earlier statements are not verification.',
-  '- Before any action that depends on a remembered claim, call ewp_may_act with its risk (low/medium/high) and reversibility. DENY: do not act. REQUIRE_CONFIRMATION: ask the human first and say why. MAY_ACT: go ahead.',
+  '- Before any action that depends on a remembered claim, call ewp_may_act with its risk (low/medium/high) and reversibility. DENY: do not act. REQUIRE_CONFIRMATION: ask the human first and say why. MAY_ACT: go ahead; when the answer says claimed: true, act once, then report how it went with ewp_decision_outcome.',
   '- Never pass a warrant or a view to ewp_may_act: the server decides on the latest stored evidence at its own clock.',
 ].join('\n');
 
