@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
+import { startEwpHttpServer } from '../src/index.js';
 import { changeKeyStates, decisionHistory, listDecisions, recordRetraction } from '@ewp/tools';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect, ok, refused } from './harness.js';
@@ -139,6 +140,36 @@ describe('decision tools (reader role)', () => {
       expect(await refused(reader.client, 'ewp_keys', { key_id: 'k1' })).toBe('EWP_REFUSE_INVALID_ARGUMENTS');
     } finally {
       await reader.close();
+      await store.close();
+    }
+  });
+
+  it("over HTTP, where one server answers all of a principal's clients, two requests with the same JSON-RPC id are two calls", async () => {
+    const store = new SqliteEvidenceStore(join(dir, 'http.sqlite'));
+    await store.put(verifiedView());
+    const token = 'record-path-token-0123456789abcdef';
+    const server = await startEwpHttpServer({ store, port: 0, ingestToken: token, clock: () => SERVER_NOW });
+    const ask = async (args: Record<string, unknown>) => {
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ewp_may_act', arguments: args } }),
+      });
+      return ((await response.json()) as { result: { structuredContent?: Record<string, unknown>; isError?: boolean } }).result;
+    };
+    try {
+      const action = { action_id: 'reboot', kind: 'shell', risk: 'low', reversible: true };
+      const one = await ask({ proposition_id: 'P-win', action });
+      const two = await ask({ proposition_id: 'P-win', action });
+      expect(one.structuredContent).toMatchObject({ decision: 'MAY_ACT', claimed: true, call_id: expect.stringMatching(/:7$/) });
+      expect(two.structuredContent).toMatchObject({ decision: 'MAY_ACT', claimed: true, call_id: expect.stringMatching(/:7$/) });
+      expect(two.structuredContent?.call_id).not.toBe(one.structuredContent?.call_id);
+      // The caller's own call_id is what makes a retried ask the same call.
+      expect((await ask({ proposition_id: 'P-win', action, call_id: 'c-1' })).structuredContent).toMatchObject({ call_id: 'c-1', claimed: true });
+      expect((await ask({ proposition_id: 'P-win', action, call_id: 'c-1' })).isError).toBe(true);
+      expect((await listDecisions(store, { limit: 100 })).map((d) => d.record.gate)).toEqual(['mcp', 'mcp', 'mcp', 'mcp']);
+    } finally {
+      await server.close();
       await store.close();
     }
   });
