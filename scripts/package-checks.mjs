@@ -1,5 +1,5 @@
 // The scripted checks of the published packages, run by scripts/test-all.mjs after the vitest runs:
-// package quality, runtime lanes, installs as a user, the README's agent snippets and shell commands. Each writes its counted results to a file;
+// package quality, runtime lanes, installs as a user, the README's agent snippets and shell commands, the API reference. Each writes its counted results to a file;
 // their sum joins the closing `N passed, N failed` line (skipped checks are not counted as passed).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +13,7 @@ export const PACKAGE_CHECKS = [
   'scripts/hook-path-install.mjs',
   'scripts/readme-snippets.mjs',
   'scripts/readme-commands.mjs',
+  'scripts/api-docs.mjs',
 ];
 
 /** Run every check script in turn; returns `{ passed, failed, seconds: { script: s } }`. */
