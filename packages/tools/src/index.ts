@@ -39,6 +39,7 @@ export {
   isToolName,
   READ_TOOL_NAMES,
   type ReadToolName,
+  type FrameworkCall,
   runTool,
   type ToolOutcome,
   type ToolsetOptions,

@@ -95,18 +95,35 @@ export function toolContext(options: ToolsetOptions): ToolContext {
   };
 }
 
+/**
+ * One framework tool call as a binding sees it: the binding's gate name (the one its gate records under)
+ * and the framework's id of the call, when the framework gives one.
+ */
+export interface FrameworkCall {
+  gate: string;
+  /** Absent or empty: the call is unnamed and the context's own `call` (if any) stands. */
+  callId: string | undefined;
+}
+
 /** The outcome of one call: the tool's result, or the refusal the caller reads. */
 export type ToolOutcome<N extends EwpToolName = EwpToolName> = { ok: true; value: ToolOutput<N> } | { ok: false; refusal: ToolRefusal };
 
 /**
  * Run one tool call. Refusals come back as `{ ok: false }`; anything that is not a refusal is a
  * defect and is thrown, so a binding reports it as a failure rather than dress it up as a code.
+ * `call` names the framework's call (see {@link ToolContext.call}): `ewp_may_act` records under its
+ * gate and id and claims it; without an id the context is used as given.
  */
-export async function runTool<N extends EwpToolName>(name: N, rawArguments: unknown, context: ToolContext): Promise<ToolOutcome<N>>;
-export async function runTool(name: string, rawArguments: unknown, context: ToolContext): Promise<ToolOutcome>;
-export async function runTool(name: string, rawArguments: unknown, context: ToolContext): Promise<ToolOutcome> {
+export async function runTool<N extends EwpToolName>(name: N, rawArguments: unknown, context: ToolContext, call?: FrameworkCall): Promise<ToolOutcome<N>>;
+export async function runTool(name: string, rawArguments: unknown, context: ToolContext, call?: FrameworkCall): Promise<ToolOutcome>;
+export async function runTool(name: string, rawArguments: unknown, baseContext: ToolContext, call?: FrameworkCall): Promise<ToolOutcome> {
   if (!isToolName(name)) return { ok: false, refusal: new ToolRefusal('EWP_UNKNOWN_TOOL', `unknown tool ${JSON.stringify(name)}`) };
   const tool = EWP_TOOLS[name] as EwpTool;
+  // A tool set's context is built once; the framework's call (gate and id) is this call's alone.
+  const context: ToolContext =
+    call !== undefined && typeof call.callId === 'string' && call.callId !== ''
+      ? { ...baseContext, call: { gate: call.gate, callId: call.callId } }
+      : baseContext;
   // The role is decided before the payload is looked at.
   if (tool.writes && !context.ingest) {
     return { ok: false, refusal: new ToolRefusal('EWP_REFUSE_INGEST_ROLE', `${tool.name} writes to the ledger and needs the ingest role`) };

@@ -13,8 +13,8 @@ import { type ModelMessage, type Tool, type ToolExecutionOptions, tool } from 'a
 import { z } from 'zod/v4';
 import { approvalGranted, approvalRequested } from './approval-state.js';
 
-/** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
-const RECORDING_GATE = 'ai-sdk';
+/** The gate name on the decision records this binding writes (its gate and its `ewp_may_act` tool). */
+export const RECORDING_GATE = 'ai-sdk';
 
 /** What the SDK passes to `needsApproval`. */
 interface ApprovalOptions {

@@ -1,6 +1,6 @@
 import { loadFixtures } from '@ewp/conformance/pack';
 import { decodeView, normativeWarrant, REFERENCE_V2, warrantNow } from '@ewp/core';
-import { EWP_TOOL_NAMES, READ_TOOL_NAMES, runTool, toolContext } from '@ewp/tools';
+import { EWP_TOOL_NAMES, listDecisions, READ_TOOL_NAMES, runTool, toolContext } from '@ewp/tools';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -12,8 +12,8 @@ const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name ==
 const T0 = new Date('2026-09-21T21:00:00Z');
 
 /** Run one tool call through generateText and return its output as the model receives it (JSON). */
-async function viaModel(tools: ToolSet, name: string, input: unknown): Promise<Record<string, unknown>> {
-  const model = scriptedModel([{ toolCalls: [{ id: 'c1', name, input }] }, { text: 'ok' }]);
+async function viaModel(tools: ToolSet, name: string, input: unknown, id = 'c1'): Promise<Record<string, unknown>> {
+  const model = scriptedModel([{ toolCalls: [{ id, name, input }] }, { text: 'ok' }]);
   const result = await generateText({ model, tools, prompt: 'go', stopWhen: stepCountIs(3) });
   const toolResult = result.steps[0]!.toolResults[0];
   if (toolResult === undefined) {
@@ -120,6 +120,21 @@ describe('ewpTools', () => {
     const changed = structuredClone(persona);
     (changed.assertions as Array<Record<string, unknown>>)[0]!.text = 'something else';
     expect(await viaModel(tools, 'ewp_evidence_view_put', { view: changed })).toMatchObject({ error: { code: 'EWP_REFUSE_IMMUTABLE_RECORD' } });
+  });
+
+  it('records ewp_may_act under the gate ai-sdk with the SDK toolCallId, and claims that call once', async () => {
+    const store = new MemoryEvidenceStore();
+    await store.put(fixture('08-verified-now'));
+    const tools = ewpTools({ store, ingest: true, now: () => T0 });
+    const action = { action_id: 'patch', kind: 'patch', risk: 'high', reversible: true };
+    const out = await viaModel(tools, 'ewp_may_act', { proposition_id: 'P-win', action }, 'call-ai-1');
+    expect(out).toMatchObject({ decision: 'MAY_ACT', recorded: true, call_id: 'call-ai-1', claimed: true });
+    const decisions = await listDecisions(store);
+    expect(decisions.map((d) => [d.record.gate, d.record.call_id, d.decision_id])).toEqual([['ai-sdk', 'call-ai-1', out.decision_id]]);
+    // The same call id is one call: asked again, it is not claimed a second time.
+    expect(await viaModel(tools, 'ewp_may_act', { proposition_id: 'P-win', action }, 'call-ai-1')).toMatchObject({
+      error: { code: 'EWP_REFUSE_DECISION_NOT_EXECUTABLE' },
+    });
   });
 
   it('decides an action now, on the latest snapshot, with the operator risk policy', async () => {

@@ -26,6 +26,7 @@ import {
 import { jsonSchema, type Tool, tool } from 'ai';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { z } from 'zod/v4';
+import { RECORDING_GATE } from '../gate/gate-tool.js';
 
 /** Options of {@link ewpTools}: the store, the ingest capability, the operator's risk policy, the clock. */
 export type EwpToolsOptions = ToolsetOptions;
@@ -40,8 +41,9 @@ export type ReadTools = { [N in ReadToolName]: EwpAiTool<N> };
 export type IngestTools = { [N in IngestToolName]: EwpAiTool<N> };
 
 function aiTool<N extends EwpToolName>(name: N, context: ToolContext): EwpAiTool<N> {
-  const execute = async (input: unknown): Promise<unknown> => {
-    const outcome = await runTool(name, input, context);
+  // The SDK's toolCallId names the call: ewp_may_act records under this binding's gate with it.
+  const execute = async (input: unknown, options?: { toolCallId?: string }): Promise<unknown> => {
+    const outcome = await runTool(name, input, context, { gate: RECORDING_GATE, callId: options?.toolCallId });
     return outcome.ok ? outcome.value : refusalPayload(outcome.refusal);
   };
   const built: Tool<unknown, unknown> = tool<unknown, unknown>({
