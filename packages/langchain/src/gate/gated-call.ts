@@ -10,8 +10,8 @@
 import { type GateOptions, type GateRefusal, gateOptionsForCall, gateRefusal, runGuarded } from '@ewp/tools';
 import { interrupt } from '@langchain/langgraph';
 
-/** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
-const RECORDING_GATE = 'langchain';
+/** The gate name on the decision records this binding writes (its gate and its `ewp_may_act` tool). */
+export const RECORDING_GATE = 'langchain';
 
 /** What the graph pauses with: the pending decision and the call a human is asked to confirm. */
 export interface GateInterrupt extends GateRefusal {

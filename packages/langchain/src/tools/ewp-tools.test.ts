@@ -1,6 +1,6 @@
 import { loadFixtures } from '@ewp/conformance/pack';
 import { MemoryEvidenceStore } from '@ewp/ledger';
-import { runTool, toolContext } from '@ewp/tools';
+import { listDecisions, runTool, toolContext } from '@ewp/tools';
 import { MemorySaver } from '@langchain/langgraph';
 import { createAgent, FakeToolCallingModel, type ToolMessage } from 'langchain';
 import { describe, expect, it } from 'vitest';
@@ -9,8 +9,8 @@ import { ewpLangChainTools } from './ewp-tools.js';
 const T0 = new Date('2026-09-21T21:00:00Z');
 
 /** One tool call made by a fake model inside a real createAgent graph; the ToolMessage it produced. */
-async function viaAgent(tools: ReturnType<typeof ewpLangChainTools>, name: string, args: Record<string, unknown>): Promise<ToolMessage> {
-  const model = new FakeToolCallingModel({ toolCalls: [[{ name, args, id: 'c1' }], []] });
+async function viaAgent(tools: ReturnType<typeof ewpLangChainTools>, name: string, args: Record<string, unknown>, id = 'c1'): Promise<ToolMessage> {
+  const model = new FakeToolCallingModel({ toolCalls: [[{ name, args, id }], []] });
   const agent = createAgent({ model, tools, checkpointer: new MemorySaver() });
   const out = await agent.invoke({ messages: [{ role: 'user', content: 'go' }] }, { configurable: { thread_id: 't' } });
   const message = out.messages.find((m) => m.getType() === 'tool') as ToolMessage | undefined;
@@ -43,6 +43,21 @@ describe('ewpLangChainTools', () => {
       expect(JSON.parse(String(out.content)), f.name).toEqual(JSON.parse(JSON.stringify(direct.ok ? direct.value : undefined)));
       expect(out.artifact).toEqual(direct.ok ? direct.value : undefined);
     }
+  });
+
+  it('records ewp_may_act under the gate langchain with the model tool call id, and claims that call once', async () => {
+    const store = new MemoryEvidenceStore();
+    await store.put(structuredClone(loadFixtures().find((f) => f.name === '08-verified-now')!.view));
+    const tools = ewpLangChainTools({ store, ingest: true, now: () => T0 });
+    const args = { proposition_id: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'high', reversible: true } };
+    const out = JSON.parse(String((await viaAgent(tools, 'ewp_may_act', args, 'call-lc-1')).content)) as Record<string, unknown>;
+    expect(out).toMatchObject({ decision: 'MAY_ACT', recorded: true, call_id: 'call-lc-1', claimed: true });
+    const decisions = await listDecisions(store);
+    expect(decisions.map((d) => [d.record.gate, d.record.call_id, d.decision_id])).toEqual([['langchain', 'call-lc-1', out.decision_id]]);
+    // The same call id is one call: asked again, it is not claimed a second time.
+    expect(JSON.parse(String((await viaAgent(tools, 'ewp_may_act', args, 'call-lc-1')).content))).toMatchObject({
+      error: { code: 'EWP_REFUSE_DECISION_NOT_EXECUTABLE' },
+    });
   });
 
   it('malformed arguments get the EWP code and path, not a LangChain parsing error', async () => {

@@ -3,7 +3,7 @@
  * Each tool answers with the JSON text the model reads and keeps the structured result (or the
  * refusal) as the message's artifact.
  */
-import { type DynamicStructuredTool, tool } from '@langchain/core/tools';
+import { type DynamicStructuredTool, type ToolRunnableConfig, tool } from '@langchain/core/tools';
 import {
   EWP_TOOLS,
   type EwpToolName,
@@ -20,6 +20,7 @@ import {
   toolContext,
 } from '@ewp/tools';
 import { z } from 'zod/v4';
+import { RECORDING_GATE } from '../gate/gated-call.js';
 
 /** What an EWP LangChain tool keeps as its artifact: the tool's result, or the refusal the model read. */
 export type EwpToolArtifact<N extends EwpToolName = EwpToolName> = ToolOutput<N> | RefusalPayload;
@@ -35,8 +36,9 @@ function advertisedSchema(name: EwpToolName) {
 
 function langChainTool(name: EwpToolName, context: ToolContext): DynamicStructuredTool {
   return tool(
-    async (input: Record<string, unknown>): Promise<[string, EwpToolArtifact]> => {
-      const outcome = await runTool(name, input, context);
+    async (input: Record<string, unknown>, config?: ToolRunnableConfig): Promise<[string, EwpToolArtifact]> => {
+      // The model's tool call id names the call: ewp_may_act records under this binding's gate with it.
+      const outcome = await runTool(name, input, context, { gate: RECORDING_GATE, callId: config?.toolCall?.id });
       const result = outcome.ok ? outcome.value : refusalPayload(outcome.refusal);
       return [JSON.stringify(result), result];
     },
