@@ -4,12 +4,14 @@ import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { ewpTools } from '../src/tools/ewp-tools.js';
 import { scriptedModel } from './scripted-model.js';
 
+// Each call has an id of its own, as a real model's are: ewp_may_act claims a call id once.
+let id = 0;
 function caller(tools: ToolSet): ToolCaller {
   return {
     call: async (name, args): Promise<ContractOutcome> => {
       // A read-only tool set has no write tools at all: the model cannot call them.
       if (!(name in tools)) return { ok: false, code: 'EWP_REFUSE_INGEST_ROLE' };
-      const model = scriptedModel([{ toolCalls: [{ id: 'c1', name, input: args }] }, { text: 'ok' }]);
+      const model = scriptedModel([{ toolCalls: [{ id: `c${++id}`, name, input: args }] }, { text: 'ok' }]);
       const result = await generateText({ model, tools, prompt: 'go', stopWhen: stepCountIs(2) });
       const step = result.steps[0];
       const toolResult = step?.toolResults[0];
