@@ -25,8 +25,8 @@ import {
 /** The name the gate's guardrail carries in run results and traces. */
 export const GATE_GUARDRAIL_NAME = 'ewp_warrant_gate';
 
-/** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
-const RECORDING_GATE = 'openai-agents';
+/** The gate name on the decision records this binding writes (its gate and its `ewp_may_act` tool). */
+export const RECORDING_GATE = 'openai-agents';
 
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's own tool type is generic in its parameters.
 type AnyFunctionTool = FunctionTool<any, any, any>;

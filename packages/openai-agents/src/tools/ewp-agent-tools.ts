@@ -4,7 +4,7 @@
  * Schema (non-strict: the tool's own decoder refuses malformed arguments with EWP codes and paths,
  * the same refusal as through MCP or the AI SDK).
  */
-import type { FunctionTool } from '@openai/agents-core';
+import type { FunctionTool, RunContext } from '@openai/agents-core';
 import { tool } from '@openai/agents-core';
 import {
   EWP_TOOLS,
@@ -20,6 +20,7 @@ import {
   type ToolsetOptions,
   toolContext,
 } from '@ewp/tools';
+import { RECORDING_GATE } from '../gate/gate-agent-tool.js';
 
 /** Options of {@link ewpAgentTools}: the store, the ingest capability, the operator's risk policy, the clock. */
 export type EwpAgentToolsOptions = ToolsetOptions;
@@ -36,8 +37,9 @@ function agentTool<N extends EwpToolName>(name: N, context: ToolContext): EwpAge
     description: EWP_TOOLS[name].description,
     parameters: inputJsonSchema(name) as unknown as JsonParameters,
     strict: false,
-    execute: async (input: unknown): Promise<ToolOutput<N> | RefusalPayload> => {
-      const outcome = await runTool(name, input, context);
+    execute: async (input: unknown, _run?: RunContext, details?: { toolCall?: { callId?: string } }): Promise<ToolOutput<N> | RefusalPayload> => {
+      // The model's function call id names the call: ewp_may_act records under this binding's gate with it.
+      const outcome = await runTool(name, input, context, { gate: RECORDING_GATE, callId: details?.toolCall?.callId });
       return outcome.ok ? outcome.value : refusalPayload(outcome.refusal);
     },
   });
