@@ -4,13 +4,15 @@ import { Agent } from '@mastra/core/agent';
 import { scriptedModel } from '../../ai-sdk/test/scripted-model.js';
 import { ewpMastraTools } from '../src/tools/ewp-mastra-tools.js';
 
+// Each call has an id of its own, as a real model's are: ewp_may_act claims a call id once.
+let id = 0;
 function caller(tools: ReturnType<typeof ewpMastraTools>): ToolCaller {
   const agent = new Agent({ id: 'contract', name: 'contract', instructions: 'call tools', model: scriptedModel([]), tools });
   return {
     call: async (name, args): Promise<ContractOutcome> => {
       // A read-only tool set has no write tools at all: the model cannot call them.
       if (!(name in tools)) return { ok: false, code: 'EWP_REFUSE_INGEST_ROLE' };
-      const model = scriptedModel([{ toolCalls: [{ id: 'c1', name, input: args }] }, { text: 'ok' }]);
+      const model = scriptedModel([{ toolCalls: [{ id: `c${++id}`, name, input: args }] }, { text: 'ok' }]);
       const result = await agent.generate('go', { model, maxSteps: 2 });
       const toolResult = result.toolResults[0];
       if (toolResult === undefined) throw new Error(`no tool result: ${JSON.stringify(result.steps[0]?.content ?? result.text)}`);

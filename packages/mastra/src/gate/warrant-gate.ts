@@ -44,8 +44,8 @@ function askedFor(options: GateOptions<unknown>): Map<string, boolean> {
 
 const inputKey = (input: unknown): string => JSON.stringify(input) ?? 'undefined';
 
-/** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
-const RECORDING_GATE = 'mastra';
+/** The gate name on the decision records this binding writes (its gate and its `ewp_may_act` tool). */
+export const RECORDING_GATE = 'mastra';
 
 /**
  * The caller's gate options for one call: its records name this gate (unless the caller named one or
@@ -56,13 +56,13 @@ function forCall<INPUT>(gate: GateOptions<INPUT>, callId: string | undefined): G
   return gateOptionsForCall(gate, RECORDING_GATE, callId);
 }
 
-/** The tool call id in what Mastra passes a tool's `execute` (`context.agent`) or the hooks (the call options). */
 /** The gate for a question asked without the call id: decided, nothing recorded (`dryRun`). */
 function askOnly<INPUT>(gate: GateOptions<INPUT>): GateOptions<INPUT> {
   return { ...gate, record: gate.record === false ? false : { ...gate.record, gate: gate.record?.gate ?? RECORDING_GATE, dryRun: true } };
 }
 
-function toolCallIdOf(context: unknown): string | undefined {
+/** The tool call id in what Mastra passes a tool's `execute` (`context.agent`) or the hooks (the call options). */
+export function toolCallIdOf(context: unknown): string | undefined {
   if (context === null || typeof context !== 'object') return undefined;
   const c = context as { toolCallId?: unknown; agent?: { toolCallId?: unknown } };
   const id = c.agent?.toolCallId ?? c.toolCallId;

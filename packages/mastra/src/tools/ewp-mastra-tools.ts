@@ -20,6 +20,7 @@ import {
   toolContext,
 } from '@ewp/tools';
 import { createTool, type Tool } from '@mastra/core/tools';
+import { RECORDING_GATE, toolCallIdOf } from '../gate/warrant-gate.js';
 
 /** Options of {@link ewpMastraTools}: the store, the ingest capability, the operator's risk policy, the clock. */
 export type EwpMastraToolsOptions = ToolsetOptions;
@@ -56,8 +57,9 @@ function mastraTool<N extends EwpToolName>(name: N, context: ToolContext): EwpMa
     id: name,
     description: EWP_TOOLS[name].description,
     inputSchema: advertised(name),
-    execute: async (input: unknown): Promise<unknown> => {
-      const outcome = await runTool(name, input, context);
+    execute: async (input: unknown, execution?: unknown): Promise<unknown> => {
+      // Mastra's toolCallId names the call: ewp_may_act records under this binding's gate with it.
+      const outcome = await runTool(name, input, context, { gate: RECORDING_GATE, callId: toolCallIdOf(execution) });
       return outcome.ok ? outcome.value : refusalPayload(outcome.refusal);
     },
   });
