@@ -19,6 +19,7 @@ import {
   toolContext,
 } from '@ewp/tools';
 import { BaseTool, type RunAsyncToolRequest } from '@google/adk';
+import { ADK_GATE, adkCallId } from '../gate/warrant-callbacks.js';
 
 /** Options of {@link ewpAdkTools}: the store, the ingest capability, the operator's risk policy, the clock. */
 export type EwpAdkToolsOptions = ToolsetOptions;
@@ -43,7 +44,8 @@ export class EwpAdkTool<N extends EwpToolName = EwpToolName> extends BaseTool {
   }
 
   override async runAsync(request: RunAsyncToolRequest): Promise<ToolOutput<N> | RefusalPayload> {
-    const outcome = await runTool(this.#tool, request.args, this.#context);
+    // ADK's invocation and function-call ids name the call, as the gate composes them: ewp_may_act records under gate adk with them.
+    const outcome = await runTool(this.#tool, request.args, this.#context, { gate: ADK_GATE, callId: adkCallId(request.toolContext) });
     return outcome.ok ? outcome.value : refusalPayload(outcome.refusal);
   }
 }
