@@ -25,7 +25,7 @@ export interface ToolContext {
    * The binding's own name for this call and its id (an MCP server: gate `mcp` and the request's id,
    * scoped to its connection): `ewp_may_act` records its decision under them and claims the call once.
    * A caller's `call_id` argument replaces the id. Absent: gate `ewp_may_act`, a random id, no claim.
-   * The other bindings name each call through {@link runTool}'s `call` (their gate name, the framework's call id).
+   * The other bindings name each call through `runTool`'s `call` argument (their gate name, the framework's call id).
    */
   call?: { gate: string; callId: string } | undefined;
 }

@@ -100,6 +100,7 @@ export function toolContext(options: ToolsetOptions): ToolContext {
  * and the framework's id of the call, when the framework gives one.
  */
 export interface FrameworkCall {
+  /** The binding's gate name: the one its gate records under (`ai-sdk`, `langchain`, `adk`, ...). */
   gate: string;
   /** Absent or empty: the call is unnamed and the context's own `call` (if any) stands. */
   callId: string | undefined;
