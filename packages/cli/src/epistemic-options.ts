@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { applyEpistemicFlags, type MemoryConfigInput, parseEpistemicSettings } from '@ewp/memory';
+import { UsageError } from './errors.js';
 
 /** The settings a flag may set, by flag name, with the key each sets. */
 const FLAG_KEYS = {
@@ -46,7 +47,7 @@ export const EPISTEMIC_HELP = `Evidence-layer settings: --config FILE reads its 
 
 /**
  * The settings the values name: the file's `[epistemic]` section, then the flags over it.
- * @throws {MemoryError} `EWP_REFUSE_MEMORY_INPUT` naming the key or the file's line; an unreadable file as an Error naming it.
+ * @throws {MemoryError} `EWP_REFUSE_MEMORY_INPUT` naming the key or the file's line; an unreadable file as a {@link UsageError} naming it.
  */
 export function epistemicSettings(values: EpistemicValues, cwd: string): MemoryConfigInput {
   let base: MemoryConfigInput = {};
@@ -56,7 +57,7 @@ export function epistemicSettings(values: EpistemicValues, cwd: string): MemoryC
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new Error(`--config: cannot read ${values.config}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new UsageError(`--config: cannot read ${values.config}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
     base = parseEpistemicSettings(text, values.config);
   }

@@ -9,6 +9,7 @@ export const CLI_ERROR_CODES = {
   USAGE: 'a command line a CLI command cannot run (unknown or conflicting options, a bad value)',
   INPUT_TOO_LARGE: 'a line, list element or document longer than the reader allows',
   PACKAGE_NOT_INSTALLED: 'a command needs an optional package (@ewp/postgres, @ewp/inspect, @ewp/conformance) that is not installed',
+  COMMAND_FAILED: 'the command `ewp decisions run` ran for a decision exited non-zero or was ended by a signal',
 } as const satisfies ErrorCodeTable;
 
 /** A code of {@link CLI_ERROR_CODES}. */
@@ -24,5 +25,14 @@ export class UsageError extends EwpError<CliErrorCode> {
   constructor(message: string) {
     super('USAGE', message);
     this.name = 'UsageError';
+  }
+}
+
+/** The command `ewp decisions run` ran for a decision failed: its exit code or signal, recorded as the decision's outcome. */
+export class CommandFailedError extends EwpError<CliErrorCode> {
+  static override readonly marker: symbol = Symbol.for('ewp.error.CommandFailedError');
+  constructor(message: string) {
+    super('COMMAND_FAILED', message);
+    this.name = 'CommandFailedError';
   }
 }

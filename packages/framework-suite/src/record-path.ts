@@ -5,6 +5,7 @@
  * compares: the decision records apart from gate and call id, which must be the binding's own, the
  * one execution claim per call and its outcome.
  */
+import { type ErrorCodeTable, EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { callClaimId, DECISION_ENTRY_KINDS, decisionHistory, listDecisions, runGuarded } from '@ewp/tools';
 import { expect } from 'vitest';
@@ -18,6 +19,20 @@ export const SCENARIO = {
   server: 'server01',
   error: 'winrm unreachable',
 };
+
+/** The codes only the framework suite raises, with their meanings. */
+export const FRAMEWORK_SUITE_ERROR_CODES = {
+  SCENARIO_TOOL_FAILED: "the record-path scenario's tool failing on purpose (a simulated outage of the server it restarts)",
+} as const satisfies ErrorCodeTable;
+
+/** The scenario tool's own failure, as an application's tool throws it. */
+export class ScenarioToolFailure extends EwpError<keyof typeof FRAMEWORK_SUITE_ERROR_CODES> {
+  static override readonly marker: symbol = Symbol.for('ewp.error.ScenarioToolFailure');
+  constructor(message: string) {
+    super('SCENARIO_TOOL_FAILED', message);
+    this.name = 'ScenarioToolFailure';
+  }
+}
 
 /** How a binding ran the scenario: the gate name and call id its records must carry. */
 export interface BindingRun {
@@ -49,7 +64,7 @@ export const REFERENCE_BINDING: RecordBinding = {
     };
     await runGuarded(options, { server: SCENARIO.server }, async ({ server }) => {
       ran.push(server);
-      if (fail) throw new Error(SCENARIO.error);
+      if (fail) throw new ScenarioToolFailure(SCENARIO.error);
       return `restarted ${server}`;
     }).catch(() => undefined);
     return { gate: 'reference', callId: 'ref-1', ran };

@@ -4,6 +4,7 @@
  * value pools. The same seed always gives the same file. A "trap" is a scenario whose memory does
  * not justify the action (`truth: hold`); a "control" looks alike but does (`truth: act`).
  */
+import { InvalidArgumentError } from '@ewp/core';
 import type { AssertEvent, ObserveEvent, Risk, Scenario, ScenarioAct, ScenarioEvent } from './scenario.js';
 
 /** The families, in the order of docs/harm-bench.md. */
@@ -291,7 +292,7 @@ function toolCheck(
 
 function act(c: Ctx, claim: string, tool: string, subject?: string, executesAt?: number): ScenarioAct {
   const profile = TOOL_PROFILES[tool];
-  if (profile === undefined) throw new Error(`tool ${tool} has no profile`);
+  if (profile === undefined) throw new InvalidArgumentError('tool', `tool: ${tool} has no risk profile in TOOL_PROFILES`);
   const a: ScenarioAct = { at: iso(c.t), claim, tool, risk: profile.risk, reversible: profile.reversible };
   if (subject !== undefined) a.subject = subject;
   if (executesAt !== undefined) a.executes_at = iso(executesAt);
@@ -947,7 +948,11 @@ export function generateScenarios(options: GenerateOptions = {}): Scenario[] {
         const b = BUILDERS[family](c);
         if (!used.has(actedText(b))) built = b;
       }
-      if (built === undefined) throw new Error(`family ${family}: could not draw a distinct claim for scenario ${i}`);
+      if (built === undefined)
+        throw new InvalidArgumentError(
+          'perFamily',
+          `perFamily: family ${family} has no distinct claim left for scenario ${i} (ask for fewer scenarios per family)`,
+        );
       used.add(actedText(built));
       out.push({
         id: `${family}-${String(i + 1).padStart(3, '0')}`,

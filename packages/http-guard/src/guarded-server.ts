@@ -217,7 +217,7 @@ export async function createGuardedServer(options: GuardedServerOptions, handler
         );
         if (body === 'too-large') refuseAndClose(socket, res, 413, `request body larger than ${limits.maxBodyBytes} bytes`);
         else if (body === 'too-slow') refuseAndClose(socket, res, 408, 'request body not received in time');
-        else return body;
+        else if (body !== 'aborted') return body;
         return undefined;
       },
     };

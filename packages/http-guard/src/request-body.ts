@@ -20,10 +20,10 @@ export interface BodyReadOptions {
  * The body's bytes, or `'too-large'` as soon as more than `maxBytes` arrived, or `'too-slow'` when
  * it has not all arrived by the deadline or arrives slower than the caller's floor (the rest is never
  * read: the guarded server answers 413 or 408 and closes the connection). A declared
- * `Content-Length` over the limit is refused before the handler runs. Rejects when the client
- * aborts the request.
+ * `Content-Length` over the limit is refused before the handler runs. `'aborted'` when the client
+ * closes the request before its body ended; rejects on a stream error.
  */
-export function readRequestBody(req: IncomingMessage, options: BodyReadOptions): Promise<Buffer | 'too-large' | 'too-slow'> {
+export function readRequestBody(req: IncomingMessage, options: BodyReadOptions): Promise<Buffer | 'too-large' | 'too-slow' | 'aborted'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const started = Date.now();
@@ -47,7 +47,8 @@ export function readRequestBody(req: IncomingMessage, options: BodyReadOptions):
     };
     const onEnd = () => settle(() => resolve(Buffer.concat(chunks)));
     const onError = (error: Error) => settle(() => reject(error));
-    const onClose = () => settle(() => reject(new Error('request aborted')));
+    // The client went away mid-body: nobody is left to answer, which the caller is told as a value.
+    const onClose = () => settle(() => resolve('aborted'));
     const timer = setInterval(() => {
       if (Date.now() - started > options.deadlineMs || options.tooSlow?.() === true) settle(() => resolve('too-slow'));
     }, CHECK_MS);

@@ -13,6 +13,7 @@ export const MEMORY_ERROR_CODES = {
   EWP_REFUSE_MEMORY_SELF_LINK: 'a memory given as support or refutation of itself',
   EWP_REFUSE_MEMORY_PROJECT_SCOPE: 'a support or refutation from another project scope than the memory it is linked to',
   EWP_REFUSE_MEMORY_LINK_CONFLICT: 'one memory given as both support and refutation of the same memory',
+  EWP_REFUSE_MEMORY_MEASURE_UNAVAILABLE: 'the chosen echo measure cannot load its data (the word-vector file is missing or damaged)',
 } as const satisfies ErrorCodeTable;
 
 /** A code of {@link MEMORY_ERROR_CODES}. */

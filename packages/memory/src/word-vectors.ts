@@ -9,7 +9,7 @@ import { access, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { badInput } from './errors.js';
+import { badInput, MemoryError } from './errors.js';
 
 /** Unit-length word vectors of the most frequent words, with each word's frequency rank. */
 export interface WordVectors {
@@ -61,8 +61,12 @@ class Int8WordVectors implements WordVectors {
   }
 }
 
-function malformed(file: string, what: string): Error {
-  return new Error(`${file} is not a word-vector file of @ewp/memory (${what}); reinstall the package, or choose the measure trigram-cosine`);
+function malformed(file: string, what: string): MemoryError {
+  return new MemoryError(
+    'EWP_REFUSE_MEMORY_MEASURE_UNAVAILABLE',
+    `${file} is not a word-vector file of @ewp/memory (${what}); reinstall the package, or choose the measure trigram-cosine`,
+    { path: 'measure' },
+  );
 }
 
 /**
@@ -115,8 +119,10 @@ export async function wordVectorFile(): Promise<string> {
       // try the next place
     }
   }
-  throw new Error(
+  throw new MemoryError(
+    'EWP_REFUSE_MEMORY_MEASURE_UNAVAILABLE',
     `the word-vector file of @ewp/memory (${ASSET}) is not at ${tried.join(' or ')}: reinstall @ewp/memory, or choose the measure trigram-cosine`,
+    { path: 'measure' },
   );
 }
 

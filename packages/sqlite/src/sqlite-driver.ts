@@ -216,7 +216,8 @@ class NodeSqliteConnection implements SqliteConnection {
 
 function openNodeSqlite(mod: NodeSqliteModule, path: string, options: SqliteOpenOptions): SqliteConnection {
   // node:sqlite has no "must exist" flag (a read-only open never creates; a writable one is checked here).
-  if (options.fileMustExist === true && options.uri !== true && !existsSync(path)) throw new Error(`unable to open database file: ${path}`);
+  if (options.fileMustExist === true && options.uri !== true && !existsSync(path))
+    throw new StoreUnavailableError('not_found', `cannot open ${path}: unable to open database file (it does not exist)`);
   const db = new mod.DatabaseSync(options.uri === true ? new URL(path) : path, {
     readOnly: options.readOnly === true,
     // The store sets foreign_keys itself; node:sqlite would otherwise turn it on at open.

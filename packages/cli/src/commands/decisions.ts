@@ -13,7 +13,7 @@ import { parseJsonStrict } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
-import { UsageError } from '../errors.js';
+import { CommandFailedError, UsageError } from '../errors.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp decisions list   (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>) [--proposition P] [--since N] [--limit N] [--json]
@@ -70,7 +70,7 @@ function runCommand(argv: readonly string[], io: CliIO): Promise<{ exit_code: 0 
     child.on('error', fail);
     child.on('close', (code, signal) => {
       if (code === 0) done({ exit_code: 0 });
-      else fail(new Error(signal === null ? `${argv[0]} exited with ${code}` : `${argv[0]} ended by ${signal}`));
+      else fail(new CommandFailedError(signal === null ? `${argv[0]} exited with ${code}` : `${argv[0]} ended by ${signal}`));
     });
   });
 }

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { MemoryLedger, memoryHash } from '@ewp/memory';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { build } from 'esbuild';
+import { sqliteDriverFromSources } from '../../../ledger/test-support/bundle-from-sources.mjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCaptured } from '../testing/captured-io.js';
 import { memoryEvidenceCommand } from './memory-evidence.js';
@@ -56,6 +57,7 @@ async function bundleDriver(): Promise<string> {
           b.onResolve({ filter: /^(better-sqlite3|pg)$/ }, (args) => ({ path: natives[args.path]!, external: true }));
         },
       },
+      sqliteDriverFromSources,
     ],
   });
   return outfile;
