@@ -3,7 +3,7 @@
  * classes of docs/spec/loss-classes.md. Types only (the suite lives in the test package
  * @ewp/conformance); here so an adapter's published subjects name only published types.
  */
-import type { EvidenceView } from './types.js';
+import type { EvidenceView } from '@ewp/spec';
 
 /** Why a round trip differs from what was written (docs/spec/loss-classes.md). */
 export type LossClass =

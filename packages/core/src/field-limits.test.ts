@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EwpError } from './errors.js';
-import { checkFieldSize, checkJsonBounds, FIELD_LIMITS, FieldTooLargeError } from './field-limits.js';
+import { FIELD_LIMITS } from '@ewp/spec';
+import { checkFieldSize, checkJsonBounds, FieldTooLargeError } from './field-limits.js';
 
 function refusal(run: () => void): FieldTooLargeError {
   try {

@@ -1,13 +1,14 @@
 /**
  * @ewp/core — the EWP-0.2.0 kernel (policy `reference-v2`): decode and refuse EvidenceViews,
  * evaluate them with {@link warrantNow}, and gate actions with {@link mayAct}.
- * Zero dependencies; no I/O, no clock.
+ * No third-party dependencies; no I/O, no clock. The data model and vocabularies it evaluates are
+ * `@ewp/spec`'s, re-exported here so a kernel user needs one import.
  * @packageDocumentation
  */
-export * from './types.js';
+export * from '@ewp/spec';
 export * from './errors.js';
 export { EWP_ERROR_CODES } from './error-codes.js';
-export { checkFieldSize, checkJsonBounds, FIELD_LIMITS, type FieldLimitKind, FieldTooLargeError, fieldTooLarge, limitOfMember } from './field-limits.js';
+export { checkFieldSize, checkJsonBounds, FieldTooLargeError, fieldTooLarge } from './field-limits.js';
 export { JsonFloat, parseJson, parseJsonExact } from './json/parse-json.js';
 export { InvalidJsonError, type InvalidJsonCode, parseJsonStrict, type StrictJsonOptions } from './json/parse-json-strict.js';
 export { type JsonFail, type JsonProblem, type JsonReadPolicy, jsonIndexPath, jsonMemberPath, readJsonWith } from './json/json-reader.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidAction } from './errors.js';
 import { gateRuleFor, MAY_ACT_RULES, mayAct } from './may-act.js';
-import type { Warrant } from './types.js';
+import type { Warrant } from '@ewp/spec';
 
 const accepted: Warrant = {
   acceptance: 'ACCEPTED',

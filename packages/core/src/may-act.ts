@@ -1,5 +1,5 @@
 import { InvalidAction, InvalidWarrant } from './errors.js';
-import { type Action, AXIS_VALUES, type Decision, RISKS, type Risk, type RiskPolicy, type Warrant, type WarrantView } from './types.js';
+import { type Action, AXIS_VALUES, type Decision, RISKS, type Risk, type RiskPolicy, type Warrant, type WarrantView } from '@ewp/spec';
 
 const RISK_SET: ReadonlySet<string> = new Set(RISKS);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AXES, AXIS_VALUES, DECISIONS, RISKS, SOURCE_REF_FIELDS, type SourceRef, sourceRefOf } from './types.js';
+import { AXES, AXIS_VALUES, DECISIONS, RISKS, SOURCE_REF_FIELDS, type SourceRef, sourceRefOf } from '@ewp/spec';
 import { MAY_ACT_RULES } from './may-act.js';
 
 describe('the vocabulary as values', () => {

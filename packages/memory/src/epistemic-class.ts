@@ -3,11 +3,9 @@
  * may support or refute anything (docs/spec/evidence-layer.md, classes).
  */
 
-/** The epistemic classes, in the order they are documented. */
-export const EPISTEMIC_CLASSES = ['observation', 'evidence', 'inference', 'hypothesis'] as const;
+import { EPISTEMIC_CLASSES, type EpistemicClass } from '@ewp/core';
 
-/** What a memory is, epistemically: raw observation, observation linked as evidence, a conclusion, or a guess. */
-export type EpistemicClass = (typeof EPISTEMIC_CLASSES)[number];
+export { EPISTEMIC_CLASSES, type EpistemicClass };
 
 /** True for a class name. */
 export function isEpistemicClass(value: unknown): value is EpistemicClass {

@@ -14,7 +14,11 @@ import {
   type Polarity,
   type SourceRef,
   type VerificationCheck,
-} from '../types.js';
+  CHECK_RESULTS,
+  CONFLICT_STATUSES,
+  LINEAGE_KINDS,
+  POLARITIES,
+} from '@ewp/spec';
 import { pythonStr } from './python-text.js';
 import { firstOccurrences } from './string-table.js';
 import { deriveViewId } from './view-id.js';
@@ -22,10 +26,10 @@ import { deriveViewId } from './view-id.js';
 type Json = unknown;
 type JsonObject = Record<string, Json>;
 
-const POLARITIES: ReadonlySet<string> = new Set<Polarity>(['supports', 'opposes']);
-const RESULTS: ReadonlySet<string> = new Set<CheckResult>(['supports', 'opposes', 'inconclusive']);
-const STATUSES: ReadonlySet<string> = new Set<ConflictStatus>(['open', 'resolved']);
-const KINDS: ReadonlySet<string> = new Set<LineageKind>(['derived_from', 'supersedes', 'superseded_by', 'parent_source']);
+const POLARITY_SET: ReadonlySet<string> = new Set<Polarity>(POLARITIES);
+const RESULTS: ReadonlySet<string> = new Set<CheckResult>(CHECK_RESULTS);
+const STATUSES: ReadonlySet<string> = new Set<ConflictStatus>(CONFLICT_STATUSES);
+const KINDS: ReadonlySet<string> = new Set<LineageKind>(LINEAGE_KINDS);
 
 /**
  * Where a record sits (`$.checks[3].source`), rendered only when a refusal needs it: building a
@@ -409,7 +413,7 @@ function decodeEvidence(raw: JsonObject[], p: string, clean: boolean, sources: S
     const e: EvidenceItem = {
       evidence_id: requiredText(r, own, 'evidence_id', base),
       proposition_id: recordProposition(r, own, p, base, 'B2'),
-      polarity: enumValue(r, own, 'polarity', POLARITIES, base) as Polarity,
+      polarity: enumValue(r, own, 'polarity', POLARITY_SET, base) as Polarity,
       source: sources.add(source(r, own, src, clean), at + i, src),
       content: requiredText(r, own, 'content', base),
       observed_at: requiredText(r, own, 'observed_at', base),

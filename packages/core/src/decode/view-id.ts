@@ -1,4 +1,4 @@
-import type { EvidenceView, SourceRef } from '../types.js';
+import type { EvidenceView, SourceRef } from '@ewp/spec';
 import { compareCodePoints, sortedByCodePoint } from './codepoint-order.js';
 import { pythonFloatRepr } from './python-text.js';
 import { sha256HexOfAscii } from './sha256.js';

@@ -1,4 +1,4 @@
-import type { Verification, VerificationCheck } from '../types.js';
+import type { Verification, VerificationCheck } from '@ewp/spec';
 import { EXTERNAL_METHODS, HUMAN_METHODS, INDIRECT_METHODS, TRUSTED_ORIGINS } from './policy-tables.js';
 import { pythonLower } from './python-lower.js';
 

@@ -1,5 +1,5 @@
 import { sortedByCodePoint } from '../decode/codepoint-order.js';
-import type { WarrantView } from '../types.js';
+import type { WarrantView } from '@ewp/spec';
 
 /**
  * The normalized WarrantView (docs/spec/protocol.md §7.2): the goldens' form, with every id list and the

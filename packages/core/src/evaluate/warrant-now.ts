@@ -14,7 +14,7 @@ import {
   type Verification,
   type VerificationCheck,
   type WarrantView,
-} from '../types.js';
+} from '@ewp/spec';
 import { classifyCheck, lowerSubjects } from './classify-check.js';
 import { ENDOGENOUS_ORIGINS, EXTERNAL_METHODS } from './policy-tables.js';
 

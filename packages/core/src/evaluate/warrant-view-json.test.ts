@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_V2, type WarrantView } from '../types.js';
+import { REFERENCE_V2, type WarrantView } from '@ewp/spec';
 import { normalizeWarrantView } from './normalize.js';
 import { normalizedWarrantViewJson } from './warrant-view-json.js';
 import { warrantNow } from './warrant-now.js';

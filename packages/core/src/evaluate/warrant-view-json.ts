@@ -1,6 +1,6 @@
 import { HIGH_UNIT, sortedByCodeUnit, sortedByCodePoint } from '../decode/codepoint-order.js';
 import { jsonString, MAY_ESCAPE } from '../json/json-string.js';
-import type { WarrantView } from '../types.js';
+import type { WarrantView } from '@ewp/spec';
 
 /**
  * The JSON text of the normalized WarrantView (docs/spec/protocol.md §7.2), fields in the order

@@ -1,7 +1,6 @@
 /**
- * EWP-0.2.0 data model (docs/spec/protocol.md §3, §7, §9). Field names are the wire names, so a decoded view
+ * The EWP-0.2.0 data model (docs/spec/protocol.md §3, §7, §9). Field names are the wire names, so a decoded view
  * serializes back to the protocol's JSON unchanged.
- * @packageDocumentation
  */
 
 /** The protocol version this package implements. */
@@ -93,10 +92,19 @@ export interface Assertion {
   asserted_at: string;
 }
 
-export type Polarity = 'supports' | 'opposes';
-export type CheckResult = 'supports' | 'opposes' | 'inconclusive';
-export type ConflictStatus = 'open' | 'resolved';
-export type LineageKind = 'derived_from' | 'supersedes' | 'superseded_by' | 'parent_source';
+/** An evidence item's polarity. */
+export const POLARITIES = Object.freeze(['supports', 'opposes'] as const);
+/** A verification check's result. */
+export const CHECK_RESULTS = Object.freeze(['supports', 'opposes', 'inconclusive'] as const);
+/** A conflict row's status. */
+export const CONFLICT_STATUSES = Object.freeze(['open', 'resolved'] as const);
+/** A lineage edge's kind. */
+export const LINEAGE_KINDS = Object.freeze(['derived_from', 'supersedes', 'superseded_by', 'parent_source'] as const);
+
+export type Polarity = (typeof POLARITIES)[number];
+export type CheckResult = (typeof CHECK_RESULTS)[number];
+export type ConflictStatus = (typeof CONFLICT_STATUSES)[number];
+export type LineageKind = (typeof LINEAGE_KINDS)[number];
 
 /** An observation for or against P. */
 export interface EvidenceItem {

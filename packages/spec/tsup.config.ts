@@ -1,0 +1,3 @@
+import { ewpTsup } from '../../tsup.shared.js';
+
+export default ewpTsup();
