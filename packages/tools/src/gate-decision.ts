@@ -4,68 +4,68 @@
  * DENY), bounded by the recovery gate of the action's earlier decision and recorded in the
  * ledger (docs/spec/receipts.md §12.6), and the typed result a gated tool returns instead of running.
  */
-import { type Action, type Decision, type GateRule, MAY_ACT_RULES, type RiskPolicy, type WarrantView } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
+import { type Decision, type GateRule, MAY_ACT_RULES, type WarrantView } from '@ewp/core';
 import type { DecisionRecord, RecoveryGateRecord } from '@ewp/receipts';
 import { z } from 'zod/v4';
-import { type DecisionRecording, decide } from './decisions/recording-gate.js';
+import { decide } from './decisions/recording-gate.js';
+import { type GateAction, type GateOptions, resolveGate } from './gate-options.js';
 
-/** What a gated tool returns instead of running. */
+/** What a gated tool returns instead of running (a plain object the model reads). */
 export interface GateRefusal {
-  ewp_gate: 'DENY' | 'REQUIRE_CONFIRMATION';
+  /** Marks the result as the gate's, and says which decision stopped the call. */
+  ewpGate: 'DENY' | 'REQUIRE_CONFIRMATION';
+  /** Why, worded for the model, with what would change the answer. */
   reason: string;
-  proposition_id: string;
-  action_id: string;
-  view_id: string | null;
-  evaluated_at: string;
+  /** The claim the action depends on, when the gate named one in words. */
+  claim: string | null;
+  propositionId: string;
+  actionId: string;
+  viewId: string | null;
+  evaluatedAt: string;
   acceptance: string | null;
   conflict: string | null;
   currency: string | null;
   sufficiency: string | null;
   /** The recorded decision (look it up with `ewp decisions show`); null when recording is off. */
-  decision_id: string | null;
+  decisionId: string | null;
 }
 
+/** The zod schema of {@link GateRefusal} (a gated tool's output schema is `inner | gateRefusalSchema`). */
 export const gateRefusalSchema = z.object({
-  ewp_gate: z.enum(['DENY', 'REQUIRE_CONFIRMATION']),
+  ewpGate: z.enum(['DENY', 'REQUIRE_CONFIRMATION']),
   reason: z.string(),
-  proposition_id: z.string(),
-  action_id: z.string(),
-  view_id: z.string().nullable(),
-  evaluated_at: z.string(),
+  claim: z.string().nullable(),
+  propositionId: z.string(),
+  actionId: z.string(),
+  viewId: z.string().nullable(),
+  evaluatedAt: z.string(),
   acceptance: z.string().nullable(),
   conflict: z.string().nullable(),
   currency: z.string().nullable(),
   sufficiency: z.string().nullable(),
-  decision_id: z.string().nullable(),
-});
+  decisionId: z.string().nullable(),
+}) satisfies z.ZodType<GateRefusal>;
 
-export interface GateOptions<INPUT> {
-  /** The proposition the action depends on (or a function of the tool input). */
-  proposition: string | ((input: INPUT) => string);
-  /** The action, as `mayAct` reads it (or a function of the tool input). */
-  action: Action | ((input: INPUT) => Action);
-  /** The operator's action policy (docs/spec/protocol.md §9). */
-  riskPolicy?: RiskPolicy;
-  store: EvidenceStore;
-  /** Clock for the decision time. Default `() => new Date()`. */
-  now?: () => Date;
-  /**
-   * How decisions are recorded in the store's ledger (gate name, signer). Default: recorded. `false`
-   * decides without the ledger: no record, no recovery gate.
-   */
-  record?: DecisionRecording | false;
-  /** Identifies a call in its record (e.g. the framework's tool call id). Default a random UUID. */
-  callId?: (input: INPUT) => string | undefined;
+/** One framework call a gate decides on: the binding's gate name, the wrapped tool's name and the framework's call id. */
+export interface GateCall {
+  /** The binding's gate name: its decision records name it (`ai-sdk`, `langchain`, `adk`, ...). */
+  gate: string;
+  /** The wrapped tool's name: the default action id and kind. */
+  tool: string;
+  /** The framework's id of the call; `undefined` when the framework gives none (then a random one is recorded). */
+  callId: string | undefined;
 }
 
 /** One decision, with what it was made on. */
 export interface GateDecision {
   decision: Decision;
+  /** The claim in words, when the gate named one. */
+  claim: string | undefined;
   propositionId: string;
-  action: Action;
+  /** The action, as the options named it with the defaults applied. */
+  action: Required<GateAction>;
   evaluatedAt: string;
-  /** Undefined when nothing is stored for the proposition (decided DENY). */
+  /** The protocol's WarrantView of the proposition at `evaluatedAt`; undefined when nothing is stored (decided DENY). */
   warrant: WarrantView | undefined;
   /** The `MAY_ACT_RULES` row that decided `mayAct`; undefined when nothing is stored (decided DENY). */
   rule: GateRule | undefined;
@@ -73,37 +73,41 @@ export interface GateDecision {
   recovery: RecoveryGateRecord | null;
   /** The ledger id of the decision record; null when recording is off. */
   decisionId: string | null;
-  /** The decision record (also when recording is off). */
+  /** The decision record as the ledger keeps it (also when recording is off). */
   record: DecisionRecord;
 }
 
 /**
  * Decide now, on the latest stored evidence. No stored evidence: DENY (nothing warrants acting).
- * `decision` is min(`mayAct`, recovery gate); the decision is recorded before it is returned.
+ * `decision` is min(`mayAct`, recovery gate); the decision is recorded (under `call.gate` and
+ * `call.callId`, unless the options map their own) before it is returned.
+ * @throws {InvalidArgumentError} when a function option returns something malformed for this input.
  * @throws {DecisionError} `EWP_REFUSE_DECISION_NOT_RECORDED` when the ledger cannot record it.
  */
-export async function decideGate<INPUT>(options: GateOptions<INPUT>, input: INPUT): Promise<GateDecision> {
-  const propositionId = typeof options.proposition === 'function' ? options.proposition(input) : options.proposition;
-  const action = typeof options.action === 'function' ? options.action(input) : options.action;
+export async function decideGate<INPUT>(options: GateOptions<INPUT>, input: INPUT, call: GateCall): Promise<GateDecision> {
+  const resolved = resolveGate(options, input, call.tool);
   const evaluatedAt = (options.now ?? (() => new Date()))().toISOString();
+  const callId = options.callId === undefined ? call.callId : options.callId(input);
   const made = await decide({
     store: options.store,
-    propositions: [propositionId],
-    action,
-    riskPolicy: options.riskPolicy,
+    propositions: [resolved.propositionId],
+    action: resolved.action,
+    riskPolicy: resolved.riskPolicy,
     evaluatedAt,
-    callId: options.callId?.(input),
-    record: options.record,
+    callId,
+    record: options.record === false ? false : { ...options.record, gate: options.record?.gate ?? call.gate },
   });
   const { record } = made;
   // The record's rule id names a MAY_ACT_RULES row (mayAct's own walk), or no_evidence.
   const rule = MAY_ACT_RULES.find((r) => r.id === record.rule);
+  const a = resolved.action;
   return {
     decision: record.decision,
-    propositionId,
-    action,
+    claim: resolved.claim,
+    propositionId: resolved.propositionId,
+    action: { id: a.action_id, kind: a.kind, risk: a.risk ?? 'low', reversible: a.reversible ?? true },
     evaluatedAt,
-    warrant: made.warrants.get(propositionId),
+    warrant: made.warrants.get(resolved.propositionId),
     rule,
     recovery: record.recovery,
     decisionId: made.decision_id,
@@ -112,20 +116,21 @@ export async function decideGate<INPUT>(options: GateOptions<INPUT>, input: INPU
 }
 
 /** The result a gated tool returns instead of running. */
-export function gateRefusal(d: GateDecision, gate: GateRefusal['ewp_gate'], reason: string): GateRefusal {
+export function gateRefusal(d: GateDecision, gate: GateRefusal['ewpGate'], reason: string): GateRefusal {
   const w = d.warrant?.warrant;
   return {
-    ewp_gate: gate,
+    ewpGate: gate,
     reason,
-    proposition_id: d.propositionId,
-    action_id: d.action.action_id,
-    view_id: d.warrant?.view_id ?? null,
-    evaluated_at: d.evaluatedAt,
+    claim: d.claim ?? null,
+    propositionId: d.propositionId,
+    actionId: d.action.id,
+    viewId: d.warrant?.view_id ?? null,
+    evaluatedAt: d.evaluatedAt,
     acceptance: w?.acceptance ?? null,
     conflict: w?.conflict ?? null,
     currency: w?.currency ?? null,
     sufficiency: w?.sufficiency ?? null,
-    decision_id: d.decisionId,
+    decisionId: d.decisionId,
   };
 }
 
@@ -139,13 +144,23 @@ export function recoveryReason(d: GateDecision): string | undefined {
   return `the evidence an earlier decision on this action rested on changed: ${changed}; held until ${r.requirements.join(', ')} ${r.requirements.length === 1 ? 'is' : 'are'} re-evaluated`;
 }
 
+/** What a gate says when nothing is stored for its claim, with how to record some. */
+function noEvidence(d: GateDecision): string {
+  const what = d.claim === undefined ? d.propositionId : `"${d.claim}" (${d.propositionId})`;
+  return (
+    `no stored evidence for ${what}: nothing warrants this action. Record some first: wrap the tool that checks it with ` +
+    `observe(tool, { claim }) so its results land on this claim, or store an observation supporting it (memory_store, ` +
+    `class observation, supports [its hash]; ewp_evidence_record for a proposition id)`
+  );
+}
+
 /** Why a DENY was decided, worded for the model. */
 export function denyReason(d: GateDecision): string {
   const held = recoveryReason(d);
   if (held !== undefined) return `${held}; do not retry it as is`;
-  if (d.warrant === undefined) return `no stored evidence for ${d.propositionId}: nothing warrants this action`;
+  if (d.warrant === undefined) return `${noEvidence(d)}; do not retry it as is`;
   const w = d.warrant.warrant;
-  return `the evidence for ${d.propositionId} does not warrant this ${d.action.risk ?? 'low'}-risk action (acceptance ${w.acceptance}, conflict ${w.conflict}, currency ${w.currency}, sufficiency ${w.sufficiency}); do not retry it as is`;
+  return `the evidence for ${d.claim === undefined ? d.propositionId : `"${d.claim}"`} does not warrant this ${d.action.risk}-risk action (${d.rule === undefined ? '' : `rule ${d.rule.id}: ${d.rule.says}; `}acceptance ${w.acceptance}, conflict ${w.conflict}, currency ${w.currency}, sufficiency ${w.sufficiency}); do not retry it as is`;
 }
 
 /**
@@ -155,7 +170,7 @@ export function denyReason(d: GateDecision): string {
 export function ruleReason(d: GateDecision): string {
   const held = recoveryReason(d);
   if (held !== undefined) return `${d.propositionId}: ${held}`;
-  if (d.warrant === undefined || d.rule === undefined) return `no stored evidence for ${d.propositionId}: nothing warrants this action`;
+  if (d.warrant === undefined || d.rule === undefined) return noEvidence(d);
   const w = d.warrant.warrant;
-  return `${d.propositionId}: gate rule ${d.rule.id}, ${d.rule.says} (acceptance ${w.acceptance}, conflict ${w.conflict}, currency ${w.currency}, sufficiency ${w.sufficiency}; ${d.action.risk ?? 'low'} risk, ${d.action.reversible === false ? 'irreversible' : 'reversible'})`;
+  return `${d.propositionId}: gate rule ${d.rule.id}, ${d.rule.says} (acceptance ${w.acceptance}, conflict ${w.conflict}, currency ${w.currency}, sufficiency ${w.sufficiency}; ${d.action.risk} risk, ${d.action.reversible ? 'reversible' : 'irreversible'})`;
 }

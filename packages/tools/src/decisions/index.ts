@@ -22,7 +22,6 @@ export {
   callClaimId,
   claimDecision,
   type Confirmation,
-  gateOptionsForCall,
   type GuardedRun,
   type GuardedRunOptions,
   recordCallOutcome,

@@ -10,7 +10,8 @@ import { domainDigest } from '@ewp/canonical';
 import { type Decision, EwpError } from '@ewp/core';
 import type { AppendEntryResult, EvidenceStore, LedgerEntryInput } from '@ewp/ledger';
 import { minDecision, operationDigest } from '@ewp/receipts';
-import { type GateDecision, type GateOptions, type GateRefusal, decideGate, denyReason, gateRefusal } from '../gate-decision.js';
+import { type GateCall, type GateDecision, type GateRefusal, decideGate, denyReason, gateRefusal } from '../gate-decision.js';
+import type { GateOptions } from '../gate-options.js';
 import { DecisionError } from './decision-error.js';
 import { DecisionLedger, type StoredDecision } from './decision-ledger.js';
 import { readDecision } from './decision-store.js';
@@ -20,7 +21,7 @@ import { recoveryGateOf } from './recovery-check.js';
 /** A confirmation of a REQUIRE_CONFIRMATION decision, recorded before the action runs. */
 export interface Confirmation {
   /** Who confirmed (a user id, a reviewer's name). */
-  confirmed_by: string;
+  confirmedBy: string;
 }
 
 /** Options of {@link runGuarded}: the gate's, plus how to ask for a confirmation. */
@@ -29,19 +30,6 @@ export interface GuardedRunOptions<INPUT> extends GateOptions<INPUT> {
   confirm?: (decision: GateDecision, input: INPUT) => Promise<Confirmation | false> | Confirmation | false;
 }
 
-/**
- * A binding's gate options for one framework call: its records name the binding's `gate` (unless
- * the caller named one, or turned recording off) and carry the framework's `callId` (unless the
- * caller maps its own), so the decisions made on one call read as one call in the ledger and a
- * guarded run executes that call at most once.
- */
-export function gateOptionsForCall<INPUT>(options: GateOptions<INPUT>, gate: string, callId: string | undefined): GateOptions<INPUT> {
-  return {
-    ...options,
-    record: options.record === false ? false : { ...options.record, gate: options.record?.gate ?? gate },
-    callId: options.callId ?? (() => callId),
-  };
-}
 
 /**
  * The ledger id of the claim on one call of one gate (`decision.call` entries): a digest, so any gate
@@ -57,10 +45,11 @@ interface CallClaim {
   callId: string;
 }
 
+
 /** What a guarded run did. */
 export type GuardedRun<R> =
-  | { status: 'executed'; decision_id: string | null; decision: GateDecision | null; result: R }
-  | { status: 'refused'; decision_id: string | null; decision: GateDecision | null; reason: string; refusal: GateRefusal | null };
+  | { status: 'executed'; decisionId: string | null; decision: GateDecision | null; result: R }
+  | { status: 'refused'; decisionId: string | null; decision: GateDecision | null; reason: string; refusal: GateRefusal | null };
 
 /**
  * Decide (recording the decision), then execute `execute(input)` only when the effective decision
@@ -77,16 +66,21 @@ export type GuardedRun<R> =
  * already executed (nothing runs; for the call, the refusal is the decision's recorded outcome).
  * @throws whatever `execute` throws, after its failure is recorded.
  */
-export async function runGuarded<INPUT, R>(options: GuardedRunOptions<INPUT>, input: INPUT, execute: (input: INPUT) => Promise<R> | R): Promise<GuardedRun<R>> {
+export async function runGuarded<INPUT, R>(
+  options: GuardedRunOptions<INPUT>,
+  input: INPUT,
+  call: GateCall,
+  execute: (input: INPUT) => Promise<R> | R,
+): Promise<GuardedRun<R>> {
   // The call id is read once: the decision records it and the execution claims it.
-  const callId = options.callId?.(input);
-  const d = await decideGate({ ...options, callId: () => callId }, input);
+  const callId = options.callId === undefined ? call.callId : options.callId(input);
+  const d = await decideGate({ ...options, callId: () => callId }, input, call);
   // record: false is the operator's choice of an unrecorded gate: it decides, and nothing is claimed or recorded.
   const recorded = options.record !== false;
   const id = d.decisionId as string;
-  const refuse = (gate: GateRefusal['ewp_gate'], reason: string): GuardedRun<R> => ({
+  const refuse = (gate: GateRefusal['ewpGate'], reason: string): GuardedRun<R> => ({
     status: 'refused',
-    decision_id: id,
+    decisionId: id,
     decision: d,
     reason,
     refusal: gateRefusal(d, gate, reason),
@@ -104,9 +98,9 @@ export async function runGuarded<INPUT, R>(options: GuardedRunOptions<INPUT>, in
       if (bound.decision !== 'MAY_ACT') return refuse('DENY', bound.reason);
     }
   }
-  if (!recorded) return { status: 'executed', decision_id: null, decision: d, result: await execute(input) };
-  const call = typeof callId === 'string' && callId !== '' ? { gate: d.record.gate, callId } : undefined;
-  return { status: 'executed', decision_id: id, decision: d, result: await executeOnce(options.store, id, [d.propositionId], input, execute, call) };
+  if (!recorded) return { status: 'executed', decisionId: null, decision: d, result: await execute(input) };
+  const claimed = typeof callId === 'string' && callId !== '' ? { gate: d.record.gate, callId } : undefined;
+  return { status: 'executed', decisionId: id, decision: d, result: await executeOnce(options.store, id, [d.propositionId], input, execute, claimed) };
 }
 
 /** What a framework reports after it ran a claimed call. */
@@ -182,7 +176,7 @@ async function runStored<INPUT, R>(
   options: { confirmation?: Confirmation },
 ): Promise<GuardedRun<R>> {
   const stored = await readDecision(store, decisionId);
-  const refuse = (reason: string): GuardedRun<R> => ({ status: 'refused', decision_id: decisionId, decision: null, reason, refusal: null });
+  const refuse = (reason: string): GuardedRun<R> => ({ status: 'refused', decisionId, decision: null, reason, refusal: null });
   const recorded = stored.record.decision;
   if (recorded === 'DENY') return refuse(`decision ${decisionId} was DENY`);
   if (recorded === 'REQUIRE_CONFIRMATION' && options.confirmation === undefined) return refuse(`decision ${decisionId} needs a recorded confirmation`);
@@ -194,13 +188,13 @@ async function runStored<INPUT, R>(
   const subjects = stored.record.consulted.map((c) => c.proposition_id);
   // The record names its call (a random id when the gate was given none, which no other decision shares).
   const call = { gate: stored.record.gate, callId: stored.record.call_id };
-  return { status: 'executed', decision_id: decisionId, decision: null, result: await executeOnce(store, decisionId, subjects, input, execute, call) };
+  return { status: 'executed', decisionId, decision: null, result: await executeOnce(store, decisionId, subjects, input, execute, call) };
 }
 
 async function confirmAndRecheck(store: EvidenceStore, stored: StoredDecision, confirmation: Confirmation): Promise<{ decision: Decision; reason: string }> {
-  if (typeof confirmation?.confirmed_by !== 'string' || confirmation.confirmed_by === '') {
+  if (typeof confirmation?.confirmedBy !== 'string' || confirmation.confirmedBy === '') {
     throw new DecisionError('EWP_REFUSE_DECISION_NOT_EXECUTABLE', 'a confirmation names who confirmed', {
-      path: '$.confirmed_by',
+      path: '$.confirmedBy',
       decisionId: stored.decision_id,
     });
   }
@@ -209,7 +203,7 @@ async function confirmAndRecheck(store: EvidenceStore, stored: StoredDecision, c
       kind: DECISION_ENTRY_KINDS.confirmation,
       id: stored.decision_id,
       subjects: stored.record.consulted.map((c) => c.proposition_id),
-      body: { decision_id: stored.decision_id, confirmed_by: confirmation.confirmed_by, confirmed_at: new Date().toISOString() },
+      body: { decision_id: stored.decision_id, confirmed_by: confirmation.confirmedBy, confirmed_at: new Date().toISOString() },
     },
   ]);
   return recheck(store, stored, 'MAY_ACT');
