@@ -239,3 +239,25 @@ export interface RiskPolicy {
 }
 
 export type Decision = (typeof DECISIONS)[number];
+
+/**
+ * The gate names decision records carry: one per binding that decides (its gate and its `ewp_may_act`
+ * tool record under it), `ewp_may_act` for a tool call no binding named, `library` for a direct call,
+ * `cli` for the command line. A user's own `record.gate` may name any other.
+ */
+export const GATE_NAMES = Object.freeze([
+  'ai-sdk',
+  'ai-sdk-v7',
+  'langchain',
+  'mastra',
+  'openai-agents',
+  'adk',
+  'claude-code',
+  'mcp',
+  'cli',
+  'library',
+  'ewp_may_act',
+] as const);
+
+/** A gate name of this repository's bindings. */
+export type GateName = (typeof GATE_NAMES)[number];
