@@ -1,3 +1,4 @@
 import { ewpTsup } from '../../tsup.shared.js';
 
-export default ewpTsup();
+// `tools` is its own entry: the root stays free of zod (an optional peer only the registry needs).
+export default ewpTsup({ entry: ['src/index.ts', 'src/tools/index.ts'], external: ['zod'] });

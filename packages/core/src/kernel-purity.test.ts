@@ -15,6 +15,24 @@ describe('@ewp/core stays pure', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     expect(pkg.dependencies ?? {}).toEqual({ '@ewp/spec': 'workspace:*' });
     const spec = JSON.parse(readFileSync(new URL('../../spec/package.json', import.meta.url), 'utf8'));
-    expect({ ...spec.dependencies, ...spec.peerDependencies }).toEqual({});
+    // The contracts depend on nothing; only the tool registry (`@ewp/spec/tools`) needs zod, an optional peer.
+    expect(spec.dependencies ?? {}).toEqual({});
+    expect(Object.keys(spec.peerDependencies ?? {})).toEqual(['zod']);
+    expect(spec.peerDependenciesMeta).toEqual({ zod: { optional: true } });
+  });
+
+  it("keeps @ewp/spec's root entry (the part core imports) free of zod and of every other package", () => {
+    const dir = new URL('../../spec/src/', import.meta.url);
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
+      (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.startsWith('tools/') && !f.startsWith('tools\\'),
+    );
+    expect(files).toContain('index.ts');
+    for (const f of files) {
+      const text = readFileSync(new URL(f, dir), 'utf8');
+      for (const m of text.matchAll(/from\s+'([^']+)'/g)) {
+        const spec = m[1]!;
+        expect(spec.startsWith('./') && !spec.startsWith('./tools/'), `spec/src/${f} imports ${spec}`).toBe(true);
+      }
+    }
   });
 });
