@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mem0Adapter, offlineMemory } from '@ewp/mem0';
+import { mem0Adapter } from '@ewp/mem0';
+import { offlineMemory } from '@ewp/mem0/testing';
 
 // A real open-source Mem0 Memory that never touches the network (local embedder, SQLite vectors, no LLM).
 // With the hosted platform: mem0HostedAdapter(new MemoryClient({ apiKey }), { userId }).

@@ -358,7 +358,7 @@ interface Mem0Memory {
  * claim.
  */
 export async function mem0Arm(options: { threshold?: number } = {}): Promise<Arm> {
-  const { offlineMemory } = await import('@ewp/mem0');
+  const { offlineMemory } = await import('@ewp/mem0/testing');
   // Mem0's SQLite files on a memory-backed file system when there is one: the arm measures decisions, not fsync.
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'ewp-harm-mem0-'));
   const memory = (await offlineMemory(dir, { collectionName: 'harm' })) as unknown as Mem0Memory;

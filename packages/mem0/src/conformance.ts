@@ -54,7 +54,7 @@ export function mem0OssSubject(): AdapterSubject {
     }),
     async create() {
       dir ??= mkdtempSync(join(tmpdir(), 'ewp-mem0-conformance-'));
-      const { offlineMemory } = await import('./offline-memory.js');
+      const { offlineMemory } = await import('./testing/offline-memory.js');
       memory ??= offlineMemory(dir);
       return mem0Adapter(await memory, { userId: `conformance-${++n}` });
     },

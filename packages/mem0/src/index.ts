@@ -14,8 +14,6 @@ export { ossBackend, type OssMemoryLike } from './oss-backend.js';
 export { hostedBackend, type HostedClientLike } from './hosted-backend.js';
 export { META_NAMESPACE, nativeView } from './native-memory.js';
 export { META, Mem0RecordStore } from './mem0-record-store.js';
-export { deterministicEmbedder } from './deterministic-embedder.js';
-export { offlineMemory } from './offline-memory.js';
 
 function pickEntity(e: Mem0Entity): Mem0Entity {
   const out: Mem0Entity = {};

@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
  * It has the `embedQuery`/`embedDocuments` shape Mem0's `langchain` embedder provider accepts.
  */
 export function deterministicEmbedder(dimension = 64): {
+  /** The vector of one text. */
   embedQuery(text: string): Promise<number[]>;
+  /** The vectors of several texts, in order. */
   embedDocuments(texts: string[]): Promise<number[][]>;
 } {
   const embed = (text: string): number[] => {
