@@ -8,7 +8,7 @@
  */
 import { type Action, InvalidArgumentError, RISKS, type Risk, type RiskPolicy } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { type ClaimScope, claimProposition } from './claim.js';
+import { type ClaimScope, claimProposition, type RecordedObservation, recordObservation } from './claim.js';
 import type { DecisionRecording } from './decisions/recording-gate.js';
 import { isObject } from './tool-arguments.js';
 
@@ -159,4 +159,72 @@ export function resolveGate<INPUT>(options: GateOptions<INPUT>, input: INPUT, to
     action: wireAction(action, tool),
     riskPolicy: wireRiskPolicy(options.riskPolicy),
   };
+}
+
+/**
+ * Options of every binding's `observe(tool, options)`: which claim the tool's results speak to and
+ * whether a result supports it. The observation's source is the wrapped tool (`tool:<name>`), bound by
+ * the binding: the model never names it.
+ */
+export interface ObserveOptions<INPUT = unknown, RESULT = unknown> extends ClaimScope {
+  /** Where the observations are recorded (the store the gates read). */
+  store: EvidenceStore;
+  /** The claim the results speak to, in words, or a function of the tool input and result. */
+  claim: string | ((input: INPUT, result: RESULT) => string);
+  /**
+   * Whether a result supports the claim (`true`) or refutes it (`false`); `undefined` records nothing
+   * (a result that says nothing about the claim, e.g. a timeout).
+   */
+  supports: (result: RESULT, input: INPUT) => boolean | undefined;
+  /** The clock of the records. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+/**
+ * The one check of `observe`'s options, made when a binding wraps a tool: a store, a claim (a
+ * non-empty string or a function) and a `supports` function.
+ * @throws {InvalidArgumentError} `EWP_REFUSE_INVALID_ARGUMENT`, naming the field and how to fix it.
+ */
+export function checkObserveOptions<INPUT, RESULT>(options: ObserveOptions<INPUT, RESULT>, path = 'options'): void {
+  if (!isObject(options)) throw new InvalidArgumentError(path, 'must be an object { store, claim, supports, ... }');
+  const store = options.store as unknown;
+  if (!isObject(store) || typeof (store as { get?: unknown }).get !== 'function') {
+    throw new InvalidArgumentError(`${path}.store`, 'an EvidenceStore is required (the one your gates read, e.g. new SqliteEvidenceStore(file))');
+  }
+  const claim = options.claim as unknown;
+  if (typeof claim !== 'function' && (typeof claim !== 'string' || claim.trim() === '')) {
+    throw new InvalidArgumentError(`${path}.claim`, 'name the claim the results speak to: a non-empty string (e.g. "server01 is healthy") or a function of (input, result)');
+  }
+  if (typeof options.supports !== 'function') {
+    throw new InvalidArgumentError(`${path}.supports`, 'a function (result, input) => true (supports the claim), false (refutes it) or undefined (records nothing)');
+  }
+  if (options.now !== undefined && typeof options.now !== 'function') throw new InvalidArgumentError(`${path}.now`, 'must be a function returning a Date');
+}
+
+/**
+ * Records one result of an observed tool as {@link ObserveOptions} say: the claim for this input and
+ * result, supporting or refuting it, with the tool as its source; nothing when `supports` answers
+ * `undefined`.
+ * @throws {InvalidArgumentError} when `claim` or `supports` returned something malformed; the store's
+ * error when it cannot record.
+ */
+export async function observeResult<INPUT, RESULT>(
+  options: ObserveOptions<INPUT, RESULT>,
+  tool: string,
+  input: INPUT,
+  result: RESULT,
+): Promise<RecordedObservation | undefined> {
+  const supports = options.supports(result, input);
+  if (supports === undefined) return undefined;
+  const claim = typeof options.claim === 'function' ? options.claim(input, result) : options.claim;
+  return recordObservation({
+    store: options.store,
+    claim,
+    tool,
+    result,
+    supports,
+    project: options.project,
+    principal: options.principal,
+    now: options.now,
+  });
 }

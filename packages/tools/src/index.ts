@@ -67,7 +67,19 @@ export {
   gateRefusalSchema,
   ruleReason,
 } from './gate-decision.js';
-export { checkGateOptions, type GateAction, type GateOptions, type GateRiskPolicy, type ResolvedGate, resolveGate, wireAction, wireRiskPolicy } from './gate-options.js';
+export {
+  checkGateOptions,
+  checkObserveOptions,
+  type GateAction,
+  type GateOptions,
+  type GateRiskPolicy,
+  type ObserveOptions,
+  observeResult,
+  type ResolvedGate,
+  resolveGate,
+  wireAction,
+  wireRiskPolicy,
+} from './gate-options.js';
 export { CLAIM_PRINCIPAL, type ClaimScope, claimProposition, type Observation, type RecordedObservation, recordObservation } from './claim.js';
 export { type ConversationTurn, recordTurn, turnAssertion } from './turn-evidence.js';
 export { DEFAULT_WARRANT_TABLE_ENTRIES, WarrantTable, type WarrantTableOptions, warrantTableFor } from './warrant-table.js';
