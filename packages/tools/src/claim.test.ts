@@ -47,7 +47,7 @@ describe('claims and observations', () => {
       [{ claim: 'c', tool: 't', supports: 'yes' }, 'supports'],
     ] as const;
     for (const [o, path] of cases) {
-      const e = await recordObservation({ store, result: 1, ...(o as never) }).catch((x: unknown) => x);
+      const e = await recordObservation({ store, result: 1, ...(o as unknown as { claim: string; tool: string; supports: boolean }) }).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(InvalidArgumentError);
       expect((e as InvalidArgumentError).path).toBe(path);
     }

@@ -17,7 +17,7 @@ import { runGuarded } from './run-guarded.js';
 const verified = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../conformance/pack/fixtures/08-verified-now.json', import.meta.url)), 'utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'ewp-decision-tamper-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const action = { action_id: 'restart', kind: 'restart', risk: 'high' as const, reversible: false };
+const action = { id: 'restart', kind: 'restart', risk: 'high' as const, reversible: false };
 
 let n = 0;
 /** A ledger holding a decision, its execution and call claims and outcome, a retraction and a re-evaluation. */
@@ -25,12 +25,12 @@ async function ledger(): Promise<{ path: string; decisionId: string }> {
   const path = join(dir, `l${n++}.sqlite`);
   const store = new SqliteEvidenceStore(path);
   await store.put(verified);
-  const run = await runGuarded({ store, proposition: 'P-win', action, now: () => new Date('2026-09-21T21:00:00Z'), callId: () => 'call-1' }, {}, () => 'ok');
+  const run = await runGuarded({ store, proposition: 'P-win', action, now: () => new Date('2026-09-21T21:00:00Z'), callId: () => 'call-1' }, {}, { gate: 'library', tool: 'restart', callId: undefined }, () => 'ok');
   await recordRetraction(store, { proposition_id: 'P-win', records: ['check:k1'] });
   await reevaluate(store, 'P-win', { evaluatedAt: '2026-09-21T21:05:00Z' });
   expect((await store.verifyChain()).ok).toBe(true);
   await store.close();
-  return { path, decisionId: run.decision_id as string };
+  return { path, decisionId: run.decisionId as string };
 }
 
 function edit(path: string, sql: string, ...params: unknown[]): number {

@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Action } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { Ed25519Signer } from '@ewp/receipts';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decideGate } from '../gate-decision.js';
+import { type GateCall, decideGate } from '../gate-decision.js';
+import type { GateAction } from '../gate-options.js';
 import { DecisionError } from './decision-error.js';
 import { decisionHistory, listDecisions, readDecision, verifyDecision } from './decision-store.js';
 import { DECISION_ENTRY_KINDS } from './entry-kinds.js';
@@ -21,8 +21,10 @@ const verified = JSON.parse(
 ) as Record<string, unknown> & { checks: Record<string, unknown>[] };
 /** P-win, verified by check k1 (ACCEPTED, CURRENT at T). */
 const T = new Date('2026-09-21T21:00:00Z');
+/** A direct call (no binding): the records name the `library` gate. */
+const call: GateCall = { gate: 'library', tool: 'restart', callId: undefined };
 const later = (minutes: number) => () => new Date(T.getTime() + minutes * 60_000);
-const restart: Action = { action_id: 'restart-server01', kind: 'restart', risk: 'high', reversible: false };
+const restart: GateAction = { id: 'restart-server01', kind: 'restart', risk: 'high', reversible: false };
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -43,7 +45,7 @@ describe.each(stores)('decisions that last, on the %s store', (_name, open) => {
   it('records every gate decision in the ledger chain, looks it up by id, verifies it from the ledger alone', async () => {
     const store = open();
     await store.put(verified);
-    const d = await decideGate({ store, proposition: 'P-win', action: restart, now: later(0), record: { gate: 'test' } }, {});
+    const d = await decideGate({ store, proposition: 'P-win', action: restart, now: later(0), record: { gate: 'test' } }, {}, call);
     expect(d.decision).toBe('MAY_ACT');
     expect(d.decisionId).toMatch(/^dec_[0-9a-f]{32}$/);
     const stored = await readDecision(store, d.decisionId as string);
@@ -64,9 +66,9 @@ describe.each(stores)('decisions that last, on the %s store', (_name, open) => {
     expect((await store.verifyChain()).ok).toBe(true);
     await expect(readDecision(store, 'dec_nope')).rejects.toMatchObject({ code: 'EWP_REFUSE_DECISION_UNKNOWN' });
     // No stored evidence: DENY, and still recorded.
-    const none = await decideGate({ store, proposition: 'P-none', action: restart, now: later(0) }, {});
+    const none = await decideGate({ store, proposition: 'P-none', action: restart, now: later(0) }, {}, call);
     expect(none).toMatchObject({ decision: 'DENY', rule: undefined });
-    expect((await readDecision(store, none.decisionId as string)).record).toMatchObject({ rule: 'no_evidence', unsupported: ['P-none'] });
+    expect((await readDecision(store, none.decisionId as string)).record).toMatchObject({ gate: 'library', rule: 'no_evidence', unsupported: ['P-none'] });
     await store.close();
   });
 
@@ -75,7 +77,7 @@ describe.each(stores)('decisions that last, on the %s store', (_name, open) => {
     await store.put(verified);
     const run = async (minutes: number) => {
       let ran = 0;
-      const r = await runGuarded({ store, proposition: 'P-win', action: restart, now: later(minutes) }, {}, () => ++ran);
+      const r = await runGuarded({ store, proposition: 'P-win', action: restart, now: later(minutes) }, {}, call, () => ++ran);
       return { r, ran };
     };
     const first = await run(0);
@@ -84,7 +86,7 @@ describe.each(stores)('decisions that last, on the %s store', (_name, open) => {
     await recordRetraction(store, { proposition_id: 'P-win', records: ['check:k1'], note: 'winrm probe was misconfigured' });
     const held = await run(5);
     expect(held.ran).toBe(0);
-    expect(held.r).toMatchObject({ status: 'refused', refusal: { ewp_gate: 'DENY' } });
+    expect(held.r).toMatchObject({ status: 'refused', refusal: { ewpGate: 'DENY' } });
     expect(held.r.decision?.record.may_act).toBe('MAY_ACT'); // mayAct alone would still act
     expect(held.r.decision?.recovery).toMatchObject({ decision: 'DENY', invalidated: { 'P-win': 'evidence_refuted' }, requirements: ['P-win'] });
     expect(held.r.status === 'refused' && held.r.reason).toMatch(/re-evaluated/);
@@ -112,9 +114,9 @@ describe.each(stores)('decisions that last, on the %s store', (_name, open) => {
   it('a decision authorizes one execution, durably; a confirmation is recorded and re-checked', async () => {
     const store = open();
     await store.put(verified);
-    const first = await runGuarded({ store, proposition: 'P-win', action: restart, now: later(0) }, { n: 1 }, () => 'done');
+    const first = await runGuarded({ store, proposition: 'P-win', action: restart, now: later(0) }, { n: 1 }, call, () => 'done');
     expect(first.status).toBe('executed');
-    const id = first.decision_id as string;
+    const id = first.decisionId as string;
     let again = 0;
     await expect(runDecision(store, id, { n: 1 }, () => ++again)).rejects.toMatchObject({ code: 'EWP_REFUSE_DECISION_NOT_EXECUTABLE' });
     await expect(runDecision(store, id, { n: 2 }, () => ++again)).rejects.toMatchObject({ code: 'EWP_REFUSE_DECISION_NOT_EXECUTABLE' });
@@ -125,31 +127,32 @@ describe.each(stores)('decisions that last, on the %s store', (_name, open) => {
       confirmation: null,
     });
     // A failing action is recorded as failed, and rethrown.
-    const failing = runGuarded({ store, proposition: 'P-win', action: { ...restart, action_id: 'other' }, now: later(1) }, {}, () => {
+    const failing = runGuarded({ store, proposition: 'P-win', action: { ...restart, id: 'other' }, now: later(1) }, {}, call, () => {
       throw new Error('boom');
     });
     await expect(failing).rejects.toThrow('boom');
     // REQUIRE_CONFIRMATION (degraded retrieval): runs only on a recorded confirmation.
-    const degraded = { store, proposition: 'P-win', action: { action_id: 'deg', kind: 'restart', risk: 'medium' as const, reversible: true }, now: later(2) };
+    const degraded = { store, proposition: 'P-win', action: { id: 'deg', kind: 'restart', risk: 'medium' as const, reversible: true }, now: later(2) };
     await store.put({ ...verified, view_id: 'v-deg1', degraded: true });
-    const unconfirmed = await runGuarded(degraded, {}, () => 'ran');
-    expect(unconfirmed).toMatchObject({ status: 'refused', refusal: { ewp_gate: 'REQUIRE_CONFIRMATION' } });
-    const confirmed = await runGuarded({ ...degraded, confirm: () => ({ confirmed_by: 'alice' }) }, {}, () => 'ran');
+    const unconfirmed = await runGuarded(degraded, {}, call, () => 'ran');
+    expect(unconfirmed).toMatchObject({ status: 'refused', refusal: { ewpGate: 'REQUIRE_CONFIRMATION' } });
+    const confirmed = await runGuarded({ ...degraded, confirm: () => ({ confirmedBy: 'alice' }) }, {}, call, () => 'ran');
     expect(confirmed).toMatchObject({ status: 'executed', result: 'ran' });
-    expect((await decisionHistory(store, confirmed.decision_id as string)).confirmation).toMatchObject({ body: { confirmed_by: 'alice' } });
+    expect((await decisionHistory(store, confirmed.decisionId as string)).confirmation).toMatchObject({ body: { confirmed_by: 'alice' } });
     // Evidence that changes while the human is asked: the confirmation no longer suffices.
     const raced = await runGuarded(
       {
         ...degraded,
         confirm: async () => {
           await recordRetraction(store, { proposition_id: 'P-win', records: ['check:k1'] });
-          return { confirmed_by: 'bob' };
+          return { confirmedBy: 'bob' };
         },
       },
       {},
+      call,
       () => 'ran',
     );
-    expect(raced).toMatchObject({ status: 'refused', refusal: { ewp_gate: 'DENY' } });
+    expect(raced).toMatchObject({ status: 'refused', refusal: { ewpGate: 'DENY' } });
     expect(raced.status === 'refused' && raced.reason).toMatch(/evidence_refuted/);
     await store.close();
   });
@@ -168,9 +171,9 @@ describe.each(stores)('decisions that last, on the %s store', (_name, open) => {
     };
     await store.put(derived);
     await store.put({ ...verified, proposition_id: 'P-other', view_id: 'v-other', assertions: [], evidence: [] });
-    const onApp = await decideGate({ store, proposition: 'P-app', action: { action_id: 'a1', kind: 'x' }, now: later(0) }, {});
+    const onApp = await decideGate({ store, proposition: 'P-app', action: { id: 'a1', kind: 'x' }, now: later(0) }, {}, call);
     expect((await readDecision(store, onApp.decisionId as string)).record.basis.map((b) => b.proposition_id)).toEqual(['P-app', 'P-win']);
-    await decideGate({ store, proposition: 'P-other', action: { action_id: 'a2', kind: 'x' }, now: later(0) }, {});
+    await decideGate({ store, proposition: 'P-other', action: { id: 'a2', kind: 'x' }, now: later(0) }, {}, call);
     expect(await planLedgerRecovery(store)).toMatchObject({ decisions: 2, changed: {}, held: [], clear: 2 });
     await store.put({ ...verified, view_id: 'v-2', checks: [] });
     const plan = await planLedgerRecovery(store, { record: true });
@@ -184,8 +187,8 @@ describe.each(stores)('decisions that last, on the %s store', (_name, open) => {
     expect(plan.plan_id).toMatch(/^plan_/);
     expect((await store.readEntries({ kind: DECISION_ENTRY_KINDS.plan })).map((e) => e.id)).toEqual([plan.plan_id]);
     // The unrelated action's later use is not held; the one on the derived proposition is, until both are re-evaluated.
-    expect((await decideGate({ store, proposition: 'P-other', action: { action_id: 'a2', kind: 'x' }, now: later(1) }, {})).recovery?.decision).toBe('MAY_ACT');
-    const app = () => decideGate({ store, proposition: 'P-app', action: { action_id: 'a1', kind: 'x' }, now: later(2) }, {});
+    expect((await decideGate({ store, proposition: 'P-other', action: { id: 'a2', kind: 'x' }, now: later(1) }, {}, call)).recovery?.decision).toBe('MAY_ACT');
+    const app = () => decideGate({ store, proposition: 'P-app', action: { id: 'a1', kind: 'x' }, now: later(2) }, {}, call);
     await reevaluate(store, 'P-win');
     expect((await app()).recovery).toMatchObject({ decision: 'DENY', requirements: ['P-app'] });
     await reevaluate(store, 'P-app');
@@ -202,7 +205,7 @@ describe.each(stores)('decisions that last, on the %s store', (_name, open) => {
     await store.put(verified);
     const signer = new Ed25519Signer('gate-key', '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
     await recordKeyState(store, { key_id: 'gate-key', public_key_hex: signer.publicKeyHex(), state: 'ACTIVE', at: '2026-09-01T00:00:00Z' });
-    const d = await decideGate({ store, proposition: 'P-win', action: restart, now: later(0), record: { signer } }, {});
+    const d = await decideGate({ store, proposition: 'P-win', action: restart, now: later(0), record: { signer } }, {}, call);
     expect((await readDecision(store, d.decisionId as string)).signature).toMatchObject({ algorithm: 'Ed25519', key_id: 'gate-key' });
     expect(await verifyDecision(store, d.decisionId as string)).toMatchObject({ ok: true, status: 'VERIFIED' });
     await recordKeyState(store, { key_id: 'gate-key', public_key_hex: signer.publicKeyHex(), state: 'REVOKED', at: '2026-10-01T00:00:00Z' });
@@ -231,16 +234,16 @@ describe('fail closed', () => {
     await writer.put(verified);
     await writer.close();
     const store = new SqliteEvidenceStore(path, { readOnly: true });
-    await expect(decideGate({ store, proposition: 'P-win', action: restart, now: later(0) }, {})).rejects.toSatisfy(
+    await expect(decideGate({ store, proposition: 'P-win', action: restart, now: later(0) }, {}, call)).rejects.toSatisfy(
       (e: unknown) => DecisionError.isInstance(e) && e.code === 'EWP_REFUSE_DECISION_NOT_RECORDED',
     );
     let ran = 0;
-    await expect(runGuarded({ store, proposition: 'P-win', action: restart, now: later(0) }, {}, () => ++ran)).rejects.toMatchObject({
+    await expect(runGuarded({ store, proposition: 'P-win', action: restart, now: later(0) }, {}, call, () => ++ran)).rejects.toMatchObject({
       code: 'EWP_REFUSE_DECISION_NOT_RECORDED',
     });
     expect(ran).toBe(0);
     // A decision-only answer may opt to stay unrecorded on a read-only ledger (ewp_may_act does).
-    const d = await decideGate({ store, proposition: 'P-win', action: restart, now: later(0), record: { readOnlyLedger: 'unrecorded' } }, {});
+    const d = await decideGate({ store, proposition: 'P-win', action: restart, now: later(0), record: { readOnlyLedger: 'unrecorded' } }, {}, call);
     expect(d).toMatchObject({ decision: 'MAY_ACT', decisionId: null });
     await store.close();
   });
@@ -248,8 +251,8 @@ describe('fail closed', () => {
   it('record: false is an unrecorded gate: it decides and runs, and writes nothing', async () => {
     const store = new MemoryEvidenceStore();
     await store.put(verified);
-    const r = await runGuarded({ store, proposition: 'P-win', action: restart, now: later(0), record: false }, {}, () => 'ran');
-    expect(r).toMatchObject({ status: 'executed', decision_id: null, result: 'ran' });
+    const r = await runGuarded({ store, proposition: 'P-win', action: restart, now: later(0), record: false }, {}, call, () => 'ran');
+    expect(r).toMatchObject({ status: 'executed', decisionId: null, result: 'ran' });
     expect(await store.readEntries()).toEqual([]);
   });
 
@@ -257,11 +260,11 @@ describe('fail closed', () => {
     const path = sqlitePath();
     const first = new SqliteEvidenceStore(path);
     await first.put(verified);
-    const r = await runGuarded({ store: first, proposition: 'P-win', action: restart, now: later(0) }, { x: 1 }, () => 'ran');
+    const r = await runGuarded({ store: first, proposition: 'P-win', action: restart, now: later(0) }, { x: 1 }, call, () => 'ran');
     await first.close();
     const reopened = new SqliteEvidenceStore(path);
     let ran = 0;
-    await expect(runDecision(reopened, r.decision_id as string, { x: 1 }, () => ++ran)).rejects.toMatchObject({ code: 'EWP_REFUSE_DECISION_NOT_EXECUTABLE' });
+    await expect(runDecision(reopened, r.decisionId as string, { x: 1 }, () => ++ran)).rejects.toMatchObject({ code: 'EWP_REFUSE_DECISION_NOT_EXECUTABLE' });
     expect(ran).toBe(0);
     await reopened.close();
   });

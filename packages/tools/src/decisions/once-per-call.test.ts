@@ -3,16 +3,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Action } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decideGate } from '../gate-decision.js';
+import { type GateCall, decideGate } from '../gate-decision.js';
+import type { GateAction } from '../gate-options.js';
 import { DecisionError } from './decision-error.js';
 import { decisionHistory, listDecisions, verifyDecision } from './decision-store.js';
 import { DECISION_ENTRY_KINDS } from './entry-kinds.js';
-import { callClaimId, type GuardedRun, gateOptionsForCall, runDecision, runGuarded } from './run-guarded.js';
+import { callClaimId, type GuardedRun, runDecision, runGuarded } from './run-guarded.js';
 
 const verified = JSON.parse(
   readFileSync(fileURLToPath(new URL('../../../../conformance/pack/fixtures/08-verified-now.json', import.meta.url)), 'utf8'),
@@ -20,10 +20,12 @@ const verified = JSON.parse(
 /** P-win, verified by check k1 (ACCEPTED, CURRENT at T). */
 const T = new Date('2026-09-21T21:00:00Z');
 /** A clock `minutes` after T: each run decides at its own time, so each makes a decision of its own. */
+/** A call of the `test` gate that names no call id (each test maps its own, or none). */
+const call: GateCall = { gate: 'test', tool: 'restart', callId: undefined };
 const at = (minutes: number) => () => new Date(T.getTime() + minutes * 60_000);
-const restart: Action = { action_id: 'restart-server01', kind: 'restart', risk: 'high', reversible: false };
+const restart: GateAction = { id: 'restart-server01', kind: 'restart', risk: 'high', reversible: false };
 /** Medium risk on a degraded retrieval: REQUIRE_CONFIRMATION. */
-const confirmable: Action = { action_id: 'restart-server01', kind: 'restart', risk: 'medium', reversible: true };
+const confirmable: GateAction = { id: 'restart-server01', kind: 'restart', risk: 'medium', reversible: true };
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -63,10 +65,10 @@ describe.each(ledgers)('a framework call executes once across its decisions, on 
     const { store, close } = await open();
     const ran: string[] = [];
     const gate = { store, proposition: 'P-win', action: restart, record: { gate: 'test' }, callId: () => 'call-1' };
-    const first = await runGuarded({ ...gate, now: at(0) }, { server: 'server01' }, () => ran.push('first'));
+    const first = await runGuarded({ ...gate, now: at(0) }, { server: 'server01' }, call, () => ran.push('first'));
     expect(first.status).toBe('executed');
     // A replay decides again (a new decision, at a later T) and names the same call.
-    const replay = runGuarded({ ...gate, now: at(1) }, { server: 'server01' }, () => ran.push('replay'));
+    const replay = runGuarded({ ...gate, now: at(1) }, { server: 'server01' }, call, () => ran.push('replay'));
     const refused = await replay.then(
       () => undefined,
       (e: unknown) => e,
@@ -74,16 +76,16 @@ describe.each(ledgers)('a framework call executes once across its decisions, on 
     expect(isNotExecutable(refused)).toBe(true);
     expect(ran).toEqual(['first']);
     const second = (refused as DecisionError).decisionId as string;
-    expect(second).not.toBe(first.decision_id);
-    expect((refused as DecisionError).message).toContain(`was already executed under decision ${first.decision_id}`);
+    expect(second).not.toBe(first.decisionId);
+    expect((refused as DecisionError).message).toContain(`was already executed under decision ${first.decisionId}`);
     // The ledger: one call claim, naming the decision that ran; the replay's decision has no
     // execution claim (its write was refused whole) and its refusal as its outcome.
     const claims = await store.readEntries({ kind: DECISION_ENTRY_KINDS.call });
-    expect(claims).toMatchObject([{ id: callClaimId('test', 'call-1'), body: { gate: 'test', call_id: 'call-1', decision_id: first.decision_id } }]);
+    expect(claims).toMatchObject([{ id: callClaimId('test', 'call-1'), body: { gate: 'test', call_id: 'call-1', decision_id: first.decisionId } }]);
     expect(await decisionHistory(store, second)).toMatchObject({
       decision: { record: { gate: 'test', call_id: 'call-1', decision: 'MAY_ACT' } },
       execution: null,
-      outcome: { body: { status: 'call_already_executed', error: expect.stringContaining(first.decision_id as string) } },
+      outcome: { body: { status: 'call_already_executed', error: expect.stringContaining(first.decisionId as string) } },
     });
     expect(await verifyDecision(store, second)).toMatchObject({ ok: true });
     expect((await store.verifyChain()).ok).toBe(true);
@@ -100,11 +102,11 @@ describe.each(ledgers)('a framework call executes once across its decisions, on 
       action: confirmable,
       record: { gate: 'test' },
       callId: () => 'call-7',
-      confirm: () => ({ confirmed_by: 'alice' }),
+      confirm: () => ({ confirmedBy: 'alice' }),
     };
-    const first = await runGuarded({ ...approved, now: at(0) }, {}, () => ran.push('resume 1'));
+    const first = await runGuarded({ ...approved, now: at(0) }, {}, call, () => ran.push('resume 1'));
     expect(first).toMatchObject({ status: 'executed', decision: { decision: 'REQUIRE_CONFIRMATION' } });
-    await expect(runGuarded({ ...approved, now: at(5) }, {}, () => ran.push('resume 2'))).rejects.toSatisfy(isNotExecutable);
+    await expect(runGuarded({ ...approved, now: at(5) }, {}, call, () => ran.push('resume 2'))).rejects.toSatisfy(isNotExecutable);
     expect(ran).toEqual(['resume 1']);
     const histories = await Promise.all((await listDecisions(store, { proposition: 'P-win' })).map((d) => decisionHistory(store, d.decision_id)));
     expect(histories.map((h) => [h.confirmation?.body.confirmed_by, h.execution === null ? 'not claimed' : 'claimed', h.outcome?.body.status])).toEqual([
@@ -118,7 +120,7 @@ describe.each(ledgers)('a framework call executes once across its decisions, on 
     const { store, close } = await open();
     let executed = 0;
     const runs = Array.from({ length: 6 }, (_, i) =>
-      runGuarded({ store, proposition: 'P-win', action: restart, now: at(i), callId: () => 'call-race' }, { server: 'server01' }, async () => {
+      runGuarded({ store, proposition: 'P-win', action: restart, now: at(i) }, { server: 'server01' }, { ...call, callId: 'call-race' }, async () => {
         executed += 1;
         // Hold the execution open: the other runs claim meanwhile.
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -133,7 +135,7 @@ describe.each(ledgers)('a framework call executes once across its decisions, on 
     expect(rejected).toHaveLength(5);
     for (const r of rejected) expect(isNotExecutable(r.reason)).toBe(true);
     const claims = await store.readEntries({ kind: DECISION_ENTRY_KINDS.call });
-    expect(claims.map((c) => c.body.decision_id)).toEqual([fulfilled[0]?.value.decision_id]);
+    expect(claims.map((c) => c.body.decision_id)).toEqual([fulfilled[0]?.value.decisionId]);
     expect((await store.readEntries({ kind: DECISION_ENTRY_KINDS.outcome })).map((e) => e.body.status).sort()).toEqual([
       'call_already_executed',
       'call_already_executed',
@@ -150,7 +152,7 @@ describe.each(ledgers)('a framework call executes once across its decisions, on 
     const { store, close } = await open();
     const ran: string[] = [];
     const run = (gate: string, callId: string, minutes: number) =>
-      runGuarded({ store, proposition: 'P-win', action: restart, now: at(minutes), record: { gate }, callId: () => callId }, {}, () =>
+      runGuarded({ store, proposition: 'P-win', action: restart, now: at(minutes), record: { gate }, callId: () => callId }, {}, call, () =>
         ran.push(`${gate}/${callId}`),
       );
     await run('ai-sdk', 'call-1', 0);
@@ -166,11 +168,11 @@ describe.each(ledgers)('a framework call executes once across its decisions, on 
     const { store, close } = await open();
     let ran = 0;
     const runs: GuardedRun<number>[] = [];
-    for (const minutes of [0, 1, 2]) runs.push(await runGuarded({ store, proposition: 'P-win', action: restart, now: at(minutes) }, {}, () => ++ran));
+    for (const minutes of [0, 1, 2]) runs.push(await runGuarded({ store, proposition: 'P-win', action: restart, now: at(minutes) }, {}, call, () => ++ran));
     expect(ran).toBe(3);
     expect(await store.readEntries({ kind: DECISION_ENTRY_KINDS.call })).toEqual([]);
     // The decision itself still runs once.
-    await expect(runDecision(store, runs[0]?.decision_id as string, {}, () => ++ran)).rejects.toSatisfy(isNotExecutable);
+    await expect(runDecision(store, runs[0]?.decisionId as string, {}, () => ++ran)).rejects.toSatisfy(isNotExecutable);
     expect(ran).toBe(3);
     await close();
   });
@@ -180,32 +182,49 @@ describe.each(ledgers)('a framework call executes once across its decisions, on 
     let ran = 0;
     const gate = { store, proposition: 'P-win', action: restart, record: { gate: 'test' }, callId: () => 'call-9' };
     // Decided when proposed (recorded, not run), then run by a guarded run that decides again.
-    const proposed = await decideGate({ ...gate, now: at(0) }, {});
-    await runGuarded({ ...gate, now: at(1) }, {}, () => ++ran);
+    const proposed = await decideGate({ ...gate, now: at(0) }, {}, call);
+    await runGuarded({ ...gate, now: at(1) }, {}, call, () => ++ran);
     await expect(runDecision(store, proposed.decisionId as string, {}, () => ++ran)).rejects.toSatisfy(isNotExecutable);
     expect(ran).toBe(1);
     expect((await decisionHistory(store, proposed.decisionId as string)).outcome?.body.status).toBe('call_already_executed');
     // A decision whose call nobody ran runs once through runDecision.
-    const other = await decideGate({ ...gate, callId: () => 'call-10', now: at(2) }, {});
+    const other = await decideGate({ ...gate, callId: () => 'call-10', now: at(2) }, {}, call);
     expect(await runDecision(store, other.decisionId as string, {}, () => ++ran)).toMatchObject({ status: 'executed', result: 2 });
     await close();
   });
 });
 
-describe('gateOptionsForCall', () => {
-  it("names the binding's gate and call unless the caller named them or turned recording off", () => {
+describe("the binding's call: gate name and call id", () => {
+  it("records the call's gate and id unless the options name their own; record: false writes nothing", async () => {
     const store = new MemoryEvidenceStore();
-    const base = { store, proposition: 'P', action: restart };
-    const named = gateOptionsForCall(base, 'ai-sdk', 'call-1');
-    expect(named.record).toEqual({ gate: 'ai-sdk' });
-    expect(named.callId?.({})).toBe('call-1');
-    const own = gateOptionsForCall({ ...base, record: { gate: 'ops-bot' }, callId: () => 'mine' }, 'ai-sdk', 'call-1');
-    expect(own.record).toEqual({ gate: 'ops-bot' });
-    expect(own.callId?.({})).toBe('mine');
-    expect(gateOptionsForCall({ ...base, record: false }, 'ai-sdk', 'call-1').record).toBe(false);
-    expect(gateOptionsForCall(base, 'ai-sdk', undefined).callId?.({})).toBeUndefined();
+    await store.put(verified);
+    const base = { store, proposition: 'P-win', action: restart };
+    const bound: GateCall = { gate: 'ai-sdk', tool: 'restart', callId: 'call-1' };
+    const recordOf = async (id: string | null) => (await decisionHistory(store, id as string)).decision.record;
+    // The binding's call names the record.
+    const named = await decideGate({ ...base, now: at(0) }, {}, bound);
+    expect(await recordOf(named.decisionId)).toMatchObject({ gate: 'ai-sdk', call_id: 'call-1' });
+    // The caller's record.gate and callId win over the binding's.
+    const own = await decideGate({ ...base, now: at(1), record: { gate: 'ops-bot' }, callId: (input: { n: number }) => `mine-${input.n}` }, { n: 3 }, bound);
+    expect(await recordOf(own.decisionId)).toMatchObject({ gate: 'ops-bot', call_id: 'mine-3' });
+    // No call id from the framework: a random one, different for each decision.
+    const anonymous = await decideGate({ ...base, now: at(2) }, {}, { ...bound, callId: undefined });
+    const again = await decideGate({ ...base, now: at(3) }, {}, { ...bound, callId: undefined });
+    const [a, b] = [await recordOf(anonymous.decisionId), await recordOf(again.decisionId)];
+    expect(a.gate).toBe('ai-sdk');
+    expect(a.call_id).not.toBe(b.call_id);
     // A model that reuses call ids across separate calls: the caller opts out, runs stay once per decision.
-    expect(gateOptionsForCall({ ...base, callId: () => undefined }, 'ai-sdk', 'call-1').callId?.({})).toBeUndefined();
+    let ran = 0;
+    const optOut = { ...base, callId: () => undefined };
+    await runGuarded({ ...optOut, now: at(4) }, {}, bound, () => ++ran);
+    await runGuarded({ ...optOut, now: at(5) }, {}, bound, () => ++ran);
+    expect(ran).toBe(2);
+    expect(await store.readEntries({ kind: DECISION_ENTRY_KINDS.call })).toEqual([]);
+    // record: false decides without the ledger, whatever the call says.
+    const before = (await store.readEntries({ limit: 100000 })).length;
+    const unrecorded = await decideGate({ ...base, now: at(6), record: false }, {}, bound);
+    expect(unrecorded).toMatchObject({ decision: 'MAY_ACT', decisionId: null, record: { call_id: 'call-1' } });
+    expect((await store.readEntries({ limit: 100000 })).length).toBe(before);
   });
 });
 
@@ -231,12 +250,14 @@ while (Date.now() < Number(startAt)) await new Promise((resolve) => setTimeout(r
 const action = ${JSON.stringify(restart)};
 const now = () => new Date(${T.getTime()} + Number(minutes) * 60000);
 try {
-  const run = await runGuarded({ store, proposition: 'P-win', action, now, callId: () => 'call-race' }, { server: 'server01' }, async () => {
+  // The framework's call id, as a binding passes it.
+  const call = { gate: 'test', tool: 'restart', callId: 'call-race' };
+  const run = await runGuarded({ store, proposition: 'P-win', action, now }, { server: 'server01' }, call, async () => {
     appendFileSync(marker, process.pid + '\\n');
     await new Promise((resolve) => setTimeout(resolve, 50));
     return 'restarted';
   });
-  console.log(JSON.stringify({ status: run.status, decision_id: run.decision_id }));
+  console.log(JSON.stringify({ status: run.status, decision_id: run.decisionId }));
 } catch (error) {
   console.log(JSON.stringify({ code: error.code, decision_id: error.decisionId }));
 }
