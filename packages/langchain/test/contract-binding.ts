@@ -2,10 +2,10 @@
 import type { ContractOutcome, ToolBinding, ToolCaller } from '@ewp/tools/testing';
 import { AIMessage, type ToolMessage } from '@langchain/core/messages';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import { ewpLangChainTools } from '../src/tools/ewp-tools.js';
+import { ewpTools } from '../src/tools/ewp-tools.js';
 
 let id = 0;
-function caller(tools: ReturnType<typeof ewpLangChainTools>): ToolCaller {
+function caller(tools: ReturnType<typeof ewpTools>): ToolCaller {
   const node = new ToolNode(tools, { handleToolErrors: false });
   const names = new Set(tools.map((t) => t.name));
   return {
@@ -20,12 +20,12 @@ function caller(tools: ReturnType<typeof ewpLangChainTools>): ToolCaller {
   };
 }
 
-/** `ewpLangChainTools()` run by a LangGraph `ToolNode`, over the suite's store. */
+/** `ewpTools()` run by a LangGraph `ToolNode`, over the suite's store. */
 export const langGraphContractBinding: ToolBinding = {
   name: 'langgraph ToolNode',
   open: async ({ now, store }) => ({
-    ingest: caller(ewpLangChainTools({ store, ingest: true, now })),
-    reader: caller(ewpLangChainTools({ store, now })),
+    ingest: caller(ewpTools({ store, ingest: true, now })),
+    reader: caller(ewpTools({ store, now })),
     close: async () => undefined,
   }),
 };

@@ -37,8 +37,8 @@ describe('EvidenceChatMessageHistory', () => {
     expect(new Set(view.assertions.map((a) => a.source.lineage_id)).size).toBe(3);
     const w = (await history.warrant())!;
     // A turn saying "verified" is a claim, not a verification.
-    expect(w.warrant).toMatchObject({ acceptance: 'TENTATIVE', verification: 'NONE', sufficiency: 'SUFFICIENT' });
-    expect(w.independent_lineage_count).toBe(3);
+    expect(w).toMatchObject({ acceptance: 'TENTATIVE', verification: 'NONE', sufficiency: 'SUFFICIENT' });
+    expect(w.independentLineageCount).toBe(3);
     expect((await ledger.listSnapshots('chat:s1')).length).toBe(3);
   });
 

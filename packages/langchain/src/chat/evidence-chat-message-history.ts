@@ -4,7 +4,8 @@
  * message: the turn rule of `@ewp/tools`). A conversation turn is a claim that was made, never a
  * verification of it.
  */
-import { InvalidArgumentError, type Policy, REFERENCE_V2, warrantNow, type WarrantView } from '@ewp/core';
+import { InvalidArgumentError, type Policy, REFERENCE_V2, warrantNow } from '@ewp/core';
+import { type Warrant, warrantOf } from '../warrant.js';
 import type { EvidenceStore } from '@ewp/ledger';
 import { BaseChatMessageHistory, type BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
@@ -96,9 +97,10 @@ export class EvidenceChatMessageHistory extends BaseChatMessageHistory {
   }
 
   /** The warrant of a proposition of this conversation (default `chat:<sessionId>`) now or at `evaluatedAt`. */
-  async warrant(propositionId = this.propositionId, evaluatedAt?: string): Promise<WarrantView | undefined> {
+  async warrant(propositionId = this.propositionId, evaluatedAt?: string): Promise<Warrant | undefined> {
     const view = await this.ledger.get(propositionId);
-    return view === undefined ? undefined : warrantNow(view, this.#policy, evaluatedAt ?? this.#now().toISOString());
+    if (view === undefined) return undefined;
+    return warrantOf(warrantNow(view, this.#policy, evaluatedAt ?? this.#now().toISOString()), { cut: false, unrecorded: false });
   }
 
   #record(propositionId: string, message: BaseMessage, index: number): Promise<void> {

@@ -33,17 +33,17 @@ describe('consolidate', () => {
       { from_id: 'P-summary', to_id: 'P-occ', kind: 'derived_from' },
     ]);
     expect(view.checks).toEqual([]);
-    expect(result.warrant.derived_from.sort()).toEqual(['P-occ', 'P-win']);
+    expect(result.warrant.derivedFrom.sort()).toEqual(['P-occ', 'P-win']);
     // A summary of an EXTERNAL, ACCEPTED memory is not itself verified.
-    expect(result.sources.find((s) => s.proposition_id === 'P-win')!.verification).toBe('EXTERNAL');
-    expect(result.warrant.warrant).toMatchObject({ verification: 'NONE', acceptance: 'TENTATIVE', conflict: 'NONE', sufficiency: 'SUFFICIENT' });
+    expect(result.sources.find((s) => s.propositionId === 'P-win')!.verification).toBe('EXTERNAL');
+    expect(result.warrant).toMatchObject({ verification: 'NONE', acceptance: 'TENTATIVE', conflict: 'NONE', sufficiency: 'SUFFICIENT' });
   });
 
   it('keeps a disputed memory disputed in the summary', async () => {
     const ledger = await ledgerWith('02-fork-x', '08-verified-now');
     const result = await consolidate(ledger, { propositionId: 'P-sum', sources: ['P-x', 'P-win'], text: 'X holds.', at: T });
-    expect(result.warrant.warrant.conflict).toBe('OPEN');
-    expect(result.warrant.warrant.acceptance).not.toBe('ACCEPTED');
+    expect(result.warrant.conflict).toBe('OPEN');
+    expect(result.warrant.acceptance).not.toBe('ACCEPTED');
     const view = (await ledger.get('P-sum'))!;
     expect(view.conflicts).toEqual([
       { conflict_id: 'inherited:P-x', proposition_ids: ['P-sum', 'P-x'], status: 'open', note: expect.stringContaining('disputed') },
@@ -53,10 +53,10 @@ describe('consolidate', () => {
   it('carries an implied conflict and a source incompleteness', async () => {
     const ledger = await ledgerWith('implied_conflict_without_row');
     const implied = await consolidate(ledger, { propositionId: 'P-s1', sources: ['P-door'], text: 'The door is open.', at: T });
-    expect(implied.warrant.warrant.conflict).toBe('OPEN');
+    expect(implied.warrant.conflict).toBe('OPEN');
     const degradedLedger = await ledgerWith('04-retrieval-degraded');
     const degraded = await consolidate(degradedLedger, { propositionId: 'P-s2', sources: ['P-x'], text: 'X.', at: T });
-    expect(degraded.warrant.warrant.sufficiency).toBe('DEGRADED');
+    expect(degraded.warrant.sufficiency).toBe('DEGRADED');
   });
 
   it('writes the summary with a model that sees each source status', async () => {
@@ -67,7 +67,7 @@ describe('consolidate', () => {
     expect(model.callCount).toBe(1);
     const prompt = model.calls[0]!.messages.map((m) => String(m.content)).join('\n');
     expect(prompt).toContain('conflict=OPEN');
-    expect(result.warrant.warrant.conflict).toBe('OPEN');
+    expect(result.warrant.conflict).toBe('OPEN');
   });
 
   it('appends a later summary to an existing summary proposition', async () => {
@@ -77,7 +77,7 @@ describe('consolidate', () => {
     const view = (await ledger.get('P-sum'))!;
     expect(view.assertions.map((a) => a.text)).toEqual(['Windows.', 'X is disputed.']);
     expect(view.lineage.map((l) => l.to_id)).toEqual(['P-win', 'P-x']);
-    expect(second.warrant.warrant.conflict).toBe('OPEN');
+    expect(second.warrant.conflict).toBe('OPEN');
     expect((await ledger.listSnapshots('P-sum')).length).toBe(2);
   });
 

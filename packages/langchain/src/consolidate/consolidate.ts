@@ -15,6 +15,7 @@ import {
   warrantNow,
   type WarrantView,
 } from '@ewp/core';
+import { type Warrant, warrantOf } from '../warrant.js';
 import { type EvidenceStore, type LedgerRecord, MissingViewError, type PutResult } from '@ewp/ledger';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
@@ -40,8 +41,8 @@ export interface ConsolidateOptions {
 
 /** What each source contributed to the summary's view. */
 export interface InheritedStatus {
-  proposition_id: string;
-  view_id: string;
+  propositionId: string;
+  viewId: string;
   conflict: WarrantView['warrant']['conflict'];
   sufficiency: WarrantView['warrant']['sufficiency'];
   currency: WarrantView['warrant']['currency'];
@@ -53,7 +54,7 @@ export interface ConsolidateResult {
   /** The summary assertion. */
   assertion: Assertion;
   /** The summary's warrant at `at`. */
-  warrant: WarrantView;
+  warrant: Warrant;
   sources: InheritedStatus[];
 }
 
@@ -170,10 +171,10 @@ export async function consolidate(ledger: EvidenceStore, options: ConsolidateOpt
   return {
     put,
     assertion,
-    warrant: warrantNow(stored, POLICY, at),
+    warrant: warrantOf(warrantNow(stored, POLICY, at), { cut: false, unrecorded: false }),
     sources: read.map(({ view, warrant }) => ({
-      proposition_id: view.proposition_id,
-      view_id: view.view_id,
+      propositionId: view.proposition_id,
+      viewId: view.view_id,
       conflict: warrant.warrant.conflict,
       sufficiency: warrant.warrant.sufficiency,
       currency: warrant.warrant.currency,

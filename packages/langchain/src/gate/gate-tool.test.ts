@@ -5,7 +5,7 @@ import { Command, MemorySaver, type StateSnapshot } from '@langchain/langgraph';
 import { createAgent, FakeToolCallingModel, type ToolMessage } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { gateLangChainTool } from './gate-tool.js';
+import { gate } from './gate-tool.js';
 
 const src = {
   source_id: 'winrm',
@@ -51,7 +51,7 @@ const opposed = {
   ],
 };
 
-function setup(now: { at: Date }, risk: 'medium' | 'high' = 'medium', riskPolicy?: { high_requires_accepted: boolean }) {
+function setup(now: { at: Date }, risk: 'medium' | 'high' = 'medium', riskPolicy?: { highRequiresAccepted: boolean }) {
   const store = new MemoryEvidenceStore();
   const ran: string[] = [];
   const patch = tool(
@@ -61,9 +61,9 @@ function setup(now: { at: Date }, risk: 'medium' | 'high' = 'medium', riskPolicy
     },
     { name: 'patch', description: 'Install the security patch on a server', schema: z.object({ server: z.string() }) },
   );
-  const gated = gateLangChainTool(patch, {
+  const gated = gate(patch, {
     proposition: 'P-win',
-    action: { action_id: 'patch', kind: 'patch', risk, reversible: true },
+    action: { id: 'patch', kind: 'patch', risk, reversible: true },
     store,
     now: () => now.at,
     ...(riskPolicy === undefined ? {} : { riskPolicy }),
@@ -76,7 +76,7 @@ function setup(now: { at: Date }, risk: 'medium' | 'high' = 'medium', riskPolicy
 const toolMessages = (state: { messages: unknown[] }) =>
   state.messages.filter((m): m is ToolMessage => (m as { getType?: () => string }).getType?.() === 'tool');
 
-describe('gateLangChainTool in createAgent', () => {
+describe('gate() in createAgent', () => {
   it('MAY_ACT runs the tool', async () => {
     const now = { at: new Date('2026-09-23T12:00:00Z') };
     const { store, ran, agent } = setup(now);
@@ -94,7 +94,7 @@ describe('gateLangChainTool in createAgent', () => {
     const paused = (await agent.invoke({ messages: [{ role: 'user', content: 'patch server01' }] }, config)) as { __interrupt__?: Array<{ value: unknown }> };
     expect(ran).toEqual([]);
     expect(paused.__interrupt__?.[0]?.value).toMatchObject({
-      ewp_gate: 'REQUIRE_CONFIRMATION',
+      ewpGate: 'REQUIRE_CONFIRMATION',
       tool: 'patch',
       args: { server: 'server01' },
       currency: 'STALE',
@@ -139,23 +139,23 @@ describe('gateLangChainTool in createAgent', () => {
     await agent.invoke({ messages: [{ role: 'user', content: 'patch server01' }] }, config);
     const resumed = await agent.invoke(new Command({ resume: false }), config);
     expect(ran).toEqual([]);
-    expect(JSON.parse(String(toolMessages(resumed).at(-1)?.content))).toMatchObject({ ewp_gate: 'REQUIRE_CONFIRMATION' });
+    expect(JSON.parse(String(toolMessages(resumed).at(-1)?.content))).toMatchObject({ ewpGate: 'REQUIRE_CONFIRMATION' });
   });
 
   it('evidence that turned to DENY while paused refuses the approved call', async () => {
     const now = { at: new Date('2026-09-23T12:00:00Z') };
     // The operator lets tentative claims through high-risk gates, with a human.
-    const { store, ran, agent } = setup(now, 'high', { high_requires_accepted: false });
+    const { store, ran, agent } = setup(now, 'high', { highRequiresAccepted: false });
     // High risk on a tentative claim from an incomplete (degraded) retrieval asks a human.
     await store.put({ ...verified, degraded: true } as never);
     const config = { configurable: { thread_id: 't4' } };
     const paused = (await agent.invoke({ messages: [{ role: 'user', content: 'patch server01' }] }, config)) as { __interrupt__?: Array<{ value: unknown }> };
-    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ ewp_gate: 'REQUIRE_CONFIRMATION', sufficiency: 'DEGRADED' });
+    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ ewpGate: 'REQUIRE_CONFIRMATION', sufficiency: 'DEGRADED' });
     // While paused, an opposing tool check arrives: conflict OPEN.
     await store.put({ ...opposed, degraded: true } as never);
     const resumed = await agent.invoke(new Command({ resume: { approved: true } }), config);
     expect(ran).toEqual([]);
-    expect(JSON.parse(String(toolMessages(resumed).at(-1)?.content))).toMatchObject({ ewp_gate: 'DENY', conflict: 'OPEN' });
+    expect(JSON.parse(String(toolMessages(resumed).at(-1)?.content))).toMatchObject({ ewpGate: 'DENY', conflict: 'OPEN' });
   });
 
   it('no stored evidence: DENY with a refusal the model reads', async () => {
@@ -163,6 +163,6 @@ describe('gateLangChainTool in createAgent', () => {
     const { ran, agent } = setup(now, 'high');
     const out = await agent.invoke({ messages: [{ role: 'user', content: 'patch server01' }] }, { configurable: { thread_id: 't5' } });
     expect(ran).toEqual([]);
-    expect(JSON.parse(String(toolMessages(out)[0]?.content))).toMatchObject({ ewp_gate: 'DENY', view_id: null });
+    expect(JSON.parse(String(toolMessages(out)[0]?.content))).toMatchObject({ ewpGate: 'DENY', viewId: null });
   });
 });

@@ -48,7 +48,7 @@ async function setup(risk: 'medium' | 'high', proposition = 'P-win') {
     ],
   });
   const middleware = warrantMiddleware({
-    restart: { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible: false }, store, now: () => clock.at },
+    restart: { proposition, action: { id: 'restart', kind: 'restart', risk, reversible: false }, store, now: () => clock.at },
   });
   const agent = createAgent({ model, tools: [restart, status], middleware: [middleware], checkpointer: new MemorySaver() });
   return { store, clock, ran, agent };
@@ -72,14 +72,14 @@ describe('warrantMiddleware in createAgent', () => {
     expect(ran).toEqual(['status server01']);
     const refusal = toolMessages(out).find((m) => m.tool_call_id === 'c1');
     expect(refusal?.status).toBe('error');
-    expect(JSON.parse(String(refusal?.content))).toMatchObject({ ewp_gate: 'DENY', proposition_id: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' });
+    expect(JSON.parse(String(refusal?.content))).toMatchObject({ ewpGate: 'DENY', propositionId: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' });
   });
 
   it('no stored evidence: DENY', async () => {
     const { ran, agent } = await setup('medium', 'P-unknown');
     const out = await agent.invoke(input, { configurable: { thread_id: 'm3' } });
     expect(ran).toEqual(['status server01']);
-    expect(JSON.parse(String(toolMessages(out).find((m) => m.tool_call_id === 'c1')?.content))).toMatchObject({ ewp_gate: 'DENY', view_id: null });
+    expect(JSON.parse(String(toolMessages(out).find((m) => m.tool_call_id === 'c1')?.content))).toMatchObject({ ewpGate: 'DENY', viewId: null });
   });
 
   it('REQUIRE_CONFIRMATION interrupts; an approval on resume runs it', async () => {
@@ -89,7 +89,7 @@ describe('warrantMiddleware in createAgent', () => {
     const paused = (await agent.invoke(input, config)) as { __interrupt__?: Array<{ value: unknown }> };
     expect(ran).not.toContain('restart server01');
     expect(paused.__interrupt__?.[0]?.value).toMatchObject({
-      ewp_gate: 'REQUIRE_CONFIRMATION',
+      ewpGate: 'REQUIRE_CONFIRMATION',
       tool: 'restart',
       args: { server: 'server01' },
       currency: 'STALE',
@@ -106,7 +106,7 @@ describe('warrantMiddleware in createAgent', () => {
     await agent.invoke(input, config);
     const resumed = await agent.invoke(new Command({ resume: false }), config);
     expect(ran).not.toContain('restart server01');
-    expect(JSON.parse(String(toolMessages(resumed).find((m) => m.tool_call_id === 'c1')?.content))).toMatchObject({ ewp_gate: 'REQUIRE_CONFIRMATION' });
+    expect(JSON.parse(String(toolMessages(resumed).find((m) => m.tool_call_id === 'c1')?.content))).toMatchObject({ ewpGate: 'REQUIRE_CONFIRMATION' });
   });
 
   it('evidence superseded while paused refuses the approved call (decided again on resume)', async () => {
@@ -129,7 +129,7 @@ describe('warrantMiddleware in createAgent', () => {
   it('refuses gates that are not an object and an entry without a store, naming the argument', () => {
     expect(() => warrantMiddleware(null as never)).toThrow(InvalidArgumentError);
     try {
-      warrantMiddleware({ restart: { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store: undefined as never } });
+      warrantMiddleware({ restart: { proposition: 'P', action: { id: 'a', kind: 'k' }, store: undefined as never } });
       expect.unreachable();
     } catch (e) {
       expect(InvalidArgumentError.isInstance(e)).toBe(true);

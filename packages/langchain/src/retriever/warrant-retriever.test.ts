@@ -30,7 +30,7 @@ describe('WarrantRetriever', () => {
     const docs = await retriever.invoke('server');
     expect(docs).toHaveLength(4);
     const byId = Object.fromEntries(docs.map((d) => [d.metadata.id, d.metadata.ewp]));
-    expect(byId['d-win']).toMatchObject({ proposition_id: 'P-win', acceptance: 'ACCEPTED', verification: 'EXTERNAL', cut: false, unrecorded: false });
+    expect(byId['d-win']).toMatchObject({ propositionId: 'P-win', acceptance: 'ACCEPTED', verification: 'EXTERNAL', cut: false, unrecorded: false });
     expect(byId['d-x']).toMatchObject({ acceptance: 'TENTATIVE', conflict: 'OPEN' });
     expect(byId['d-old']).toMatchObject({ currency: 'SUPERSEDED' });
     expect(byId['d-note']).toMatchObject({ unrecorded: true, verification: 'NONE', sufficiency: 'DEGRADED' });
@@ -47,7 +47,7 @@ describe('WarrantRetriever', () => {
     expect(flagged).toHaveLength(4);
     expect(
       flagged
-        .filter((d) => d.metadata.ewp.below_min_acceptance)
+        .filter((d) => d.metadata.ewp.belowMinAcceptance)
         .map((d) => d.metadata.id)
         .sort(),
     ).toEqual(['d-note', 'd-old', 'd-x']);

@@ -12,36 +12,24 @@ import {
   type Policy,
   REFERENCE_V2,
   warrantNow,
-  type WarrantView,
 } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import type { DocumentInterface } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 import { sha256Hex } from '../ledger/sha256.js';
+import { type Warrant, warrantOf } from '../warrant.js';
 
-/** What `metadata.ewp` holds on each returned document. */
-export interface DocumentWarrant {
-  proposition_id: string;
-  view_id: string;
-  evaluated_at: string;
-  acceptance: WarrantView['warrant']['acceptance'];
-  conflict: WarrantView['warrant']['conflict'];
-  verification: WarrantView['warrant']['verification'];
-  currency: WarrantView['warrant']['currency'];
-  sufficiency: WarrantView['warrant']['sufficiency'];
-  /** True when `k` cut the result (the view was evaluated DEGRADED). */
-  cut: boolean;
-  /** True when the ledger holds no evidence for the proposition (read as an unrecorded claim). */
-  unrecorded: boolean;
+/** What `metadata.ewp` holds on each returned document: its proposition's warrant at the time of the read. */
+export interface DocumentWarrant extends Warrant {
   /** True when acceptance is below `minAcceptance` (only kept in `flag` mode). */
-  below_min_acceptance: boolean;
+  belowMinAcceptance: boolean;
 }
 
 export interface WarrantRetrieverOptions extends BaseRetrieverInput {
   retriever: BaseRetriever;
   ledger: EvidenceStore;
-  /** The proposition a document supports. Default: `metadata.proposition_id`, else `doc:<id or content hash>`. */
+  /** The proposition a document supports. Default: `metadata.proposition_id` (the document's stored metadata), else `doc:<id or content hash>`. */
   propositionOf?: (document: DocumentInterface) => string | undefined;
   /** Keep at most this many documents; more from the inner retriever makes the kept ones DEGRADED. */
   k?: number;
@@ -116,19 +104,7 @@ export class WarrantRetriever extends BaseRetriever {
       const w = warrantNow(view, this.#policy, evaluatedAt);
       const below = this.#options.minAcceptance !== undefined && RANK[w.warrant.acceptance] < RANK[this.#options.minAcceptance];
       if (below && (this.#options.belowMinAcceptance ?? 'drop') === 'drop') continue;
-      const ewp: DocumentWarrant = {
-        proposition_id: pid,
-        view_id: w.view_id,
-        evaluated_at: evaluatedAt,
-        acceptance: w.warrant.acceptance,
-        conflict: w.warrant.conflict,
-        verification: w.warrant.verification,
-        currency: w.warrant.currency,
-        sufficiency: w.warrant.sufficiency,
-        cut,
-        unrecorded: entry.unrecorded,
-        below_min_acceptance: below,
-      };
+      const ewp: DocumentWarrant = { ...warrantOf(w, { cut, unrecorded: entry.unrecorded }), belowMinAcceptance: below };
       out.push({ ...document, metadata: { ...document.metadata, ewp } });
     }
     return out;

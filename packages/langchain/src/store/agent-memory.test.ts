@@ -28,7 +28,7 @@ function memoryTools() {
       const store = getStore() as WarrantedStore;
       const item = await store.get(['memories', 'user-1'], key);
       if (item === null) return 'nothing stored';
-      const w = item.warrant.warrant;
+      const w = item.warrant;
       return JSON.stringify({ text: item.value.text, acceptance: w.acceptance, verification: w.verification });
     },
     { name: 'recall', description: 'Recall a memory with its warrant', schema: z.object({ key: z.string() }) },

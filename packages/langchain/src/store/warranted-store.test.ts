@@ -39,9 +39,9 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
     const item = await store.get(['users', 'u1', 'memories'], 'm1');
     expect(item!.value).toEqual({ text: 'the user prefers dark mode' });
     const pid = itemLocator(['users', 'u1', 'memories'], 'm1');
-    expect(item!.warrant.proposition_id).toBe(pid);
-    expect(item!.warrant.evaluated_at).toBe(T0.toISOString());
-    expect(item!.warrant.warrant).toMatchObject({
+    expect(item!.warrant.propositionId).toBe(pid);
+    expect(item!.warrant.evaluatedAt).toBe(T0.toISOString());
+    expect(item!.warrant).toMatchObject({
       acceptance: 'TENTATIVE',
       verification: 'NONE',
       conflict: 'NONE',
@@ -67,8 +67,8 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
     for (let i = 0; i < 3; i += 1) await store.put(['notes'], 'same', { text: 'X holds', proposition_id: 'P-x' });
     await store.put(['notes'], 'other', { text: 'X holds', proposition_id: 'P-x' });
     const w = (await store.get(['notes'], 'same'))!.warrant;
-    expect(w.independent_lineage_count).toBe(2);
-    expect(w.warrant.verification).toBe('NONE');
+    expect(w.independentLineageCount).toBe(2);
+    expect(w.verification).toBe('NONE');
     expect((await store.ledger.listSnapshots('P-x')).length).toBe(2); // identical re-puts are no-ops
   });
 
@@ -91,7 +91,7 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
     await store.delete(['m'], 'k');
     expect(await store.get(['m'], 'k')).toBeNull();
     expect((await store.ledger.get('P-m'))!.assertions).toEqual([]);
-    expect((await store.warrantOf('P-m'))!.warrant).toMatchObject({ acceptance: 'UNACCEPTED', sufficiency: 'INSUFFICIENT' });
+    expect(await store.warrantOf('P-m')).toMatchObject({ acceptance: 'UNACCEPTED', sufficiency: 'INSUFFICIENT' });
     expect((await store.ledger.verifyChain()).ok).toBe(true);
   });
 
@@ -108,15 +108,15 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
     await store.ledger.put(verifiedView());
     await store.put(['srv'], 'note', { text: 'server01 runs Windows', proposition_id: 'P-win' });
     const now = (await store.get(['srv'], 'note'))!.warrant;
-    expect(now.warrant).toMatchObject({ acceptance: 'ACCEPTED', verification: 'EXTERNAL', currency: 'CURRENT' });
+    expect(now).toMatchObject({ acceptance: 'ACCEPTED', verification: 'EXTERNAL', currency: 'CURRENT' });
     // The only check is 7-day fresh: a week later the same item reads STALE, not ACCEPTED.
     clock.set(new Date('2026-10-05T00:00:00Z'));
     const later = (await store.get(['srv'], 'note'))!.warrant;
-    expect(later.evaluated_at).toBe('2026-10-05T00:00:00.000Z');
-    expect(later.warrant).toMatchObject({ acceptance: 'TENTATIVE', currency: 'STALE' });
+    expect(later.evaluatedAt).toBe('2026-10-05T00:00:00.000Z');
+    expect(later).toMatchObject({ acceptance: 'TENTATIVE', currency: 'STALE' });
     // A plain item alone, even one claiming the text of a tool observation, stays unverified.
     await store.put(['srv'], 'claim', { text: 'checked with winrm: verified', proposition_id: 'P-claim' });
-    expect((await store.get(['srv'], 'claim'))!.warrant.warrant.verification).toBe('NONE');
+    expect((await store.get(['srv'], 'claim'))!.warrant.verification).toBe('NONE');
   });
 
   it('marks a search cut by limit DEGRADED, and a complete one not', async () => {
@@ -125,20 +125,20 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
     const cut = await store.search(['docs'], { limit: 2 });
     expect(cut).toHaveLength(2);
     for (const hit of cut) {
-      expect(hit.warrant.warrant.sufficiency).toBe('DEGRADED');
-      expect(hit.warrant.view_id.endsWith('#search')).toBe(true);
+      expect(hit.warrant.sufficiency).toBe('DEGRADED');
+      expect(hit.warrant.viewId.endsWith('#search')).toBe(true);
     }
     const whole = await store.search(['docs'], { limit: 4 });
     expect(whole).toHaveLength(4);
-    for (const hit of whole) expect(hit.warrant.warrant.sufficiency).toBe('SUFFICIENT');
+    for (const hit of whole) expect(hit.warrant.sufficiency).toBe('SUFFICIENT');
     const paged = await store.search(['docs'], { limit: 2, offset: 2 });
     expect(paged).toHaveLength(2);
-    expect(paged.every((h) => h.warrant.warrant.sufficiency === 'SUFFICIENT')).toBe(true);
+    expect(paged.every((h) => h.warrant.sufficiency === 'SUFFICIENT')).toBe(true);
     // The default limit (10) applies when none is given.
     for (let i = 4; i < 12; i += 1) await store.put(['docs'], `d${i}`, { text: `fact ${i}` });
     const dflt = await store.search(['docs']);
     expect(dflt).toHaveLength(10);
-    expect(dflt[0]!.warrant.warrant.sufficiency).toBe('DEGRADED');
+    expect(dflt[0]!.warrant.sufficiency).toBe('DEGRADED');
   });
 
   it('hides the EWP namespace from search and namespace listing, and refuses writes to it', async () => {
@@ -148,7 +148,7 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
     if (kind.searchesEverything) {
       const everything = await store.search([], { limit: 2 });
       expect(everything.map((i) => i.namespace[0]).sort()).toEqual(['a', 'b']);
-      expect(everything.every((i) => i.warrant.warrant.sufficiency === 'SUFFICIENT')).toBe(true);
+      expect(everything.every((i) => i.warrant.sufficiency === 'SUFFICIENT')).toBe(true);
       expect(await store.search([], { limit: 1 })).toHaveLength(1);
     }
     expect((await store.listNamespaces()).map((n) => n[0]).sort()).toEqual(['a', 'b']);
@@ -164,7 +164,7 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
     await Promise.all(Array.from({ length: 8 }, (_, i) => store.put(['team'], `m${i}`, { text: `observation ${i}`, proposition_id: 'P-team' })));
     const view = (await store.ledger.get('P-team'))!;
     expect(view.assertions.map((a) => a.text).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `observation ${i}`));
-    expect((await store.warrantOf('P-team'))!.independent_lineage_count).toBe(8);
+    expect((await store.warrantOf('P-team'))!.independentLineageCount).toBe(8);
   });
 
   it('writes neither the item nor its evidence when the ledger refuses', async () => {
@@ -178,7 +178,7 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
     const { store, inner } = await setup();
     await inner.put(['raw'], 'r1', { text: 'written directly' });
     const item = (await store.get(['raw'], 'r1'))!;
-    expect(item.warrant.warrant).toMatchObject({ sufficiency: 'DEGRADED', verification: 'NONE' });
+    expect(item.warrant).toMatchObject({ sufficiency: 'DEGRADED', verification: 'NONE' });
     expect(await store.ledger.get(itemLocator(['raw'], 'r1'))).toBeUndefined();
   });
 
@@ -204,7 +204,7 @@ describe.each(innerStores)('WarrantedStore over $name', (kind) => {
       await store.put(['srv'], 'note', { text: 'server01 runs Windows', proposition_id: 'P-win' });
       const again = new WarrantedStore(await reopen(), { now: () => T0 });
       const item = (await again.get(['srv'], 'note'))!;
-      expect(item.warrant.warrant.acceptance).toBe('ACCEPTED');
+      expect(item.warrant.acceptance).toBe('ACCEPTED');
       expect((await again.ledger.get('P-win'))!.assertions).toHaveLength(2);
       expect((await again.ledger.verifyChain()).ok).toBe(true);
     });

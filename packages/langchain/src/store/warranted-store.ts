@@ -13,7 +13,6 @@ import {
   type Policy,
   REFERENCE_V2,
   warrantNow,
-  type WarrantView,
 } from '@ewp/core';
 import { MissingViewError } from '@ewp/ledger';
 import {
@@ -31,9 +30,10 @@ import { ReservedNamespaceError } from '../ledger/reserved-namespace-error.js';
 import { itemWriteLock } from '../ledger/write-lock.js';
 import { defaultItemProposition, defaultItemText, itemAssertion, itemLocator, type MemoryOrigin } from './item-assertion.js';
 import { searchSnapshot } from './snapshot-search.js';
+import { type Warrant, warrantOf } from '../warrant.js';
 
 /** A stored item plus the warrant of the proposition it asserts, evaluated at read time. */
-export type WarrantedItem = Item & { warrant: WarrantView };
+export type WarrantedItem = Item & { warrant: Warrant };
 /** A search hit plus its proposition's warrant (DEGRADED when `limit` cut the result). */
 export type WarrantedSearchItem = WarrantedItem & { score?: number };
 
@@ -63,7 +63,7 @@ const SEARCH_SCOPE = 'langgraph.search';
  * - `put` first commits a new ledger snapshot of the item's proposition in which this item path
  *   contributes exactly one assertion (its current content) from origin `turn` or `extract`,
  *   then stores the item in the inner store; `delete` removes that contribution, then the item.
- * - `get`/`search` return the items with `warrant`: the proposition's WarrantView at call time.
+ * - `get`/`search` return the items with `warrant`: the proposition's warrant at call time (camelCase).
  *   A search whose result was cut by `limit` evaluates DEGRADED views (`#search`).
  * - `ledger` is the EvidenceStore holding full EWP snapshots (lossless) under `ewp`.
  */
@@ -92,9 +92,10 @@ export class WarrantedStore extends BaseStore {
   }
 
   /** The warrant of `propositionId` now (or at `evaluatedAt`); `undefined` when nothing is recorded. */
-  async warrantOf(propositionId: string, evaluatedAt?: string): Promise<WarrantView | undefined> {
+  async warrantOf(propositionId: string, evaluatedAt?: string): Promise<Warrant | undefined> {
     const view = await this.ledger.get(propositionId);
-    return view === undefined ? undefined : warrantNow(view, this.#policy, evaluatedAt ?? this.#now().toISOString());
+    if (view === undefined) return undefined;
+    return warrantOf(warrantNow(view, this.#policy, evaluatedAt ?? this.#now().toISOString()), { cut: false, unrecorded: false });
   }
 
   /** The item at `namespace`/`key` with its proposition's warrant now, or `null`. */
@@ -293,10 +294,10 @@ export class WarrantedStore extends BaseStore {
     return all.slice(op.offset, op.offset + op.limit);
   }
 
-  async #attachWarrants<T extends Item>(items: T[], cut: boolean): Promise<Array<T & { warrant: WarrantView }>> {
+  async #attachWarrants<T extends Item>(items: T[], cut: boolean): Promise<Array<T & { warrant: Warrant }>> {
     const evaluatedAt = this.#now().toISOString();
     const latestByPid = new Map<string, EvidenceView | undefined>();
-    const out: Array<T & { warrant: WarrantView }> = [];
+    const out: Array<T & { warrant: Warrant }> = [];
     for (const item of items) {
       const pid = this.#propositionOf(item.namespace, item.key, item.value);
       if (!latestByPid.has(pid)) latestByPid.set(pid, await this.ledger.get(pid));
@@ -323,7 +324,7 @@ export class WarrantedStore extends BaseStore {
         };
       }
       if (cut) view = { ...view, view_id: `${view.view_id}#search`, degraded: true, retrieval_scope: SEARCH_SCOPE };
-      out.push({ ...item, warrant: warrantNow(view, this.#policy, evaluatedAt) });
+      out.push({ ...item, warrant: warrantOf(warrantNow(view, this.#policy, evaluatedAt), { cut, unrecorded: !recorded }) });
     }
     return out;
   }
