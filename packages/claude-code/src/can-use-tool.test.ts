@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CanUseTool, HookCallback } from '@anthropic-ai/claude-agent-sdk';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
+import { claimProposition } from '@ewp/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureLedger, LATER, MAPPING_JSON, T0 } from '../test/ledger.js';
-import { warrantCanUseTool, warrantPreToolUseHook } from './can-use-tool.js';
+import { warrantCanUseTool, warrantPostToolUseHook, warrantPreToolUseHook } from './can-use-tool.js';
 import { parseToolMapping } from './tool-mapping.js';
 
 let ledger: { dir: string; file: string };
@@ -55,11 +56,11 @@ describe('warrantCanUseTool (Claude Agent SDK canUseTool)', () => {
     expect(await nobody('mcp__ops__restart', {})).toMatchObject({ behavior: 'deny', message: expect.stringContaining('no confirm handler') });
   });
 
-  it('nothing stored for the proposition: denied', async () => {
+  it('nothing stored for the proposition: denied, saying how to record evidence', async () => {
     const canUseTool = warrantCanUseTool({ mapping, store, now: () => T0 });
     expect(await canUseTool('mcp__ops__ticket', { id: 7 })).toMatchObject({
       behavior: 'deny',
-      message: expect.stringContaining('no stored evidence for P-ticket-7'),
+      message: expect.stringContaining('no evidence is recorded for P-ticket-7 yet, so nothing warrants this call (no_evidence: deny)'),
     });
   });
 
@@ -127,7 +128,7 @@ describe('warrantPreToolUseHook (Claude Agent SDK hooks)', () => {
 });
 
 describe("the README's starting mapping", () => {
-  it('asks, on a fresh ledger, for every call it maps (Bash included), saying how to record evidence', async () => {
+  it('asks, on a fresh ledger, for every call it maps (Bash included), saying how to record evidence; its observe rule then lets the gate decide', async () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## The tool mapping file'));
     const json = /```json\n([\s\S]*?)\n```/.exec(section)?.[1];
@@ -136,7 +137,9 @@ describe("the README's starting mapping", () => {
     const dir = mkdtempSync(join(tmpdir(), 'ewp-claude-sample-'));
     const fresh = new SqliteEvidenceStore(join(dir, 'ewp.sqlite'));
     try {
-      const hook: HookCallback = warrantPreToolUseHook({ mapping: sample, store: fresh, now: () => T0 });
+      const gate = { mapping: sample, store: fresh, now: () => T0 };
+      const hook: HookCallback = warrantPreToolUseHook(gate);
+      const post: HookCallback = warrantPostToolUseHook(gate);
       const event = (tool_name: string, tool_input: Record<string, unknown>, id: string) => ({
         session_id: 's',
         transcript_path: '/t',
@@ -146,17 +149,23 @@ describe("the README's starting mapping", () => {
         tool_input,
         tool_use_id: id,
       });
-      for (const [tool, input, proposition] of [
-        ['Bash', { command: 'ls' }, 'P-shell-allowed'],
-        ['mcp__ops__restart', { server: 'server01' }, 'P-server01-healthy'],
+      for (const [tool, input, claim] of [
+        ['Bash', { command: 'ls' }, 'shell commands may run in this project'],
+        ['mcp__ops__restart', { server: 'server01' }, 'server01 is healthy'],
+        ['mcp__ops__drop_table', { table: 'users' }, 'table users is unused'],
       ] as const) {
         expect(await hook(event(tool, input, `toolu_sample_${tool}`), `toolu_sample_${tool}`, { signal })).toMatchObject({
           hookSpecificOutput: {
             permissionDecision: 'ask',
-            permissionDecisionReason: expect.stringContaining(`no evidence is recorded for ${proposition} yet`),
+            permissionDecisionReason: expect.stringContaining(`no evidence is recorded for "${claim}" (${claimProposition(claim)}) yet`),
           },
         });
       }
+      // The health check's report is evidence for the restart's claim.
+      const checked = { ...event('mcp__ops__health_check', { server: 'server01' }, 'toolu_sample_check'), hook_event_name: 'PostToolUse' as const };
+      expect(await post({ ...checked, tool_response: { status: 'ok' } }, 'toolu_sample_check', { signal })).toEqual({});
+      const restart = await hook(event('mcp__ops__restart', { server: 'server01' }, 'toolu_sample_restart'), 'toolu_sample_restart', { signal });
+      expect(restart).toMatchObject({ hookSpecificOutput: { permissionDecisionReason: expect.stringMatching(/^EWP (MAY_ACT|REQUIRE_CONFIRMATION): mem:/) } });
     } finally {
       await fresh.close();
       rmSync(dir, { recursive: true, force: true });

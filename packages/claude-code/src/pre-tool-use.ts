@@ -55,14 +55,22 @@ export async function answerPreToolUseEvent(event: unknown, options: ClaudeGateO
 
 /**
  * Record what Claude Code reports after a call (a parsed `PostToolUse` or `PostToolUseFailure`
- * event): the outcome of the call's claimed execution, succeeded or failed with its error.
+ * event): the outcome of the call's claimed execution, succeeded or failed with its error, and its
+ * `tool_response` (or error) as an observation on the claims the mapping's `observe` rules name.
  * @throws {EwpError} `WRONG_TYPE` naming the field for an event that is not such a report.
  * @throws {DecisionError} when the ledger cannot record the outcome.
  */
 export async function recordPostToolUseEvent(event: unknown, options: ClaudeGateOptions): Promise<ToolUseOutcome> {
   if (typeof event !== 'object' || event === null || Array.isArray(event))
     throw new EwpError('WRONG_TYPE', 'the hook input is not a JSON object', { path: '$' });
-  const { hook_event_name: name, tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId, error } = event as Record<string, unknown>;
+  const {
+    hook_event_name: name,
+    tool_name: toolName,
+    tool_input: toolInput,
+    tool_use_id: toolUseId,
+    tool_response: response,
+    error,
+  } = event as Record<string, unknown>;
   if (name !== 'PostToolUse' && name !== 'PostToolUseFailure') {
     throw new EwpError('WRONG_TYPE', `the hook input is a ${JSON.stringify(name)} event, not PostToolUse or PostToolUseFailure`, { path: '$.hook_event_name' });
   }
@@ -70,7 +78,7 @@ export async function recordPostToolUseEvent(event: unknown, options: ClaudeGate
   if (typeof toolUseId !== 'string' || toolUseId === '') throw new EwpError('WRONG_TYPE', 'tool_use_id must be a non-empty string', { path: '$.tool_use_id' });
   return recordToolUseOutcome(
     name === 'PostToolUse'
-      ? { toolName, toolInput, toolUseId, status: 'succeeded' }
+      ? { toolName, toolInput, toolUseId, status: 'succeeded', response }
       : { toolName, toolInput, toolUseId, status: 'failed', error: typeof error === 'string' ? error : 'failed' },
     options,
   );

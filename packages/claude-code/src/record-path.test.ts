@@ -62,7 +62,7 @@ describe('Claude Code records every decision under its own gate and call id, onc
     expect(d?.record.decision).toBe('REQUIRE_CONFIRMATION');
     expect((await decisionHistory(store, d!.decision_id)).execution).toBeNull();
     const outcome = await recordPostToolUseEvent({ ...event('toolu_c'), hook_event_name: 'PostToolUse' }, { mapping, store });
-    expect(outcome).toEqual({ recorded: true, decision_id: d!.decision_id });
+    expect(outcome).toEqual({ recorded: true, decisionId: d!.decision_id, observed: [] });
     const history = await decisionHistory(store, d!.decision_id);
     expect(history.confirmation?.body).toMatchObject({ confirmed_by: 'claude-code permission prompt of toolu_c' });
     expect(history.outcome?.body).toMatchObject({ status: 'succeeded' });

@@ -4,12 +4,27 @@
  * command and the SDK callbacks all call this; nothing here is specific to how the answer travels.
  * Decisions are recorded under the gate `claude-code` with Claude's `tool_use_id`; an `allow` claims
  * the call's one execution in the ledger (Claude Code runs the tool itself, so its outcome is recorded
- * from the PostToolUse / PostToolUseFailure report, {@link recordToolUseOutcome}).
+ * from the PostToolUse / PostToolUseFailure report, {@link recordToolUseOutcome}, which also records
+ * the result as an observation on the claims the mapping's `observe` rules name).
  */
 import type { Decision } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { claimDecision, decideGate, gateOptionsForCall, listDecisions, recordCallOutcome, recoveryReason, ruleReason } from '@ewp/tools';
-import { mapToolCall, type ToolMapping } from './tool-mapping.js';
+import {
+  type Confirmation,
+  checkGateOptions,
+  claimDecision,
+  decideGate,
+  type GateDecision,
+  type GateOptions,
+  listDecisions,
+  type RecordedObservation,
+  recordCallOutcome,
+  recordObservation,
+  recoveryReason,
+  resolveGate,
+  ruleReason,
+} from '@ewp/tools';
+import { type MappedCall, mapToolCall, observeToolCall, type ToolMapping } from './tool-mapping.js';
 
 /** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
 export const CLAUDE_CODE_GATE = 'claude-code';
@@ -46,13 +61,31 @@ export interface ClaudeToolCall {
 /** The gate's decision in Claude's vocabulary: the one mapping of this binding. */
 const PERMISSION: Record<Decision, ClaudePermissionDecision> = { MAY_ACT: 'allow', REQUIRE_CONFIRMATION: 'ask', DENY: 'deny' };
 
-/** The `ask` reason while nothing is recorded for `proposition`: what to record, and where. */
-export function noEvidenceReason(proposition: string): string {
-  return (
-    `EWP: no evidence is recorded for ${proposition} yet, so a human decides (no_evidence: ask). ` +
-    `To let the gate decide, record evidence for ${proposition}: a view with a check, stored with ` +
-    '`ewp ingest view.json --db ewp.sqlite` (or put() on the store from your agent); see the @ewp/claude-code README'
-  );
+/** The gate options of a mapped call: the one place this binding builds them (checked by {@link toolCallPermission}). */
+function gateOptionsOf(mapped: Extract<MappedCall, { kind: 'gated' }>, options: ClaudeGateOptions): GateOptions<unknown> {
+  return {
+    store: options.store,
+    ...mapped.subject,
+    action: mapped.action,
+    project: options.mapping.project,
+    ...(options.mapping.riskPolicy === undefined ? {} : { riskPolicy: options.mapping.riskPolicy }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  };
+}
+
+/**
+ * The answer while nothing is recorded for the call's claim: what to record, and how, in Claude Code
+ * (an `observe` rule, or `ewp observe` by hand; `ewp ingest` for a proposition id).
+ */
+export function noEvidenceReason(d: GateDecision, policy: 'ask' | 'deny'): string {
+  const what = d.claim === undefined ? d.propositionId : `"${d.claim}" (${d.propositionId})`;
+  const then = policy === 'ask' ? 'so a human decides (no_evidence: ask)' : 'so nothing warrants this call (no_evidence: deny)';
+  const how =
+    d.claim === undefined
+      ? `record evidence for ${d.propositionId}: a view with a check, stored with \`ewp ingest view.json --db ewp.sqlite\``
+      : `record evidence for it: an "observe" rule in the tool mapping naming the tool whose result checks it (its PostToolUse report then lands as an observation), ` +
+        `or by hand \`ewp observe --claim ${JSON.stringify(d.claim)} --tool <the checking tool> --supports --db ewp.sqlite\``;
+  return `EWP: no evidence is recorded for ${what} yet, ${then}. To let the gate decide, ${how}; see the @ewp/claude-code README`;
 }
 
 /** Decide one tool call on the latest stored evidence. A ledger that cannot be read or written denies (fail closed). */
@@ -69,32 +102,22 @@ export async function toolCallPermission(
     return { decision, reason: `EWP: no rule of the tool mapping matches ${toolName} (unmapped: ${options.mapping.unmapped})` };
   }
   try {
-    const d = await decideGate(
-      gateOptionsForCall(
-        {
-          proposition: mapped.proposition,
-          action: mapped.action,
-          store: options.store,
-          ...(options.mapping.riskPolicy === undefined ? {} : { riskPolicy: options.mapping.riskPolicy }),
-          ...(options.now === undefined ? {} : { now: options.now }),
-        },
-        CLAUDE_CODE_GATE,
-        call.toolUseId,
-      ),
-      toolInput,
-    );
+    const gate = gateOptionsOf(mapped, options);
+    checkGateOptions(gate, CLAUDE_CODE_GATE);
+    const d = await decideGate(gate, toolInput, { gate: CLAUDE_CODE_GATE, tool: toolName, callId: call.toolUseId });
     const reason = `EWP ${d.decision}: ${ruleReason(d)}`;
-    // Nothing recorded yet (not a held or refuted call): under `"no_evidence": "ask"` a human decides,
-    // as for an unmapped tool, and is told how the gate could decide next time.
-    if (d.decision === 'DENY' && d.warrant === undefined && recoveryReason(d) === undefined && options.mapping.noEvidence === 'ask') {
-      return { decision: 'ask', reason: noEvidenceReason(mapped.proposition) };
+    // Nothing recorded yet (not a held or refuted call): a human decides under `"no_evidence": "ask"`,
+    // the refusal stands under `deny`; either way the reason says how to record evidence.
+    if (d.decision === 'DENY' && d.warrant === undefined && recoveryReason(d) === undefined) {
+      const policy = options.mapping.noEvidence;
+      return { decision: policy, reason: noEvidenceReason(d, policy) };
     }
     if (d.decision === 'DENY') return { decision: 'deny', reason };
-    let confirmation: { confirmed_by: string } | undefined;
+    let confirmation: Confirmation | undefined;
     if (d.decision === 'REQUIRE_CONFIRMATION') {
       if (call.confirm === undefined) return { decision: PERMISSION[d.decision], reason };
       if (!(await call.confirm(reason))) return { decision: 'deny', reason: `${reason}; not confirmed` };
-      confirmation = { confirmed_by: `claude-code canUseTool confirm of ${call.toolUseId ?? toolName}` };
+      confirmation = { confirmedBy: `claude-code canUseTool confirm of ${call.toolUseId ?? toolName}` };
     }
     const claimed = await claimDecision(options.store, d.decisionId as string, toolInput, confirmation === undefined ? {} : { confirmation });
     if (claimed.status !== 'executed') return { decision: 'deny', reason: `EWP: ${claimed.reason}; the call is refused` };
@@ -107,31 +130,63 @@ export async function toolCallPermission(
   }
 }
 
-/** What Claude Code reports after a call ran: PostToolUse (succeeded) or PostToolUseFailure (failed, with its error). */
+/** What Claude Code reports after a call ran: PostToolUse (succeeded, with its response) or PostToolUseFailure (failed, with its error). */
 export interface ToolUseReport {
   toolName: string;
   toolInput: unknown;
   toolUseId: string;
   status: 'succeeded' | 'failed';
+  /** The event's `tool_response` (PostToolUse): what `observe` rules read and record. */
+  response?: unknown;
   error?: string;
 }
 
-/** How a report was recorded: under which decision, or why nothing was recorded. */
-export type ToolUseOutcome = { recorded: true; decision_id: string } | { recorded: false; reason: string };
+/** How a report was recorded: the outcome under its decision (or why none), and the observations it made. */
+export type ToolUseOutcome = ({ recorded: true; decisionId: string } | { recorded: false; reason: string }) & {
+  /** One per `observe` rule the call matched: the result recorded for or against that rule's claim. */
+  observed: readonly RecordedObservation[];
+};
 
 /**
- * Records the outcome of a call the gate allowed. A call answered `ask` is claimed here first: it ran,
- * so Claude Code's permission prompt confirmed it (recorded as the confirmation), unless the evidence
+ * Records what Claude Code reports after a call: the outcome of a call the gate allowed, and the
+ * call's result as an observation on each claim the mapping's `observe` rules name for it (source
+ * `tool:<tool name>`; a failed call refutes). A call answered `ask` is claimed here first: it ran, so
+ * Claude Code's permission prompt confirmed it (recorded as the confirmation), unless the evidence
  * changed since (then nothing is claimed and the reason says so).
  * @throws {DecisionError} when the ledger cannot record the outcome, or already holds another one.
+ * @throws {InvalidArgumentError} when a tool name cannot be an observation's source.
  */
 export async function recordToolUseOutcome(report: ToolUseReport, options: ClaudeGateOptions): Promise<ToolUseOutcome> {
+  const outcome = await recordOutcomeOf(report, options);
+  const observed: RecordedObservation[] = [];
+  const failed = report.status === 'failed';
+  for (const o of observeToolCall(options.mapping, report.toolName, report.toolInput, failed ? report.error : report.response, failed)) {
+    observed.push(
+      await recordObservation({
+        store: options.store,
+        claim: o.claim,
+        tool: report.toolName,
+        result: failed ? { error: report.error ?? 'failed' } : (report.response ?? null),
+        supports: o.supports,
+        project: options.mapping.project,
+        ...(options.now === undefined ? {} : { now: options.now }),
+      }),
+    );
+  }
+  return { ...outcome, observed };
+}
+
+async function recordOutcomeOf(
+  report: ToolUseReport,
+  options: ClaudeGateOptions,
+): Promise<{ recorded: true; decisionId: string } | { recorded: false; reason: string }> {
   const outcome = report.status === 'failed' ? { status: report.status, error: report.error ?? 'failed' } : { status: report.status };
   const claimed = await recordCallOutcome(options.store, CLAUDE_CODE_GATE, report.toolUseId, outcome);
-  if (claimed !== undefined) return { recorded: true, decision_id: claimed };
+  if (claimed !== undefined) return { recorded: true, decisionId: claimed };
   const mapped = mapToolCall(options.mapping, report.toolName, report.toolInput);
   if (mapped.kind !== 'gated') return { recorded: false, reason: `${report.toolName} is not gated by the tool mapping` };
-  const decided = (await listDecisions(options.store, { proposition: mapped.proposition, limit: 100_000 })).filter(
+  const { propositionId } = resolveGate(gateOptionsOf(mapped, options), report.toolInput, report.toolName);
+  const decided = (await listDecisions(options.store, { proposition: propositionId, limit: 100_000 })).filter(
     (d) => d.record.gate === CLAUDE_CODE_GATE && d.record.call_id === report.toolUseId,
   );
   const last = decided.at(-1);
@@ -139,9 +194,9 @@ export async function recordToolUseOutcome(report: ToolUseReport, options: Claud
   if (last.record.decision !== 'REQUIRE_CONFIRMATION')
     return { recorded: false, reason: `decision ${last.decision_id} was ${last.record.decision} and was not claimed` };
   const run = await claimDecision(options.store, last.decision_id, report.toolInput, {
-    confirmation: { confirmed_by: `claude-code permission prompt of ${report.toolUseId}` },
+    confirmation: { confirmedBy: `claude-code permission prompt of ${report.toolUseId}` },
   });
   if (run.status !== 'executed') return { recorded: false, reason: run.reason };
   await recordCallOutcome(options.store, CLAUDE_CODE_GATE, report.toolUseId, outcome);
-  return { recorded: true, decision_id: last.decision_id };
+  return { recorded: true, decisionId: last.decision_id };
 }

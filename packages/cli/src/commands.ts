@@ -75,6 +75,10 @@ export const COMMANDS: Record<
     load: async () => (await import('./commands/hook.js')).hookCommand,
     answersUndecodableArguments: true,
   },
+  observe: {
+    summary: 'record a tool result as evidence for or against a claim (--claim, --tool, --supports | --refutes)',
+    load: async () => (await import('./commands/observe.js')).observeCommand,
+  },
   store: {
     summary: 'store a memory with its epistemic class (--class, --supports)',
     load: async () => (await import('./commands/memory-store.js')).memoryStoreCommand,

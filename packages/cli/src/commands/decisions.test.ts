@@ -13,8 +13,10 @@ const dir = mkdtempSync(join(tmpdir(), 'ewp-decisions-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const verified = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../conformance/pack/fixtures/08-verified-now.json', import.meta.url)), 'utf8'));
 const db = join(dir, 'ewp.sqlite');
-const action = { action_id: 'restart-server01', kind: 'restart', risk: 'high' as const, reversible: false };
+const action = { id: 'restart-server01', kind: 'restart', risk: 'high' as const, reversible: false };
 const now = () => new Date('2026-09-21T21:00:00Z');
+/** Decisions made by the operator's own code (no binding): recorded under the `library` gate. */
+const call = { gate: 'library', tool: 'restart', callId: undefined };
 
 const decisions = (args: string[]) => runCaptured((io) => decisionsCommand([...args, '--db', db], io), { cwd: dir });
 const recover = (args: string[]) => runCaptured((io) => recoverCommand([...args, '--db', db], io), { cwd: dir });
@@ -23,9 +25,9 @@ describe('ewp decisions / ewp recover', () => {
   it('lists, shows and verifies recorded decisions; plans recovery after a retraction; re-evaluation lifts the hold', async () => {
     const store = new SqliteEvidenceStore(db);
     await store.put(verified);
-    const run = await runGuarded({ store, proposition: 'P-win', action, now }, {}, () => 'restarted');
+    const run = await runGuarded({ store, proposition: 'P-win', action, now }, {}, call, () => 'restarted');
     await store.close();
-    const id = run.decision_id as string;
+    const id = run.decisionId as string;
 
     const list = await decisions(['list']);
     expect(list.code).toBe(0);
@@ -56,7 +58,7 @@ describe('ewp decisions / ewp recover', () => {
 
     const again = new SqliteEvidenceStore(db);
     await again.put({ ...verified, view_id: 'v-2', checks: [] });
-    const held = await decideGate({ store: again, proposition: 'P-win', action, now }, {});
+    const held = await decideGate({ store: again, proposition: 'P-win', action, now }, {}, call);
     expect(held.decision).toBe('DENY');
     await again.close();
     expect(await recover(['reevaluate', 'P-win'])).toMatchObject({ code: 0, stdout: expect.stringContaining('P-win\tv-2\tALLOW\tev_') });

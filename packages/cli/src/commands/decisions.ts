@@ -87,13 +87,7 @@ async function runRecorded(
   const confirmedBy = values['confirmed-by'];
   // The command is the operation: its digest is claimed with the decision, so the claim says what ran.
   const run = await tools
-    .runDecision(
-      store,
-      id,
-      { command: [...command] },
-      () => runCommand(command, io),
-      confirmedBy === undefined ? {} : { confirmation: { confirmed_by: confirmedBy } },
-    )
+    .runDecision(store, id, { command: [...command] }, () => runCommand(command, io), confirmedBy === undefined ? {} : { confirmation: { confirmedBy } })
     .catch((error: unknown) => {
       if (!tools.DecisionError.isInstance(error)) {
         // The command's own failure, recorded as the decision's outcome.

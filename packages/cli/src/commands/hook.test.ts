@@ -79,8 +79,10 @@ describe('ewp hook pre-tool-use (a process, stdin to stdout)', () => {
     expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain('P-x');
   });
 
-  it('nothing stored for the proposition: deny', () => {
-    expect(hook(event('mcp__ops__ticket', { id: 42 })).hookSpecificOutput?.permissionDecisionReason).toContain('no stored evidence for P-ticket-42');
+  it('nothing stored for the proposition: deny, saying how to record evidence', () => {
+    expect(hook(event('mcp__ops__ticket', { id: 42 })).hookSpecificOutput?.permissionDecisionReason).toContain(
+      'no evidence is recorded for P-ticket-42 yet, so nothing warrants this call (no_evidence: deny)',
+    );
   });
 
   it('an unmapped tool gets the documented default of the mapping (ask), or no decision under "pass"', () => {

@@ -1,6 +1,6 @@
 /**
  * `ewp hook pre-tool-use`: a Claude Code `PreToolUse` hook. Reads the event JSON on stdin, maps the
- * tool call to a proposition and an action with the tool mapping file (`--map`, see @ewp/claude-code),
+ * tool call to a claim and an action with the tool mapping file (`--map`, see @ewp/claude-code),
  * decides with the shared warrant gate on the ledger, and prints the answer
  * (`hookSpecificOutput.permissionDecision` allow / ask / deny with the reason). Whatever cannot be
  * used (input, arguments, mapping file, ledger) is answered deny with the reason: it fails closed,
@@ -8,8 +8,9 @@
  *
  * `ewp hook post-tool-use` / `post-tool-use-failure`: Claude Code's report after the call ran
  * (`PostToolUse`, `PostToolUseFailure`), recorded as the outcome of the call the PreToolUse hook
- * claimed. The tool has run already, so nothing is refused: what cannot be recorded is said on
- * stderr and as a `systemMessage` the user sees, and the exit is 0.
+ * claimed, and its result as an observation on the claims the mapping's `observe` rules name. The
+ * tool has run already, so nothing is refused: what cannot be recorded is said on stderr and as a
+ * `systemMessage` the user sees, and the exit is 0.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,16 +27,19 @@ const HELP = `usage: ewp hook pre-tool-use --map tools.json (--db ./ewp.sqlite |
 
 A Claude Code PreToolUse hook: the event JSON on stdin, the answer on stdout
 ({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow|ask|deny",
-"permissionDecisionReason":"..."}}). The mapping file names, per tool name pattern, the proposition
-the call depends on and the action it is (@ewp/claude-code README); with "no_evidence": "ask" a call
-whose proposition has nothing recorded yet is asked of a human, not denied. Input it cannot read (not JSON,
+"permissionDecisionReason":"..."}}). The mapping file names, per tool name pattern, the claim the
+call depends on ("{tool_input.server} is healthy") and the action it is (@ewp/claude-code README); with
+"no_evidence": "ask" a call whose claim has nothing recorded yet is asked of a human, not denied, and
+the reason says how to record evidence (an "observe" rule, or ewp observe). Input it cannot read (not JSON,
 not UTF-8, a key given twice, more than 16 MiB), unusable arguments, a bad mapping file or a missing
 ledger are answered deny with the reason. Exit: always 0.
 
 post-tool-use and post-tool-use-failure record what Claude Code reports after a call ran (the
 PostToolUse or PostToolUseFailure event, with its error) as the outcome of the call pre-tool-use
-allowed and claimed, once. They print {} when it is recorded or there is nothing to record (a tool
-the mapping does not gate), and {"systemMessage":"..."} naming why when it could not be. Exit: always 0.
+allowed and claimed, once; and, for each "observe" rule of the mapping the call matches, its
+tool_response (or error) as an observation for or against that rule's claim (a failed call refutes).
+They print {} when it is recorded or there is nothing to record (a tool the mapping does not gate),
+and {"systemMessage":"..."} naming why when it could not be. Exit: always 0.
 
 In .claude/settings.json:
   {"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command",
@@ -207,8 +211,13 @@ async function recordReport(
     if (EwpError.isInstance(error) && error.code === 'WRONG_TYPE') return unrecorded(`the hook input is refused: ${message(error)}`);
     throw error;
   }
+  for (const o of outcome.observed) {
+    io.stderr.write(
+      `ewp hook: ${o.stored ? 'observed' : 'already observed'}: ${o.source} ${o.polarity === 'supports' ? 'supports' : 'refutes'} ${JSON.stringify(o.claim)} (confidence ${o.confidence})\n`,
+    );
+  }
   if (outcome.recorded) {
-    io.stderr.write(`ewp hook: outcome recorded under decision ${outcome.decision_id}\n`);
+    io.stderr.write(`ewp hook: outcome recorded under decision ${outcome.decisionId}\n`);
     return {};
   }
   // A tool the mapping does not gate has no decision and nothing to record: that is no fault.

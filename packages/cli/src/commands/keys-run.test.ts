@@ -19,6 +19,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const verified = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../conformance/pack/fixtures/08-verified-now.json', import.meta.url)), 'utf8'));
 const T0 = () => new Date('2026-09-21T21:00:00Z');
 const LATER = () => new Date('2026-10-05T00:00:00Z');
+/** Decisions made by the operator's own code (no binding): recorded under the `library` gate. */
+const call = { gate: 'library', tool: 'restart', callId: undefined };
 let ledgers = 0;
 
 /** A fresh SQLite ledger holding P-win. */
@@ -86,7 +88,7 @@ describe('ewp keys', () => {
     const signer = new Ed25519Signer('ops-1', seed(7));
     expect((await ewp('keys', ['add', 'ops-1', '--public-hex', signer.publicKeyHex()], db)).code).toBe(0);
     const store = new SqliteEvidenceStore(db);
-    const d = await decideGate({ store, proposition: 'P-win', action: { action_id: 'a', kind: 'restart', risk: 'low' }, now: T0, record: { signer } }, {});
+    const d = await decideGate({ store, proposition: 'P-win', action: { id: 'a', kind: 'restart', risk: 'low' }, now: T0, record: { signer } }, {}, call);
     await store.close();
     const verify = () => ewp('decisions', ['verify', d.decisionId as string], db);
     expect(JSON.parse((await verify()).stdout)).toMatchObject({ ok: true });
@@ -103,7 +105,7 @@ describe('ewp decisions run', () => {
   it('runs a MAY_ACT decision’s command once, records succeeded; a second run is refused and runs nothing', async () => {
     const db = await ledger();
     const store = new SqliteEvidenceStore(db);
-    const d = await decideGate({ store, proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk: 'high', reversible: true }, now: T0 }, {});
+    const d = await decideGate({ store, proposition: 'P-win', action: { id: 'restart', kind: 'restart', risk: 'high', reversible: true }, now: T0 }, {}, call);
     await store.close();
     const marker = join(dir, `ran-${ledgers}.txt`);
     const script = `require('node:fs').appendFileSync(${JSON.stringify(marker)}, 'x'); console.log('restarted')`;
@@ -119,11 +121,12 @@ describe('ewp decisions run', () => {
   it('a failing command is recorded failed with its exit code; a DENY is refused; REQUIRE_CONFIRMATION needs --confirmed-by, recorded', async () => {
     const db = await ledger();
     const store = new SqliteEvidenceStore(db);
-    const may = await decideGate({ store, proposition: 'P-win', action: { action_id: 'a1', kind: 'restart', risk: 'low' }, now: T0 }, {});
-    const deny = await decideGate({ store, proposition: 'P-none', action: { action_id: 'a2', kind: 'restart', risk: 'low' }, now: T0 }, {});
+    const may = await decideGate({ store, proposition: 'P-win', action: { id: 'a1', kind: 'restart', risk: 'low' }, now: T0 }, {}, call);
+    const deny = await decideGate({ store, proposition: 'P-none', action: { id: 'a2', kind: 'restart', risk: 'low' }, now: T0 }, {}, call);
     const ask = await decideGate(
-      { store, proposition: 'P-win', action: { action_id: 'a3', kind: 'restart', risk: 'medium', reversible: true }, now: LATER },
+      { store, proposition: 'P-win', action: { id: 'a3', kind: 'restart', risk: 'medium', reversible: true }, now: LATER },
       {},
+      call,
     );
     await store.close();
     expect(ask.decision).toBe('REQUIRE_CONFIRMATION');

@@ -25,7 +25,12 @@ async function ledger(): Promise<{ path: string; decisionId: string }> {
   const path = join(dir, `l${n++}.sqlite`);
   const store = new SqliteEvidenceStore(path);
   await store.put(verified);
-  const run = await runGuarded({ store, proposition: 'P-win', action, now: () => new Date('2026-09-21T21:00:00Z'), callId: () => 'call-1' }, {}, { gate: 'library', tool: 'restart', callId: undefined }, () => 'ok');
+  const run = await runGuarded(
+    { store, proposition: 'P-win', action, now: () => new Date('2026-09-21T21:00:00Z'), callId: () => 'call-1' },
+    {},
+    { gate: 'library', tool: 'restart', callId: undefined },
+    () => 'ok',
+  );
   await recordRetraction(store, { proposition_id: 'P-win', records: ['check:k1'] });
   await reevaluate(store, 'P-win', { evaluatedAt: '2026-09-21T21:05:00Z' });
   expect((await store.verifyChain()).ok).toBe(true);
