@@ -23,7 +23,7 @@ const model = new MockLanguageModelV4({
   }),
 });
 const approval = toolApproval({
-  restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk: 'high' }, store, now: () => new Date('2026-09-21T21:00:00Z') },
+  restart: { proposition: 'P-win', action: { risk: 'high' }, store, now: () => new Date('2026-09-21T21:00:00Z') },
 });
 const row = await overhead(
   () => generateText({ model, tools: { restart }, prompt: 'x' }),

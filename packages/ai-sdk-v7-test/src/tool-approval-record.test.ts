@@ -32,7 +32,7 @@ async function setup(fail = false) {
   return { store, calls, restart };
 }
 const call = (id: string) => ({ toolCalls: [{ id, name: 'restart', input: { server: 'server01' } }] });
-const MEDIUM = { action_id: 'restart', kind: 'restart', risk: 'medium', reversible: true } as const;
+const MEDIUM = { id: 'restart', kind: 'restart', risk: 'medium', reversible: true } as const;
 
 describe('withToolApproval (AI SDK 7): one record path', () => {
   it('MAY_ACT: every decision of the call under ai-sdk-v7 and the toolCallId, executed once, succeeded', async () => {

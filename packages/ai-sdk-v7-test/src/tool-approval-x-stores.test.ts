@@ -33,7 +33,7 @@ async function approvedCall(store: EvidenceStore, c: GateCase) {
     toolApproval: toolApproval({
       restart: {
         proposition: c.proposition,
-        action: { action_id: 'restart', kind: 'restart', risk: c.risk, reversible: c.reversible },
+        action: { id: 'restart', kind: 'restart', risk: c.risk, reversible: c.reversible },
         store,
         now: () => c.at,
       },

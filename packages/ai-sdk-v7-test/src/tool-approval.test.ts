@@ -36,9 +36,9 @@ async function setup() {
 }
 
 const call = (input: unknown = { server: 'server01' }) => ({ toolCalls: [{ id: 'call-1', name: 'restart', input }] });
-const HIGH_REVERSIBLE = { action_id: 'restart', kind: 'restart', risk: 'high', reversible: true } as const;
+const HIGH_REVERSIBLE = { id: 'restart', kind: 'restart', risk: 'high', reversible: true } as const;
 /** At LATER, P-win's check is stale (acceptance TENTATIVE): a medium-risk action needs a human. */
-const MEDIUM_REVERSIBLE = { action_id: 'restart', kind: 'restart', risk: 'medium', reversible: true } as const;
+const MEDIUM_REVERSIBLE = { id: 'restart', kind: 'restart', risk: 'medium', reversible: true } as const;
 
 function approvalRequestOf(content: readonly { type: string }[]) {
   const request = content.find((p) => p.type === 'tool-approval-request') as
@@ -90,7 +90,7 @@ describe('toolApproval with AI SDK 7', () => {
     await generateText({
       model,
       tools,
-      toolApproval: toolApproval({ restart: { proposition: 'P-unknown', action: { action_id: 'a', kind: 'k' }, store, now: clock.now } }),
+      toolApproval: toolApproval({ restart: { proposition: 'P-unknown', action: { id: 'a', kind: 'k' }, store, now: clock.now } }),
       prompt: 'x',
       stopWhen: stepCountIs(3),
     });
@@ -137,7 +137,7 @@ describe('toolApproval with AI SDK 7', () => {
     const { store, clock, calls, tools } = await setup();
     clock.set(LATER);
     // The action's risk is read at each decision; it is raised with the new evidence below.
-    let action: { action_id: string; kind: string; risk: 'medium' | 'high'; reversible: boolean } = { ...MEDIUM_REVERSIBLE };
+    let action: { id: string; kind: string; risk: 'medium' | 'high'; reversible: boolean } = { ...MEDIUM_REVERSIBLE };
     const approval = toolApproval({ restart: { proposition: 'P-win', action: () => action, store, now: clock.now } });
     const model = scriptedModelV4([call(), { text: 'Refused.' }]);
     const messages: ModelMessage[] = [{ role: 'user', content: 'restart' }];
@@ -209,7 +209,7 @@ describe('toolApproval with AI SDK 7', () => {
       toolApproval: toolApproval({
         restart: {
           proposition: (input: { server: string }) => (input.server === 'server01' ? 'P-win' : 'P-x'),
-          action: (input: { server: string }) => ({ action_id: `restart:${input.server}`, kind: 'restart', risk: 'high', reversible: false }),
+          action: (input: { server: string }) => ({ id: `restart:${input.server}`, kind: 'restart', risk: 'high', reversible: false }),
           store,
           now: clock.now,
         },
@@ -252,7 +252,7 @@ describe('toolApproval with AI SDK 7', () => {
   it('refuses gates that are not an object, and an entry without a store, naming the field', () => {
     expect(() => toolApproval(null as never)).toThrow(InvalidArgumentError);
     try {
-      toolApproval({ restart: { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store: undefined as never } });
+      toolApproval({ restart: { proposition: 'P', action: { id: 'a', kind: 'k' }, store: undefined as never } });
       expect.unreachable();
     } catch (e) {
       expect(InvalidArgumentError.isInstance(e)).toBe(true);

@@ -11,7 +11,8 @@ import { MemoryEvidenceStore } from '@ewp/ledger';
 import { generateText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { decideGate, gateTool } from '../dist/index.js';
+import { decideGate } from '@ewp/tools';
+import { gate as gateTool } from '../dist/index.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const QUICK = process.env.EWP_BENCH_QUICK === '1';
@@ -40,7 +41,7 @@ await store.put(view);
 const stored = await store.get('P-win');
 const now = () => new Date('2026-09-21T21:00:00Z');
 const action = { action_id: 'restart', kind: 'restart', risk: 'high', reversible: true };
-const gate = { proposition: 'P-win', action, store, now };
+const gate = { name: 'restart', proposition: 'P-win', action: { id: 'restart', kind: 'restart', risk: 'high', reversible: true }, store, now };
 const restart = tool({ description: 'restart', inputSchema: z.object({ server: z.string() }), execute: async ({ server }) => ({ restarted: server }) });
 const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
 // Every call has its own id, as a model gives them: the gate runs one call id once.
@@ -62,7 +63,7 @@ const rows = [
     operation: 'kernel: warrantNow + mayAct (view in hand)',
     ops_per_s: await rate(async () => mayAct(warrantNow(stored, REFERENCE_V2, now().toISOString()), action)),
   },
-  { operation: 'decideGate (store read + kernel)', ops_per_s: await rate(() => decideGate(gate, { server: 's1' })) },
+  { operation: 'decideGate (store read + kernel)', ops_per_s: await rate(() => decideGate(gate, { server: 's1' }, { gate: 'ai-sdk', tool: 'restart', callId: undefined })) },
   { operation: 'generateText tool call, plain tool', ops_per_s: await rate(() => generateText({ model: toolCallModel(), tools: plainTools, prompt: 'x' })) },
   { operation: 'generateText tool call, gated tool', ops_per_s: await rate(() => generateText({ model: toolCallModel(), tools: gatedTools, prompt: 'x' })) },
 ];
@@ -77,7 +78,7 @@ writeFileSync(
   path,
   `${JSON.stringify({ benchmark: 'ai-sdk-gate', date: new Date().toISOString(), machine, quick: QUICK, baseline: 'generateText with the same plain (ungated) tool, same run', rows }, null, 2)}\n`,
 );
-console.log(`gateTool cost (${machine.cpu}, ${machine.cores} cores, node ${machine.node})`);
+console.log(`gate() cost (${machine.cpu}, ${machine.cores} cores, node ${machine.node})`);
 for (const r of rows)
   console.log(`${r.operation.padEnd(44)} ${r.ops_per_s.toFixed(0).padStart(9)} op/s  ${r.ratio_to_plain_tool_call.toFixed(2)}x of a plain tool call`);
 console.log(`-> ${path}`);

@@ -7,11 +7,14 @@
  * with the SDK's `toolCallId`; {@link withToolApproval} also runs the gated tools' `execute` through
  * `runGuarded` (one execution per call, claimed in the ledger, outcome recorded).
  */
-import { type Decision, InvalidArgumentError } from '@ewp/core';
-import { decideGate, type GateOptions, gateOptionsForCall, ruleReason, runGuarded } from '@ewp/tools';
+import { type Decision, type GateName, InvalidArgumentError } from '@ewp/core';
+import { checkGateOptions, decideGate, type GateCall, type GateOptions, ruleReason, runGuarded } from '@ewp/tools';
 
-/** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
-export const AI_SDK_V7_GATE = 'ai-sdk-v7';
+/** The gate name the decisions of `toolApproval` and `withToolApproval` are recorded under (`ewp decisions list` shows it). */
+const GATE_V7 = 'ai-sdk-v7' satisfies GateName;
+
+/** One call of a gated tool, named by its key in `tools` and the SDK's `toolCallId`. */
+const callOf = (tool: string, toolCallId: string | undefined): GateCall => ({ gate: GATE_V7, tool, callId: toolCallId });
 
 /** An AI SDK 7 `ToolApprovalStatus` with its reason (the reason reaches the approver or the model). */
 export interface WarrantApprovalStatus {
@@ -37,15 +40,11 @@ export type WarrantToolApproval<INPUTS extends Record<string, unknown>> = {
   [K in keyof INPUTS]: (input: INPUTS[K], options?: CallOptions) => Promise<WarrantApprovalStatus>;
 };
 
+/** The gates, each checked once (`checkGateOptions`, its path `gates.<tool>`); returns the gated tool names. */
 function checkedGates<INPUTS extends Record<string, unknown>>(gates: { [K in keyof INPUTS]: GateOptions<INPUTS[K]> }): (keyof INPUTS & string)[] {
   if (typeof gates !== 'object' || gates === null) throw new InvalidArgumentError('gates', 'an object of tool name to gate options is required');
   const names = Object.keys(gates) as (keyof INPUTS & string)[];
-  for (const name of names) {
-    const options = gates[name];
-    if (typeof options !== 'object' || options === null || options.store === undefined) {
-      throw new InvalidArgumentError(`gates.${name}.store`, 'an EvidenceStore is required');
-    }
-  }
+  for (const name of names) checkGateOptions(gates[name], GATE_V7, `gates.${name}`);
   return names;
 }
 
@@ -59,19 +58,19 @@ function checkedGates<INPUTS extends Record<string, unknown>>(gates: { [K in key
  * ```ts
  * const result = await generateText({
  *   model, tools: { restart },
- *   toolApproval: toolApproval({ restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk: 'high' }, store } }),
+ *   toolApproval: toolApproval({ restart: { claim: 'server01 is healthy', action: { risk: 'high' }, store } }),
  * });
  * ```
  *
- * @param gates tool name → the shared gate's options (proposition, action, risk policy, store, clock).
- * @throws InvalidArgumentError when `gates` is not an object or an entry has no store.
+ * @param gates tool name → the shared gate's options (`GateOptions`: store, claim or proposition, action, risk policy, clock).
+ * @throws {InvalidArgumentError} when `gates` is not an object or an entry's options are malformed (the field named).
  */
 export function toolApproval<INPUTS extends Record<string, unknown>>(gates: { [K in keyof INPUTS]: GateOptions<INPUTS[K]> }): WarrantToolApproval<INPUTS> {
   const approval = {} as WarrantToolApproval<INPUTS>;
   for (const name of checkedGates(gates)) {
     const options = gates[name];
     approval[name] = async (input, call) => {
-      const d = await decideGate(gateOptionsForCall(options, AI_SDK_V7_GATE, call?.toolCallId), input);
+      const d = await decideGate(options, input, callOf(name, call?.toolCallId));
       return { type: APPROVAL[d.decision], reason: ruleReason(d) };
     };
   }
@@ -110,10 +109,10 @@ type AnyTool = { execute?: (input: never, options: never) => unknown };
  * and recorded `succeeded` or `failed`. A refusal at that moment is the `GateRefusal` the model reads.
  *
  * ```ts
- * const { tools, toolApproval } = withToolApproval({ restart }, { restart: { proposition: 'P-win', action, store } });
+ * const { tools, toolApproval } = withToolApproval({ restart }, { restart: { claim: 'server01 is healthy', store } });
  * await generateText({ model, tools, toolApproval, prompt });
  * ```
- * @throws InvalidArgumentError when `gates` is malformed, or names a tool that is absent or has no `execute`.
+ * @throws {InvalidArgumentError} when `gates` is malformed, or names a tool that is absent or has no `execute`.
  */
 export function withToolApproval<TOOLS extends Record<string, AnyTool>, INPUTS extends Record<string, unknown>>(
   tools: TOOLS,
@@ -134,10 +133,11 @@ export function withToolApproval<TOOLS extends Record<string, AnyTool>, INPUTS e
         const callId = call?.toolCallId;
         const run = await runGuarded(
           {
-            ...gateOptionsForCall(options, AI_SDK_V7_GATE, callId),
-            confirm: () => (callId !== undefined && humanApproved(call.messages, callId) ? { confirmed_by: `ai-sdk-v7 tool approval ${callId}` } : false),
+            ...options,
+            confirm: () => (callId !== undefined && humanApproved(call.messages, callId) ? { confirmedBy: `ai-sdk-v7 tool approval ${callId}` } : false),
           },
           input,
+          callOf(name, callId),
           async (i) => execute(i, call),
         );
         return run.status === 'executed' ? run.result : run.refusal;

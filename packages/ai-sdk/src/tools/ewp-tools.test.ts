@@ -1,6 +1,7 @@
 import { loadFixtures } from '@ewp/conformance/pack';
 import { decodeView, normativeWarrant, REFERENCE_V2, warrantNow } from '@ewp/core';
-import { EWP_TOOL_NAMES, listDecisions, READ_TOOL_NAMES, runTool, toolContext } from '@ewp/tools';
+import { READ_TOOL_NAMES, TOOL_NAMES } from '@ewp/spec/tools';
+import { listDecisions, runTool, toolContext } from '@ewp/tools';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +29,9 @@ describe('ewpTools', () => {
   it('offers read tools only, unless given an ingest capability', () => {
     const store = new MemoryEvidenceStore();
     expect(Object.keys(ewpTools({ store })).sort()).toEqual([...READ_TOOL_NAMES].sort());
-    expect(Object.keys(ewpTools({ store, ingest: true })).sort()).toEqual([...EWP_TOOL_NAMES].sort());
+    // Every tool of the registry: the ewp_*, memory and decision tools.
+    expect(Object.keys(ewpTools({ store, ingest: true }))).toEqual([...TOOL_NAMES]);
+    expect(Object.keys(ewpTools({ store, ingest: true }))).toContain('memory_store');
     expect(Object.keys(ewpTools({ store, ingest: false })).sort()).toEqual([...READ_TOOL_NAMES].sort());
     expect(() => ewpTools({} as never)).toThrow(/store/);
     // Typed so that a spread leaves no tool possibly undefined (checked by tsc, no `!` needed).
@@ -36,6 +39,15 @@ describe('ewpTools', () => {
     const reader: EwpAiTool<'ewp_memory_context'> = spread.ewp_memory_context;
     const writer: EwpAiTool<'ewp_check_record'> = spread.ewp_check_record;
     expect([reader, writer].every((t) => typeof t.execute === 'function')).toBe(true);
+  });
+
+  it('runs the memory tools of the registry too: memory_store, then memory_recall finds it', async () => {
+    const store = new MemoryEvidenceStore();
+    const tools = ewpTools({ store, ingest: true, now: () => T0 });
+    const stored = await viaModel(tools, 'memory_store', { text: 'server01 runs Windows Server 2022', epistemic_class: 'hypothesis' });
+    expect(stored.error).toBeUndefined();
+    const recalled = await viaModel(tools, 'memory_recall', { query: 'Windows Server' }, 'c2');
+    expect(JSON.stringify(recalled)).toContain('server01 runs Windows Server 2022');
   });
 
   it('records every conformance fixture and evaluates it through the tool boundary like @ewp/core', async () => {

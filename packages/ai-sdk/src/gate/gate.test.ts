@@ -10,7 +10,7 @@ import { generateText, type ModelMessage, stepCountIs, streamText, tool } from '
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { scriptedModel } from '../../test/scripted-model.js';
-import { gateTool } from './gate-tool.js';
+import { gate } from './gate.js';
 
 const fixtures = loadFixtures();
 const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)!.view);
@@ -38,12 +38,13 @@ async function setup() {
 
 const call = (input: unknown = { server: 'server01' }) => ({ toolCalls: [{ id: 'call-1', name: 'restart', input }] });
 
-describe('gateTool', () => {
+describe('gate', () => {
   it('MAY_ACT runs the tool', async () => {
     const { store, clock, calls, restart } = await setup();
-    const gated = gateTool(restart, {
+    const gated = gate(restart, {
+      name: 'restart',
       proposition: 'P-win',
-      action: { action_id: 'restart', kind: 'restart', risk: 'high', reversible: true },
+      action: { id: 'restart', kind: 'restart', risk: 'high', reversible: true },
       store,
       now: clock.now,
     });
@@ -56,9 +57,10 @@ describe('gateTool', () => {
 
   it('DENY refuses with a typed result the model reads, and does not run the tool', async () => {
     const { store, clock, calls, restart } = await setup();
-    const gated = gateTool(restart, {
+    const gated = gate(restart, {
+      name: 'restart',
       proposition: 'P-x',
-      action: { action_id: 'restart', kind: 'restart', risk: 'high', reversible: false },
+      action: { id: 'restart', kind: 'restart', risk: 'high', reversible: false },
       store,
       now: clock.now,
     });
@@ -66,26 +68,27 @@ describe('gateTool', () => {
     const result = await generateText({ model, tools: { restart: gated }, prompt: 'restart', stopWhen: stepCountIs(3) });
     expect(calls).toEqual([]);
     const output = result.steps[0]!.toolResults[0]!.output as Record<string, unknown>;
-    expect(output).toMatchObject({ ewp_gate: 'DENY', proposition_id: 'P-x', action_id: 'restart', acceptance: 'TENTATIVE', conflict: 'OPEN' });
+    expect(output).toMatchObject({ ewpGate: 'DENY', propositionId: 'P-x', actionId: 'restart', acceptance: 'TENTATIVE', conflict: 'OPEN' });
     expect(result.content.some((p) => p.type === 'tool-approval-request')).toBe(false);
     // The refusal reached the model in its next prompt.
-    expect(JSON.stringify(model.prompts[1])).toContain('"ewp_gate":"DENY"');
+    expect(JSON.stringify(model.prompts[1])).toContain('"ewpGate":"DENY"');
   });
 
   it('DENY when nothing is stored for the proposition', async () => {
     const { store, clock, calls, restart } = await setup();
-    const gated = gateTool(restart, { proposition: 'P-unknown', action: { action_id: 'a', kind: 'k', risk: 'low' }, store, now: clock.now });
+    const gated = gate(restart, { name: 'restart', proposition: 'P-unknown', action: { id: 'a', kind: 'k', risk: 'low' }, store, now: clock.now });
     const result = await generateText({ model: scriptedModel([call(), { text: 'no' }]), tools: { restart: gated }, prompt: 'x', stopWhen: stepCountIs(3) });
     expect(calls).toEqual([]);
-    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({ ewp_gate: 'DENY', view_id: null, acceptance: null });
+    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({ ewpGate: 'DENY', viewId: null, acceptance: null });
   });
 
   it('REQUIRE_CONFIRMATION asks for approval, and runs the tool after the approval round trip', async () => {
     const { store, clock, calls, restart } = await setup();
     clock.set(LATER);
-    const gated = gateTool(restart, {
+    const gated = gate(restart, {
+      name: 'restart',
       proposition: 'P-win',
-      action: { action_id: 'restart', kind: 'restart', risk: 'medium', reversible: true },
+      action: { id: 'restart', kind: 'restart', risk: 'medium', reversible: true },
       store,
       now: clock.now,
     });
@@ -111,7 +114,13 @@ describe('gateTool', () => {
   it('a refused approval never runs the tool', async () => {
     const { store, clock, calls, restart } = await setup();
     clock.set(LATER);
-    const gated = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true }, store, now: clock.now });
+    const gated = gate(restart, {
+      name: 'restart',
+      proposition: 'P-win',
+      action: { id: 'r', kind: 'r', risk: 'medium', reversible: true },
+      store,
+      now: clock.now,
+    });
     const model = scriptedModel([call(), { text: 'Not restarted.' }]);
     const messages: ModelMessage[] = [{ role: 'user', content: 'restart' }];
     const first = await generateText({ model, tools: { restart: gated }, messages });
@@ -128,7 +137,13 @@ describe('gateTool', () => {
   it('decides again with the latest evidence when the approved call executes', async () => {
     const { store, clock, calls, restart } = await setup();
     clock.set(LATER);
-    const gated = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true }, store, now: clock.now });
+    const gated = gate(restart, {
+      name: 'restart',
+      proposition: 'P-win',
+      action: { id: 'r', kind: 'r', risk: 'medium', reversible: true },
+      store,
+      now: clock.now,
+    });
     const model = scriptedModel([call(), { text: 'Refused.' }]);
     const messages: ModelMessage[] = [{ role: 'user', content: 'restart' }];
     const first = await generateText({ model, tools: { restart: gated }, messages });
@@ -136,21 +151,33 @@ describe('gateTool', () => {
     if (request?.type !== 'tool-approval-request') throw new Error('no approval request');
     // Before the human answers, new evidence arrives: the proposition is superseded.
     await store.extend('P-win', [{ kind: 'lineage', record: { from_id: 'P-win', to_id: 'P-win-2025', kind: 'superseded_by' } }]);
-    const denyHigh = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'high', reversible: true }, store, now: clock.now });
+    const denyHigh = gate(restart, {
+      name: 'restart',
+      proposition: 'P-win',
+      action: { id: 'r', kind: 'r', risk: 'high', reversible: true },
+      store,
+      now: clock.now,
+    });
     messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] });
     const second = await generateText({ model, tools: { restart: denyHigh }, messages });
     expect(calls).toEqual([]);
     expect(second.text).toBe('Refused.');
     // The executed (approved) call returned the typed refusal, and the model read it.
     const seen = JSON.stringify(model.prompts[1]);
-    expect(seen).toContain('"ewp_gate":"DENY"');
+    expect(seen).toContain('"ewpGate":"DENY"');
     expect(seen).toContain('"currency":"SUPERSEDED"');
   });
 
   it('the same approval response sent twice executes the call once; the replay is refused with a typed error and recorded', async () => {
     const { store, clock, calls, restart } = await setup();
     clock.set(LATER);
-    const gated = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true }, store, now: clock.now });
+    const gated = gate(restart, {
+      name: 'restart',
+      proposition: 'P-win',
+      action: { id: 'r', kind: 'r', risk: 'medium', reversible: true },
+      store,
+      now: clock.now,
+    });
     const tools = { restart: gated };
     const model = scriptedModel([call(), { text: 'Restarted.' }, { text: 'Already restarted.' }]);
     const first = await generateText({ model, tools, messages: [{ role: 'user', content: 'restart server01' }], stopWhen: stepCountIs(3) });
@@ -205,9 +232,10 @@ describe('gateTool', () => {
           return { restarted: server };
         },
       });
-      const gated = gateTool(restart, {
+      const gated = gate(restart, {
+        name: 'restart',
         proposition: 'P-win',
-        action: { action_id: 'r', kind: 'r', risk: 'high', reversible: true },
+        action: { id: 'r', kind: 'r', risk: 'high', reversible: true },
         store: agentSide,
         now: () => T0,
       });
@@ -218,7 +246,7 @@ describe('gateTool', () => {
       await ingestSide.extend('P-win', [{ kind: 'check', record: { ...latest.checks[0]!, check_id: 'k-down', result: 'opposes' } }]);
       const second = await generateText({ model: scriptedModel([call(), { text: 'no' }]), tools: { restart: gated }, prompt: 'x', stopWhen: stepCountIs(3) });
       expect(calls).toEqual(['server01']);
-      expect(second.steps[0]!.toolResults[0]!.output).toMatchObject({ ewp_gate: 'DENY', conflict: 'OPEN' });
+      expect(second.steps[0]!.toolResults[0]!.output).toMatchObject({ ewpGate: 'DENY', conflict: 'OPEN' });
       await agentSide.close();
       await ingestSide.close();
     } finally {
@@ -228,9 +256,10 @@ describe('gateTool', () => {
 
   it('reads the proposition and the action from the tool input', async () => {
     const { store, clock, calls, restart } = await setup();
-    const gated = gateTool(restart, {
+    const gated = gate(restart, {
+      name: 'restart',
       proposition: (input: { server: string }) => (input.server === 'server01' ? 'P-win' : 'P-x'),
-      action: (input: { server: string }) => ({ action_id: `restart:${input.server}`, kind: 'restart', risk: 'high', reversible: true }),
+      action: (input: { server: string }) => ({ id: `restart:${input.server}`, kind: 'restart', risk: 'high', reversible: true }),
       store,
       now: clock.now,
     });
@@ -247,13 +276,19 @@ describe('gateTool', () => {
     expect(calls).toEqual(['server01']);
     const outputs = result.steps[0]!.toolResults.map((r) => r.output);
     expect(outputs).toContainEqual({ restarted: 'server01' });
-    expect(outputs).toContainEqual(expect.objectContaining({ ewp_gate: 'DENY', action_id: 'restart:other' }));
+    expect(outputs).toContainEqual(expect.objectContaining({ ewpGate: 'DENY', actionId: 'restart:other' }));
   });
 
   it('streams the approval request with streamText', async () => {
     const { store, clock, calls, restart } = await setup();
     clock.set(LATER);
-    const gated = gateTool(restart, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true }, store, now: clock.now });
+    const gated = gate(restart, {
+      name: 'restart',
+      proposition: 'P-win',
+      action: { id: 'r', kind: 'r', risk: 'medium', reversible: true },
+      store,
+      now: clock.now,
+    });
     const model = scriptedModel([call(), { text: 'ok' }]);
     const messages: ModelMessage[] = [{ role: 'user', content: 'restart' }];
     const first = streamText({ model, tools: { restart: gated }, messages });
@@ -276,7 +311,13 @@ describe('gateTool', () => {
   it("keeps the inner tool's own approval when the warrant says MAY_ACT", async () => {
     const { store, clock, calls, restart } = await setup();
     const careful = tool({ ...restart, needsApproval: true });
-    const gated = gateTool(careful, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'low', reversible: true }, store, now: clock.now });
+    const gated = gate(careful, {
+      name: 'restart',
+      proposition: 'P-win',
+      action: { id: 'r', kind: 'r', risk: 'low', reversible: true },
+      store,
+      now: clock.now,
+    });
     const result = await generateText({ model: scriptedModel([call()]), tools: { restart: gated }, prompt: 'restart' });
     expect(result.content.some((p) => p.type === 'tool-approval-request')).toBe(true);
     expect(calls).toEqual([]);
@@ -293,11 +334,19 @@ describe('gateTool', () => {
       }
       throw new Error('expected a refusal');
     };
-    const noExec = refusal(() => gateTool(noExecute, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store }));
+    const noExec = refusal(() => gate(noExecute, { name: 'restart', proposition: 'P', action: { id: 'a', kind: 'k' }, store }));
     expect(InvalidArgumentError.isInstance(noExec)).toBe(true);
-    expect(noExec).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'inner', message: expect.stringMatching(/execute/) });
-    const noStore = refusal(() => gateTool(restart, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store: undefined as never }));
+    expect(noExec).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'tool.execute', message: expect.stringMatching(/execute/) });
+    const noStore = refusal(() => gate(restart, { name: 'restart', proposition: 'P', action: { id: 'a', kind: 'k' }, store: undefined as never }));
     expect(InvalidArgumentError.isInstance(noStore)).toBe(true);
     expect(noStore).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'options.store' });
+    // AI SDK tools carry no name: the gate is given the one the model calls it by.
+    const noName = refusal(() => gate(restart, { proposition: 'P', store } as never));
+    expect(noName).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'options.name' });
+    // The one check of the gate's options (checkGateOptions), made when the tool is wrapped.
+    const both = refusal(() => gate(restart, { name: 'restart', claim: 'c', proposition: 'P', store }));
+    expect(both).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'options.claim' });
+    const badRisk = refusal(() => gate(restart, { name: 'restart', claim: 'c', action: { risk: 'huge' as never }, store }));
+    expect(badRisk).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'options.action.risk' });
   });
 });
