@@ -5,7 +5,7 @@
  */
 import type { EvidenceStore, LedgerEntry } from '@ewp/ledger';
 import {
-  type GateEventBody,
+  type PromotionEventBody,
   hashOfProposition,
   type LinkEventBody,
   MEMORY_EVENT_KINDS,
@@ -80,7 +80,7 @@ export class MemoryFacts {
       const at = { chain_index: e.chain_index, committed_at: e.committed_at };
       if (e.kind === MEMORY_EVENT_KINDS.store) stored = { ...at, class: body<{ class: MemoryPanel['class'] }>(e).class };
       else if (e.kind === MEMORY_EVENT_KINDS.promoGate) {
-        const b = body<GateEventBody>(e);
+        const b = body<PromotionEventBody>(e);
         gate.push({
           ...at,
           decision: b.decision,

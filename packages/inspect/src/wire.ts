@@ -4,7 +4,7 @@
  */
 import type { Assertion, EvidenceItem, EvidenceView, RiskPolicy, SourceRef, VerificationCheck, Warrant } from '@ewp/core';
 import type { EvidenceStore, SnapshotSummary } from '@ewp/ledger';
-import type { EpistemicClass, EvidenceCounts, GateEventBody, LinkEventBody, MemoryConfig, MemoryState, ShownSalience } from '@ewp/memory';
+import type { EpistemicClass, EvidenceCounts, PromotionEventBody, LinkEventBody, MemoryConfig, MemoryState, ShownSalience } from '@ewp/memory';
 import type { DecisionSummary, OriginTrust, StoredDecision } from '@ewp/tools';
 
 /** {@link EvidenceStore.verifyChain}'s result and when it was computed. */
@@ -101,9 +101,9 @@ export interface InspectorMeta {
 export interface MemoryGateAttempt {
   chain_index: number;
   committed_at: string;
-  decision: GateEventBody['decision'];
+  decision: PromotionEventBody['decision'];
   /** `promotion_blocked:no_evidence`, `promotion_allowed`, `promotion_allowed:gate_off`. */
-  reason: GateEventBody['reason'];
+  reason: PromotionEventBody['reason'];
   /** The class and the distinct sources the gate saw, against the threshold then in force. */
   class: EpistemicClass;
   distinct_sources: number;

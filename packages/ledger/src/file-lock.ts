@@ -1,5 +1,7 @@
 /**
- * A cross-process exclusive lock in plain Node (no native addon): an exclusive-create lock file.
+ * A cross-process exclusive lock in plain Node (no native addon): an exclusive-create lock file. Held
+ * for the length of a call ({@link withFileLock}: the JSON-file store) or until released
+ * ({@link tryFileLock}: a side file with one writer, such as @ewp/memory's salience file).
  *
  * `link(tmp, path)` is atomic on every local file system: exactly one process creates the lock, whose
  * owner (pid, host, boot id, the process's start time, a random token) was written to `tmp` before; it
@@ -9,7 +11,10 @@
  * - its owner is on this host and no process has its pid, or the process with that pid started at
  *   another time (the pid was reused: after a restart, or PID 1 of a restarted container), or the host
  *   has booted since (its boot id differs);
- * - it names this process but none of this process's holders (no token, or one this process does not hold);
+ * - it names this process but none of this process's holders (no token, or one this process does not
+ *   hold), and no other worker thread of it (a lock records its thread: another thread's holders are
+ *   kept by that thread's copy of this module, so it is alive unless its start time proves it is of
+ *   an earlier process with this pid);
  * - its content is not an owner at all (empty, `{}`, `null`, torn or foreign text) and it is older than
  *   {@link UNREADABLE_LEASE_MS}: locks are linked into place with their owner, so no live holder has one.
  * A lock held by another host is never broken: it times out as "busy". Where the start time cannot be
@@ -20,20 +25,32 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { StoreUnavailableError } from './errors.js';
 
-/** What a lock file says about its holder. `boot_id`, `start_time` and `token` are absent in locks of older writers. */
-interface LockOwner {
+/** What a lock file says about its holder. `boot_id`, `start_time`, `token` and `thread` are absent in locks of older writers. */
+export interface FileLockOwner {
   pid: number;
   host: string;
+  /** When it was taken (ISO 8601), or `?` in a lock that does not say. */
   acquired_at: string;
   boot_id?: string;
   start_time?: string;
   token?: string;
+  /** The worker thread that took it (0: the main thread). */
+  thread?: number;
 }
 
-/** Tokens of the locks this process holds now (several stores of one process may lock several ledgers). */
-const heldTokens = new Set<string>();
+/**
+ * Tokens of the locks this thread holds now (several stores of one process may lock several ledgers).
+ * On `globalThis`, so two copies of this module in one thread (two bundles) agree on which locks are live.
+ */
+const heldTokens: Set<string> = (() => {
+  const shared = globalThis as { [key: symbol]: Set<string> | undefined };
+  const key = Symbol.for('ewp.ledger.file-lock-tokens');
+  shared[key] ??= new Set();
+  return shared[key];
+})();
 
 function readProcText(path: string): string | undefined {
   try {
@@ -67,7 +84,7 @@ function isOptionalString(x: unknown): boolean {
 }
 
 /** The owner a lock file names, or undefined when its content is not one (empty, torn, `null`, `{}`, foreign). */
-function readOwner(path: string): LockOwner | undefined {
+function readOwner(path: string): FileLockOwner | undefined {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
@@ -78,6 +95,7 @@ function readOwner(path: string): LockOwner | undefined {
   const o = value as Record<string, unknown>;
   if (typeof o.pid !== 'number' || !Number.isSafeInteger(o.pid) || o.pid <= 0 || typeof o.host !== 'string') return undefined;
   if (!isOptionalString(o.boot_id) || !isOptionalString(o.start_time) || !isOptionalString(o.token)) return undefined;
+  if (o.thread !== undefined && !(Number.isSafeInteger(o.thread) && (o.thread as number) >= 0)) return undefined;
   return {
     pid: o.pid,
     host: o.host,
@@ -85,6 +103,7 @@ function readOwner(path: string): LockOwner | undefined {
     ...(o.boot_id === undefined ? {} : { boot_id: o.boot_id as string }),
     ...(o.start_time === undefined ? {} : { start_time: o.start_time as string }),
     ...(o.token === undefined ? {} : { token: o.token as string }),
+    ...(o.thread === undefined ? {} : { thread: o.thread as number }),
   };
 }
 
@@ -98,12 +117,18 @@ function pidExists(pid: number): boolean {
 }
 
 /** Whether the owner a lock names may still hold it: false only when it provably does not. */
-function ownerMayBeAlive(owner: LockOwner): boolean {
+function ownerMayBeAlive(owner: FileLockOwner): boolean {
   if (owner.host !== hostname()) return true;
   if (owner.boot_id !== undefined && BOOT_ID !== undefined && owner.boot_id !== BOOT_ID) return false;
-  // This process: alive only if one of its holders took it (every holder writes a token); a lock
+  // This thread: alive only if one of its holders took it (every holder writes a token); a lock
   // naming this pid from an earlier process (a reboot, PID 1 of a restarted container) is not ours.
-  if (owner.pid === process.pid) return owner.token !== undefined && heldTokens.has(owner.token);
+  // Another thread's holders are not in this thread's set: its lock stands unless its start time
+  // shows an earlier process.
+  if (owner.pid === process.pid) {
+    if (owner.token !== undefined && heldTokens.has(owner.token)) return true;
+    if (owner.thread === undefined || owner.thread === threadId) return false;
+    return owner.start_time === undefined || OWN_START_TIME === undefined || owner.start_time === OWN_START_TIME;
+  }
   if (!pidExists(owner.pid)) return false;
   if (owner.start_time === undefined) return true;
   const now = processStartTime(owner.pid);
@@ -119,13 +144,14 @@ function ownerMayBeAlive(owner: LockOwner): boolean {
 function tryAcquire(path: string): string | undefined {
   const token = randomBytes(16).toString('hex');
   const tmp = `${path}.owner-${process.pid}-${token.slice(0, 8)}`;
-  const owner: LockOwner = {
+  const owner: FileLockOwner = {
     pid: process.pid,
     host: hostname(),
     acquired_at: new Date().toISOString(),
     ...(BOOT_ID === undefined ? {} : { boot_id: BOOT_ID }),
     ...(OWN_START_TIME === undefined ? {} : { start_time: OWN_START_TIME }),
     token,
+    thread: threadId,
   };
   const fd = openSync(tmp, 'wx');
   try {
@@ -225,6 +251,50 @@ function release(path: string, token: string): void {
   } catch {
     // already gone: nothing to release
   }
+}
+
+/** A lock held until {@link HeldFileLock.release}. */
+export interface HeldFileLock {
+  readonly path: string;
+  /**
+   * Whether the lock file still names this holding: false once released, or once another process
+   * judged it stale, broke it and took it (a holder that finds so stops writing what the lock guards).
+   */
+  held(): boolean;
+  /** Release it, unless it was broken and taken by another holder meanwhile. Idempotent. */
+  release(): void;
+}
+
+/** Attempts at taking a lock without waiting: a stale lock broken in between may be taken by another opener first. */
+const TRY_ATTEMPTS = 3;
+
+/**
+ * Take the lock at `path` now, without waiting (synchronous): a stale lock is broken first. Returns the
+ * held lock, or the owner its file names while another holder keeps it (`undefined`: its content names
+ * none, or it changed hands while read). For a lock held as long as its holder lives, where a caller
+ * that cannot get it goes on without it and asks again later.
+ */
+export function tryFileLock(path: string): { lock: HeldFileLock } | { owner: FileLockOwner | undefined } {
+  for (let attempt = 0; attempt < TRY_ATTEMPTS; attempt += 1) {
+    const token = tryAcquire(path);
+    if (token !== undefined) {
+      removeDeadOwnerFiles(path);
+      let released = false;
+      return {
+        lock: {
+          path,
+          held: () => !released && readOwner(path)?.token === token,
+          release: () => {
+            if (released) return;
+            released = true;
+            release(path, token);
+          },
+        },
+      };
+    }
+    breakIfStale(path);
+  }
+  return { owner: readOwner(path) };
 }
 
 /** Hold the lock at `path` while `fn` runs. Waits up to `timeoutMs`, then `StoreUnavailableError('busy')`. */

@@ -45,7 +45,7 @@ export { LedgerEngineStore, MAX_DELTA_DEPTH, sealView } from './ledger-engine.js
 export { MemoryEvidenceStore, type MemoryEvidenceStoreOptions } from './memory-store.js';
 export { type Binding, type BindingKind, bindingKey, type MemberRef } from './snapshot-layout.js';
 export { fileKey, JsonFileEvidenceStore, type JsonFileStoreOptions } from './json-file-store.js';
-export { withFileLock } from './file-lock.js';
+export { type FileLockOwner, type HeldFileLock, tryFileLock, withFileLock } from './file-lock.js';
 export {
   COMMIT_RECORD_META,
   type CommitRecord,

@@ -21,7 +21,8 @@ import { type EpistemicClass, isClaimClass } from '../src/epistemic-class.js';
 import { storeEvent } from '../src/memory-events.js';
 import { MemoryLedger } from '../src/memory-ledger.js';
 import { defaultOrigin, type MemoryFacts, memoryHash, memoryView } from '../src/memory-records.js';
-import { emptySalience, JsonlSalienceStore } from '../src/salience-store.js';
+import { JsonlSalienceStore } from '../src/salience-file.js';
+import { emptySalience } from '../src/salience-store.js';
 
 const LARGE = Number(process.env.EWP_BENCH_MEMORIES ?? 100_000);
 const SMALL = 1000;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { MemoryLedger } from '../src/memory-ledger.js';
-import { JsonlSalienceStore, SALIENCE_FLUSH_DELAY_MS } from '../src/salience-store.js';
+import { JsonlSalienceStore, SALIENCE_FLUSH_DELAY_MS } from '../src/salience-file.js';
 
 const MEMORIES = Number(process.env.EWP_GROWTH_MEMORIES ?? 300);
 const RECALLS = Number(process.env.EWP_GROWTH_RECALLS ?? 50_000);

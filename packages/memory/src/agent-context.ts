@@ -8,7 +8,9 @@
  */
 import { badInput } from './errors.js';
 import { contextRowLabels, MEMORY_LABELS } from './memory-labels.js';
-import { type AutoContext, type ContextRow, isDisputedMemory, type MemoryLedger } from './memory-ledger.js';
+import { isDisputedMemory } from './memory-counts.js';
+import type { MemoryLedger } from './memory-ledger.js';
+import type { AutoContext, ContextRow } from './memory-recall.js';
 import { oneLine } from './persona-file.js';
 
 /** The memories recalled for one message, with the label the text gives them. */

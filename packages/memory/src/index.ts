@@ -20,43 +20,32 @@ export { type EvidenceCounts, echoRecordIds, evidenceCounts } from './evidence-c
 export { MEMORY_ERROR_CODES, MemoryError, type MemoryErrorCode } from './errors.js';
 export {
   type EchoCandidate,
-  type GateEventBody,
-  type GateReason,
   type LinkEventBody,
   MEMORY_EVENT_KINDS,
   MEMORY_EVENT_NAMESPACE,
+  type PromotionEventBody,
   type ReclassEventBody,
 } from './memory-events.js';
-export {
-  type AutoContext,
-  type ContextPart,
-  type ContextRow,
-  type GateOutcome,
-  type GateStatistics,
-  hotRanking,
-  isDisputedMemory,
-  type LinkResult,
-  MemoryLedger,
-  type MemoryLedgerOptions,
-  type MemoryState,
-  type RecallQuery,
-  type RecallRow,
-  type ShownSalience,
-  type StoreMemoryInput,
-  type StoreMemoryResult,
-} from './memory-ledger.js';
+export { MemoryLedger } from './memory-ledger.js';
+export type { MemoryLedgerOptions } from './memory-layer.js';
+export type { LinkResult, StoreMemoryInput, StoreMemoryResult } from './memory-write.js';
+export { isDisputedMemory, type MemoryState } from './memory-counts.js';
+export type { PromotionOutcome, PromotionStatistics } from './promotion.js';
+export { type AutoContext, type ContextPart, type ContextRow, hotRanking, type RecallQuery, type RecallRow } from './memory-recall.js';
+export type { ShownSalience } from './memory-checkout.js';
 export { hashOfProposition, type MemoryFacts, type MemoryIdentity, memoryHash, propositionOf } from './memory-records.js';
-export { type GateDecision, promotionDecision } from './promotion-gate.js';
 export {
-  emptySalience,
-  InMemorySalienceStore,
-  JsonlSalienceStore,
-  type LedgerLocation,
-  openSalienceStore,
-  type SalienceRecord,
-  type SalienceStore,
-  saliencePathFor,
-} from './salience-store.js';
+  decidePromotion,
+  PROMOTION_DECISIONS,
+  PROMOTION_REASONS,
+  type PromotionDecision,
+  type PromotionDecisionKind,
+  type PromotionReason,
+  type RecordedPromotionDecision,
+} from './promotion-gate.js';
+export { emptySalience, InMemorySalienceStore, type SalienceRecord, type SalienceStore } from './salience-store.js';
+export { JsonlSalienceStore } from './salience-file.js';
+export { type LedgerLocation, openSalienceStore, saliencePathFor } from './salience-location.js';
 export {
   cleanText,
   DEFAULT_SIMILARITY_MEASURE,

@@ -6,6 +6,7 @@
 import type { LedgerEntry, LedgerEntryInput } from '@ewp/ledger';
 import type { EpistemicClass } from './epistemic-class.js';
 import { type MemoryFacts, propositionOf } from './memory-records.js';
+import type { PromotionReason, RecordedPromotionDecision } from './promotion-gate.js';
 
 /** The entry kinds, by event. */
 export const MEMORY_EVENT_KINDS = {
@@ -56,14 +57,11 @@ export interface ReclassEventBody {
   reason: string | null;
 }
 
-/** Why the gate decided as it did. */
-export type GateReason = 'promotion_allowed' | 'promotion_allowed:gate_off' | 'promotion_blocked:no_evidence';
-
-/** Body of a PROMO_GATE event. */
-export interface GateEventBody {
+/** Body of a PROMO_GATE event: a decision of the promotion gate. */
+export interface PromotionEventBody {
   memory: string;
-  decision: 'allowed' | 'blocked';
-  reason: GateReason;
+  decision: RecordedPromotionDecision;
+  reason: PromotionReason;
   class: EpistemicClass;
   distinct_sources: number;
   min_independent_sources: number;
@@ -114,7 +112,7 @@ export function reclassEvent(body: ReclassEventBody, seq: number): LedgerEntryIn
  * The PROMO_GATE event. Its id names the memory, the class and the evidence state, so the same decision
  * on the same evidence is one event however often it is retried (a re-append is a no-op).
  */
-export function gateEvent(body: GateEventBody): LedgerEntryInput {
+export function promotionEvent(body: PromotionEventBody): LedgerEntryInput {
   return {
     kind: MEMORY_EVENT_KINDS.promoGate,
     id: `${body.memory}:${body.class}:${body.decision}:${body.view_id}`,

@@ -5,7 +5,8 @@ import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentContext } from './agent-context.js';
 import { MemoryLedger } from './memory-ledger.js';
-import { JsonlSalienceStore, saliencePathFor } from './salience-store.js';
+import { JsonlSalienceStore } from './salience-file.js';
+import { saliencePathFor } from './salience-location.js';
 
 const T = '2026-12-01T12:00:00Z';
 const dir = mkdtempSync(join(tmpdir(), 'ewp-promotion-chain-'));

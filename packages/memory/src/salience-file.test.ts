@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryError } from './errors.js';
-import { emptySalience, JsonlSalienceStore, SALIENCE_LINE_MAX } from './salience-store.js';
+import { JsonlSalienceStore } from './salience-file.js';
+import { SALIENCE_LINE_MAX } from './salience-lines.js';
+import { emptySalience } from './salience-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-salience-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,7 +38,8 @@ beforeAll(async () => {
   driver = join(dir, 'holder.mjs');
   await build({
     stdin: {
-      contents: `import { JsonlSalienceStore, emptySalience } from './salience-store.ts';
+      contents: `import { JsonlSalienceStore } from './salience-file.ts';
+        import { emptySalience } from './salience-store.ts';
         const s = new JsonlSalienceStore(process.argv[2]);
         const memories = Number(process.argv[3]);
         process.stdout.write(JSON.stringify({ owner: s.owner }) + '\\n');

@@ -8,16 +8,9 @@ import { MemoryError } from './errors.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryLedger } from './memory-ledger.js';
 import { memoryLedgerFor } from './shared-ledger.js';
-import {
-  emptySalience,
-  InMemorySalienceStore,
-  JsonlSalienceStore,
-  openSalienceStore,
-  SALIENCE_FLUSH_DELAY_MS,
-  type SalienceSlot,
-  saliencePathFor,
-  SlotSalienceStore,
-} from './salience-store.js';
+import { JsonlSalienceStore, SALIENCE_FLUSH_DELAY_MS } from './salience-file.js';
+import { openSalienceStore, saliencePathFor } from './salience-location.js';
+import { emptySalience, InMemorySalienceStore, type SalienceSlot } from './salience-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-salience-'));
 const T = '2026-12-01T12:00:00Z';
@@ -147,7 +140,8 @@ describe('JsonlSalienceStore', () => {
     const path = join(dir, 'exit.jsonl');
     await build({
       stdin: {
-        contents: `import { JsonlSalienceStore, emptySalience } from './salience-store.ts';
+        contents: `import { JsonlSalienceStore } from './salience-file.ts';
+          import { emptySalience } from './salience-store.ts';
           const s = new JsonlSalienceStore(process.argv[2]);
           for (let n = 1; n <= 3; n += 1) s.set(n.toString(16).padStart(32, '0'), { ...emptySalience(), recall_count: n });`,
         resolveDir: import.meta.dirname,
@@ -201,10 +195,10 @@ describe('where a ledger keeps salience', () => {
   });
 });
 
-describe('SlotSalienceStore', () => {
+describe('InMemorySalienceStore', () => {
   it("keeps a memory's record in its slot, a hash without a slot apart until it gets one, and copies what it hands out", () => {
     const slots = new Map<string, SalienceSlot>([['h1', { salience: undefined }]]);
-    const s = new SlotSalienceStore(
+    const s = new InMemorySalienceStore(
       (h) => slots.get(h),
       () => slots,
     );
@@ -229,7 +223,7 @@ describe('SlotSalienceStore', () => {
 
   it('is where a MemoryLedger keeps salience by default: recall raises it, show reads it', async () => {
     const ledger = new MemoryLedger(new MemoryEvidenceStore(), { now: () => T });
-    expect(ledger.salience).toBeInstanceOf(SlotSalienceStore);
+    expect(ledger.salience).toBeInstanceOf(InMemorySalienceStore);
     const m = await ledger.store({ text: 'The backup job starts at 06:00', class: 'observation', source: 'scheduler' });
     await ledger.recall({ query: 'backup' });
     await ledger.recall({ query: 'backup' });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MemoryLedger, type MemoryLedgerOptions } from './memory-ledger.js';
+import type { MemoryLedgerOptions } from './memory-layer.js';
+import { MemoryLedger } from './memory-ledger.js';
 import { trigramSimilarity } from './similarity.js';
 
 const T = '2026-12-01T12:00:00Z';

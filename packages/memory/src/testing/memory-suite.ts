@@ -15,7 +15,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryConfigInput } from '../config.js';
 import { MemoryError } from '../errors.js';
 import { MEMORY_EVENT_KINDS } from '../memory-events.js';
-import { MemoryLedger, type MemoryLedgerOptions } from '../memory-ledger.js';
+import type { MemoryLedgerOptions } from '../memory-layer.js';
+import { MemoryLedger } from '../memory-ledger.js';
 import { InMemorySalienceStore } from '../salience-store.js';
 
 /** How the suite gets stores; the flags of optional hooks decide which checks run. */
