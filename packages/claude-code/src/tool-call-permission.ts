@@ -12,6 +12,7 @@ import type { EvidenceStore } from '@ewp/ledger';
 import {
   type Confirmation,
   checkGateOptions,
+  checkObserveOptions,
   claimDecision,
   decideGate,
   type GateDecision,
@@ -19,7 +20,7 @@ import {
   listDecisions,
   type RecordedObservation,
   recordCallOutcome,
-  recordObservation,
+  observeResult,
   recoveryReason,
   resolveGate,
   ruleReason,
@@ -161,17 +162,17 @@ export async function recordToolUseOutcome(report: ToolUseReport, options: Claud
   const observed: RecordedObservation[] = [];
   const failed = report.status === 'failed';
   for (const o of observeToolCall(options.mapping, report.toolName, report.toolInput, failed ? report.error : report.response, failed)) {
-    observed.push(
-      await recordObservation({
-        store: options.store,
-        claim: o.claim,
-        tool: report.toolName,
-        result: failed ? { error: report.error ?? 'failed' } : (report.response ?? null),
-        supports: o.supports,
-        project: options.mapping.project,
-        ...(options.now === undefined ? {} : { now: options.now }),
-      }),
-    );
+    // The mapping decided the claim and the polarity; the shared observe path records it (source tool:<name>).
+    const observe = {
+      store: options.store,
+      claim: o.claim,
+      supports: () => o.supports,
+      project: options.mapping.project,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    };
+    checkObserveOptions(observe);
+    const recorded = await observeResult(observe, report.toolName, report.toolInput, failed ? { error: report.error ?? 'failed' } : (report.response ?? null));
+    if (recorded !== undefined) observed.push(recorded);
   }
   return { ...outcome, observed };
 }
