@@ -26,7 +26,7 @@ const callbacks = warrantCallbacks({
   gates: {
     restart: {
       proposition: 'P-win',
-      action: { action_id: 'restart', kind: 'restart', risk: 'high', reversible: true },
+      action: { id: 'restart', kind: 'restart', risk: 'high', reversible: true },
       store,
       now: () => new Date('2026-09-21T21:00:00Z'),
     },

@@ -1,11 +1,12 @@
 /** The tool-contract binding of Google ADK: each call is a function call a scripted model emits, run by a real InMemoryRunner. */
 import type { ContractOutcome, ToolBinding, ToolCaller } from '@ewp/tools/testing';
 import { getFunctionResponses, InMemoryRunner, LlmAgent } from '@google/adk';
-import { type EwpAdkTool, ewpAdkTools } from '../src/tools/ewp-adk-tools.js';
+import type { BaseTool } from '@google/adk';
+import { ewpTools } from '../src/tools/ewp-tools.js';
 import { functionCall, ScriptedLlm, text } from './scripted-llm.js';
 
 let id = 0;
-function caller(tools: EwpAdkTool[]): ToolCaller {
+function caller(tools: BaseTool[]): ToolCaller {
   const names = new Set(tools.map((t) => t.name));
   return {
     call: async (name, args): Promise<ContractOutcome> => {
@@ -25,12 +26,12 @@ function caller(tools: EwpAdkTool[]): ToolCaller {
   };
 }
 
-/** `ewpAdkTools()` run by ADK's InMemoryRunner with a scripted model, over the suite's store. */
+/** `ewpTools()` run by ADK's InMemoryRunner with a scripted model, over the suite's store. */
 export const adkContractBinding: ToolBinding = {
   name: 'adk InMemoryRunner',
   open: async ({ now, store }) => ({
-    ingest: caller(ewpAdkTools({ store, ingest: true, now })),
-    reader: caller(ewpAdkTools({ store, now })),
+    ingest: caller(ewpTools({ store, ingest: true, now })),
+    reader: caller(ewpTools({ store, now })),
     close: async () => undefined,
   }),
 };

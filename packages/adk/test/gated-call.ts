@@ -41,7 +41,7 @@ export async function adkGatedCall(store: EvidenceStore, { proposition, risk, re
     },
   });
   const callbacks = warrantCallbacks({
-    gates: { restart: { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at } },
+    gates: { restart: { proposition, action: { id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at } },
   });
   // Each case is a call of its own: its own function-call id (and ADK gives each run its own invocation id).
   const model = new ScriptedLlm([functionCall('restart', { server: 'server01' }, `adk-case-${++callNo}`), text('done')]);

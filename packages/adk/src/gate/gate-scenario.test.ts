@@ -11,7 +11,7 @@ import { decideGate, listDecisions, recordRetraction } from '@ewp/tools';
 import { describe, expect, it } from 'vitest';
 import { fixtureStore, T0 } from '../../test/fixture-store.js';
 import { type AdkGateCase, adkGatedCall } from '../../test/gated-call.js';
-import { ADK_GATE } from './warrant-callbacks.js';
+import { ADK_GATE } from './adk-call.js';
 
 const LATER = new Date('2026-10-05T00:00:00Z');
 const action = (c: AdkGateCase): Action => ({ action_id: 'restart', kind: 'restart', risk: c.risk, reversible: c.reversible });
@@ -41,7 +41,7 @@ describe('the gate scenario through the ADK binding', () => {
       expect(g.decision, g.label).toBe(g.want);
       expect(g.calls, g.label).toEqual(g.want === 'MAY_ACT' ? ['server01'] : []);
       expect(g.verdict, g.label).toBe(g.want === 'MAY_ACT' ? 'ALLOW' : 'BLOCK');
-      if (g.want !== 'MAY_ACT') expect(g.output, g.label).toMatchObject({ ewp_gate: g.want, proposition_id: expect.any(String) });
+      if (g.want !== 'MAY_ACT') expect(g.output, g.label).toMatchObject({ ewpGate: g.want, propositionId: expect.any(String) });
     }
     // The scenario's outcomes are not all alike: the gate had something to decide in each.
     expect(new Set(got.map((g) => g.want))).toEqual(new Set(['MAY_ACT', 'REQUIRE_CONFIRMATION', 'DENY']));
@@ -57,12 +57,13 @@ describe('the gate scenario through the ADK binding', () => {
     await recordRetraction(store, { proposition_id: 'P-win', records: [`check:${check}`], note: 'the WinRM reading was of another host' });
     // The library's recording gate on the same ledger, deciding without recording: what the binding must answer.
     const reference = await decideGate(
-      { proposition: 'P-win', action: action(verified), store, now: () => T0, record: { gate: 'reference', dryRun: true } },
+      { proposition: 'P-win', action: { id: 'restart', kind: 'restart', risk: verified.risk, reversible: verified.reversible }, store, now: () => T0, record: { gate: 'reference', dryRun: true } },
       {},
+      { gate: 'reference', tool: 'restart', callId: undefined },
     );
     expect(reference.decision).not.toBe('MAY_ACT');
     const after = await adkGatedCall(store, verified);
-    expect(after).toMatchObject({ decision: reference.decision, calls: [], verdict: 'BLOCK', output: { ewp_gate: reference.decision } });
+    expect(after).toMatchObject({ decision: reference.decision, calls: [], verdict: 'BLOCK', output: { ewpGate: reference.decision } });
     expect(String((after.output as { reason: string }).reason)).toContain('P-win (evidence_refuted)');
   });
 });

@@ -8,15 +8,15 @@ const now = () => new Date(AT);
 const allow: GateState = {
   v: 1,
   verdict: 'ALLOW',
-  invocation_id: 'e-1',
-  function_call_id: 'fc-1',
+  invocationId: 'e-1',
+  functionCallId: 'fc-1',
   tool: 'restart',
-  call_id: 'e-1:fc-1',
+  callId: 'e-1:fc-1',
   decision: 'MAY_ACT',
-  decision_id: 'dec_1',
-  proposition_id: 'P-win',
-  action_id: 'restart',
-  evaluated_at: AT,
+  decisionId: 'dec_1',
+  propositionId: 'P-win',
+  actionId: 'restart',
+  evaluatedAt: AT,
   reason: 'permitted',
 };
 const stateWith = (value: unknown) => ({ [GATE_STATE_KEY]: value });
@@ -39,15 +39,15 @@ describe('consequentialActionAllowed', () => {
     ['another version', stateWith(JSON.stringify({ ...allow, v: 2 })), 'MALFORMED'],
     ['an unknown field', stateWith(JSON.stringify({ ...allow, extra: true })), 'MALFORMED'],
     ['a lower-case verdict', stateWith(JSON.stringify({ ...allow, verdict: 'allow' })), 'MALFORMED'],
-    ['an ALLOW without its recorded decision', stateWith(JSON.stringify({ ...allow, decision_id: null })), 'MALFORMED'],
+    ['an ALLOW without its recorded decision', stateWith(JSON.stringify({ ...allow, decisionId: null })), 'MALFORMED'],
     ['an ALLOW on a DENY', stateWith(JSON.stringify({ ...allow, decision: 'DENY' })), 'MALFORMED'],
-    ['a time that is not an instant', stateWith(JSON.stringify({ ...allow, evaluated_at: 'yesterday' })), 'MALFORMED'],
+    ['a time that is not an instant', stateWith(JSON.stringify({ ...allow, evaluatedAt: 'yesterday' })), 'MALFORMED'],
     ['a BLOCK', stateWith(serializeGateState({ ...allow, verdict: 'BLOCK', decision: 'DENY', reason: 'open conflict' })), 'NOT_ALLOW'],
-    ['another invocation', stateWith(serializeGateState({ ...allow, invocation_id: 'e-0' })), 'OTHER_INVOCATION'],
-    ['another call', stateWith(serializeGateState({ ...allow, function_call_id: 'fc-0' })), 'OTHER_CALL'],
+    ['another invocation', stateWith(serializeGateState({ ...allow, invocationId: 'e-0' })), 'OTHER_INVOCATION'],
+    ['another call', stateWith(serializeGateState({ ...allow, functionCallId: 'fc-0' })), 'OTHER_CALL'],
     ['another tool', stateWith(serializeGateState({ ...allow, tool: 'deploy' })), 'OTHER_CALL'],
-    ['an ALLOW older than 300 s', stateWith(serializeGateState({ ...allow, evaluated_at: '2026-09-21T20:54:59.000Z' })), 'STALE'],
-    ['an ALLOW from the future', stateWith(serializeGateState({ ...allow, evaluated_at: '2026-09-21T21:05:01.000Z' })), 'STALE'],
+    ['an ALLOW older than 300 s', stateWith(serializeGateState({ ...allow, evaluatedAt: '2026-09-21T20:54:59.000Z' })), 'STALE'],
+    ['an ALLOW from the future', stateWith(serializeGateState({ ...allow, evaluatedAt: '2026-09-21T21:05:01.000Z' })), 'STALE'],
   ] as const)('blocks %s', (_label, state, code) => {
     const check = consequentialActionAllowed(state as Record<string, unknown> | undefined, expectOf);
     expect(check).toMatchObject({ allowed: false, code });
@@ -55,11 +55,11 @@ describe('consequentialActionAllowed', () => {
   });
 
   it('the age bound is the caller’s: an ALLOW 301 s old passes a 600 s bound', () => {
-    const old = stateWith(serializeGateState({ ...allow, evaluated_at: '2026-09-21T20:54:59.000Z' }));
+    const old = stateWith(serializeGateState({ ...allow, evaluatedAt: '2026-09-21T20:54:59.000Z' }));
     expect(consequentialActionAllowed(old, { ...expectOf, maxAgeSeconds: 600 })).toMatchObject({ allowed: true });
   });
 
   it('serializeGateState refuses a verdict it could not read back', () => {
-    expect(() => serializeGateState({ ...allow, decision_id: null })).toThrow();
+    expect(() => serializeGateState({ ...allow, decisionId: null })).toThrow();
   });
 });

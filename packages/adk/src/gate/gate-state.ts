@@ -15,7 +15,7 @@ export const GATE_STATE_KEY = 'ewp:gate';
 /** The version of the serialized verdict; a record of another version is malformed. */
 export const GATE_STATE_VERSION = 1;
 
-/** How old (seconds from its `evaluated_at`) an ALLOW may be when a consequential action reads it. Default 300. */
+/** How old (seconds from its `evaluatedAt`) an ALLOW may be when a consequential action reads it. Default 300. */
 export const DEFAULT_ALLOW_MAX_AGE_SECONDS = 300;
 
 const nullableString = z.string().min(1).nullable();
@@ -24,20 +24,20 @@ const gateStateSchema = z
   .object({
     v: z.literal(GATE_STATE_VERSION),
     verdict: z.enum(['ALLOW', 'BLOCK']),
-    invocation_id: z.string().min(1),
-    function_call_id: nullableString,
+    invocationId: z.string().min(1),
+    functionCallId: nullableString,
     tool: nullableString,
-    call_id: nullableString,
+    callId: nullableString,
     decision: z.enum(['MAY_ACT', 'REQUIRE_CONFIRMATION', 'DENY']).nullable(),
-    decision_id: nullableString,
-    proposition_id: nullableString,
-    action_id: nullableString,
-    evaluated_at: z.iso.datetime({ offset: true }),
+    decisionId: nullableString,
+    propositionId: nullableString,
+    actionId: nullableString,
+    evaluatedAt: z.iso.datetime({ offset: true }),
     reason: z.string(),
   })
   .strict()
   // An ALLOW names the recorded MAY_ACT decision it rests on and the call it is for; a BLOCK need not.
-  .refine((s) => s.verdict === 'BLOCK' || (s.decision === 'MAY_ACT' && s.decision_id !== null && s.function_call_id !== null && s.tool !== null), {
+  .refine((s) => s.verdict === 'BLOCK' || (s.decision === 'MAY_ACT' && s.decisionId !== null && s.functionCallId !== null && s.tool !== null), {
     message: 'an ALLOW names a recorded MAY_ACT decision, its tool and its function call',
   });
 
@@ -47,21 +47,21 @@ export interface GateState {
   /** ALLOW only when the gate decided MAY_ACT; every other outcome, and no decision yet, is BLOCK. */
   verdict: 'ALLOW' | 'BLOCK';
   /** ADK's invocation id of the run the verdict belongs to. */
-  invocation_id: string;
+  invocationId: string;
   /** ADK's function-call id of the gated call; null for the BLOCK that opens an invocation. */
-  function_call_id: string | null;
+  functionCallId: string | null;
   /** The gated tool's name. */
   tool: string | null;
   /** The gate's call id in the decision record (`<invocation id>:<function-call id>`). */
-  call_id: string | null;
+  callId: string | null;
   /** The gate's decision (`mayAct` bounded by the recovery gate); null when nothing was decided. */
   decision: Decision | null;
   /** The recorded decision (`ewp decisions show <id>`); null when nothing was decided. */
-  decision_id: string | null;
-  proposition_id: string | null;
-  action_id: string | null;
+  decisionId: string | null;
+  propositionId: string | null;
+  actionId: string | null;
   /** When the verdict was made (ISO 8601). */
-  evaluated_at: string;
+  evaluatedAt: string;
   /** Why, in words. */
   reason: string;
 }
@@ -126,18 +126,18 @@ export function consequentialActionAllowed(state: StateLike | undefined | null, 
     return block('MALFORMED', `state ${JSON.stringify(key)} is not a gate verdict: ${issue?.path.join('.') || '$'} ${issue?.message ?? ''}`.trim());
   }
   const gate = decoded.data as GateState;
-  if (expect.invocationId !== undefined && gate.invocation_id !== expect.invocationId) {
-    return block('OTHER_INVOCATION', `the verdict belongs to invocation ${gate.invocation_id}, not ${expect.invocationId}`, gate);
+  if (expect.invocationId !== undefined && gate.invocationId !== expect.invocationId) {
+    return block('OTHER_INVOCATION', `the verdict belongs to invocation ${gate.invocationId}, not ${expect.invocationId}`, gate);
   }
   if (gate.verdict !== 'ALLOW') return block('NOT_ALLOW', `the gate did not allow it: ${gate.reason}`, gate);
-  if (expect.functionCallId !== undefined && gate.function_call_id !== expect.functionCallId) {
-    return block('OTHER_CALL', `the ALLOW is for function call ${gate.function_call_id}, not ${expect.functionCallId}`, gate);
+  if (expect.functionCallId !== undefined && gate.functionCallId !== expect.functionCallId) {
+    return block('OTHER_CALL', `the ALLOW is for function call ${gate.functionCallId}, not ${expect.functionCallId}`, gate);
   }
   if (expect.tool !== undefined && gate.tool !== expect.tool) return block('OTHER_CALL', `the ALLOW is for tool ${gate.tool}, not ${expect.tool}`, gate);
   const maxAge = (expect.maxAgeSeconds ?? DEFAULT_ALLOW_MAX_AGE_SECONDS) * 1000;
-  const age = (expect.now ?? (() => new Date()))().getTime() - Date.parse(gate.evaluated_at);
+  const age = (expect.now ?? (() => new Date()))().getTime() - Date.parse(gate.evaluatedAt);
   if (!(Math.abs(age) <= maxAge)) {
-    return block('STALE', `the ALLOW was made at ${gate.evaluated_at}, ${Math.round(age / 1000)} s from now (at most ${maxAge / 1000} s)`, gate);
+    return block('STALE', `the ALLOW was made at ${gate.evaluatedAt}, ${Math.round(age / 1000)} s from now (at most ${maxAge / 1000} s)`, gate);
   }
   return { allowed: true, gate };
 }

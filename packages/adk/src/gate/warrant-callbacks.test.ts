@@ -5,7 +5,7 @@
  */
 import type { MemoryEvidenceStore } from '@ewp/ledger';
 import { memoryLedgerFor } from '@ewp/memory';
-import { EwpError } from '@ewp/core';
+import { InvalidArgumentError } from '@ewp/core';
 import { DECISION_ENTRY_KINDS, DecisionError, decisionHistory, listDecisions } from '@ewp/tools';
 import {
   type Context,
@@ -22,10 +22,11 @@ import { z } from 'zod';
 import { fixtureStore, T0 } from '../../test/fixture-store.js';
 import { functionCall, ScriptedLlm, text } from '../../test/scripted-llm.js';
 import { consequentialActionAllowed, GATE_STATE_KEY, type GateState } from './gate-state.js';
-import { ADK_GATE, warrantCallbacks } from './warrant-callbacks.js';
+import { ADK_GATE } from './adk-call.js';
+import { warrantCallbacks } from './warrant-callbacks.js';
 
 const APP = 'ewp-adk-test';
-const restartAction = (risk: 'low' | 'high', reversible: boolean) => ({ action_id: 'restart', kind: 'restart', risk, reversible });
+const restartAction = (risk: 'low' | 'high', reversible: boolean) => ({ id: 'restart', kind: 'restart', risk, reversible });
 
 let store: MemoryEvidenceStore;
 let ran: string[];
@@ -94,12 +95,12 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     expect(ran).toEqual(['server01']);
     const invocationId = events[0]?.invocationId as string;
     // The before-agent callback opens the invocation with a BLOCK (its own event, a state delta only).
-    expect(verdictIn(events[0])).toMatchObject({ verdict: 'BLOCK', invocation_id: invocationId, decision: null });
+    expect(verdictIn(events[0])).toMatchObject({ verdict: 'BLOCK', invocationId: invocationId, decision: null });
     const responseEvent = events.find((e) => getFunctionResponses(e).length > 0);
     expect(responseOf(events)).toMatchObject({ id: 'fc-1', name: 'restart', response: { restarted: 'server01' } });
     const allow = verdictIn(responseEvent);
-    expect(allow).toMatchObject({ verdict: 'ALLOW', decision: 'MAY_ACT', invocation_id: invocationId, function_call_id: 'fc-1', tool: 'restart' });
-    expect(allow?.call_id).toBe(`${invocationId}:fc-1`);
+    expect(allow).toMatchObject({ verdict: 'ALLOW', decision: 'MAY_ACT', invocationId: invocationId, functionCallId: 'fc-1', tool: 'restart' });
+    expect(allow?.callId).toBe(`${invocationId}:fc-1`);
     // The session service persisted the delta: the state a later reader sees is the ALLOW.
     const session = await persisted();
     expect(consequentialActionAllowed(session.state, { invocationId, functionCallId: 'fc-1', now: () => T0 })).toMatchObject({ allowed: true });
@@ -107,7 +108,7 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     const [decision, ...more] = await listDecisions(store);
     expect(more).toEqual([]);
     expect(decision?.record).toMatchObject({ gate: ADK_GATE, call_id: `${invocationId}:fc-1`, decision: 'MAY_ACT' });
-    expect(decision?.decision_id).toBe(allow?.decision_id);
+    expect(decision?.decision_id).toBe(allow?.decisionId);
     const history = await decisionHistory(store, decision?.decision_id as string);
     expect(history.outcome?.body).toMatchObject({ status: 'succeeded', error: null });
     const claims = await store.readEntries({ kind: DECISION_ENTRY_KINDS.call });
@@ -118,11 +119,11 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     const { run, persisted } = await setup('P-x', [functionCall('restart', { server: 'server01' }, 'fc-2'), text('not restarted')], { reversible: false });
     const events = await all(run());
     expect(ran).toEqual([]);
-    expect(responseOf(events)?.response).toMatchObject({ ewp_gate: 'DENY', proposition_id: 'P-x', conflict: 'OPEN' });
+    expect(responseOf(events)?.response).toMatchObject({ ewpGate: 'DENY', propositionId: 'P-x', conflict: 'OPEN' });
     expect(String(responseOf(events)?.response?.reason)).toContain('does not warrant');
     const session = await persisted();
     const check = consequentialActionAllowed(session.state, { now: () => T0 });
-    expect(check).toMatchObject({ allowed: false, code: 'NOT_ALLOW', gate: { verdict: 'BLOCK', decision: 'DENY', function_call_id: 'fc-2' } });
+    expect(check).toMatchObject({ allowed: false, code: 'NOT_ALLOW', gate: { verdict: 'BLOCK', decision: 'DENY', functionCallId: 'fc-2' } });
     const [decision] = await listDecisions(store);
     expect(decision?.record).toMatchObject({ gate: ADK_GATE, decision: 'DENY' });
     const history = await decisionHistory(store, decision?.decision_id as string);
@@ -153,7 +154,7 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     expect(session.events.flatMap((e) => getFunctionCalls(e)).map((c) => c.id)).toEqual(['fc-4']);
     expect(session.events.flatMap((e) => getFunctionResponses(e))).toEqual([]);
     const check = consequentialActionAllowed(session.state, { invocationId, functionCallId: 'fc-4', now: () => T0 });
-    expect(check).toMatchObject({ allowed: false, code: 'NOT_ALLOW', gate: { verdict: 'BLOCK', invocation_id: invocationId, decision: null } });
+    expect(check).toMatchObject({ allowed: false, code: 'NOT_ALLOW', gate: { verdict: 'BLOCK', invocationId: invocationId, decision: null } });
     expect(await listDecisions(store)).toEqual([]);
   });
 
@@ -163,7 +164,7 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     const firstState = { ...(await persisted()).state };
     const second = await all(run());
     expect(second[0]?.invocationId).not.toBe(first[0]?.invocationId);
-    expect(verdictIn(second[0])).toMatchObject({ verdict: 'BLOCK', invocation_id: second[0]?.invocationId });
+    expect(verdictIn(second[0])).toMatchObject({ verdict: 'BLOCK', invocationId: second[0]?.invocationId });
     expect(consequentialActionAllowed((await persisted()).state, { now: () => T0 })).toMatchObject({ allowed: false, code: 'NOT_ALLOW' });
     // The first run's ALLOW, read for the second invocation: another invocation's verdict.
     expect(consequentialActionAllowed(firstState, { invocationId: second[0]?.invocationId as string, now: () => T0 })).toMatchObject({
@@ -210,7 +211,7 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     const session = await runner.sessionService.createSession({ appName: APP, userId: 'u1' });
     const events = await all(runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'go' }] } }));
     expect(ran).toEqual([]);
-    expect(responseOf(events)?.response).toMatchObject({ ewp_gate: 'DENY' });
+    expect(responseOf(events)?.response).toMatchObject({ ewpGate: 'DENY' });
     expect(String(responseOf(events)?.response?.reason)).toContain('not a serialized verdict');
   });
 
@@ -221,7 +222,7 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
       const set = state.set.bind(state);
       state.set = (key: string, value: unknown) => {
         const verdict = JSON.parse(String(value)) as GateState;
-        set(key, key === GATE_STATE_KEY ? JSON.stringify({ ...verdict, decision_id: 'dec_00000000000000000000000000000000' }) : value);
+        set(key, key === GATE_STATE_KEY ? JSON.stringify({ ...verdict, decisionId: 'dec_00000000000000000000000000000000' }) : value);
       };
       return callbacks.beforeToolCallback(params);
     };
@@ -235,21 +236,25 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     const session = await runner.sessionService.createSession({ appName: APP, userId: 'u1' });
     const events = await all(runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'go' }] } }));
     expect(ran).toEqual([]);
-    expect(responseOf(events)?.response).toMatchObject({ ewp_gate: 'DENY' });
+    expect(responseOf(events)?.response).toMatchObject({ ewpGate: 'DENY' });
     expect(String(responseOf(events)?.response?.reason)).toContain('names decision dec_00000000000000000000000000000000');
     expect(await store.readEntries({ kind: DECISION_ENTRY_KINDS.execution })).toEqual([]);
   });
 
-  it("observed tools: the result of a call the binding ran is an observation of that tool; a refused call's refusal is not", async () => {
+  it("observed tools: the result of a call the binding ran is an observation of that tool on its claim; a refused call's refusal is not", async () => {
     const scheduler = new FunctionTool({
       name: 'read_scheduler',
       description: 'Read the backup schedule',
       parameters: z.object({ job: z.string(), source: z.string().optional() }),
       execute: async ({ job }) => ({ job, starts_at: '06:00' }),
     });
+    const claim = 'the backup starts at 06:00';
     const callbacks = warrantCallbacks({
       gates: { restart: { proposition: 'P-x', action: restartAction('high', false), store, now: () => T0 } },
-      observe: { tools: ['read_scheduler', 'restart'], memory: { store } },
+      observe: {
+        read_scheduler: { store, claim, supports: (r) => (r as { starts_at?: string }).starts_at === '06:00' },
+        restart: { store, claim: 'server01 restarted', supports: () => true },
+      },
     });
     const agent = new LlmAgent({
       name: 'ops',
@@ -265,9 +270,45 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     const runner = new InMemoryRunner({ agent, appName: APP });
     const session = await runner.sessionService.createSession({ appName: APP, userId: 'u1' });
     const events = await all(runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'go' }] } }));
-    expect(events.flatMap((e) => getFunctionResponses(e)).map((r) => r.response)).toMatchObject([{ job: 'backup', starts_at: '06:00' }, { ewp_gate: 'DENY' }]);
+    expect(events.flatMap((e) => getFunctionResponses(e)).map((r) => r.response)).toMatchObject([{ job: 'backup', starts_at: '06:00' }, { ewpGate: 'DENY' }]);
     const rows = await memoryLedgerFor(store).recall({});
-    expect(rows.map((r) => [r.class, r.source, r.text])).toEqual([['observation', 'tool:read_scheduler', '{"job":"backup","starts_at":"06:00"}']]);
+    expect(rows.map((r) => [r.class, r.source, r.text]).sort()).toEqual([
+      ['hypothesis', 'agent', claim],
+      ['observation', 'tool:read_scheduler', 'read_scheduler returned {"job":"backup","starts_at":"06:00"}'],
+    ]);
+  });
+
+  it('an observed check lets a gated low-risk action on the same claim run; the action alone is DENY with how to record evidence', async () => {
+    const check = new FunctionTool({
+      name: 'check_health',
+      description: 'Check a server health endpoint',
+      parameters: z.object({ server: z.string() }),
+      execute: async ({ server }) => ({ server, status: 'ok' }),
+    });
+    const claim = (args: Record<string, unknown>) => `${String(args.server)} is healthy`;
+    const callbacks = warrantCallbacks({
+      observe: { check_health: { store, claim, supports: (r) => (r as { status: string }).status === 'ok' } },
+      gates: { restart: { store, claim, action: { risk: 'low' } } },
+    });
+    const ask = async (turns: ConstructorParameters<typeof ScriptedLlm>[0]) => {
+      const agent = new LlmAgent({ name: 'ops', model: new ScriptedLlm(turns), tools: [check, restartTool()], ...callbacks });
+      const runner = new InMemoryRunner({ agent, appName: APP });
+      const session = await runner.sessionService.createSession({ appName: APP, userId: 'u1' });
+      const events = await all(runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'go' }] } }));
+      return events.flatMap((e) => getFunctionResponses(e)).map((r) => r.response);
+    };
+    const [alone] = await ask([functionCall('restart', { server: 'server01' }, 'fc-a'), text('no')]);
+    expect(alone).toMatchObject({ ewpGate: 'DENY', claim: 'server01 is healthy', viewId: null });
+    expect(String(alone?.reason)).toContain('observe(tool, { claim })');
+    expect(ran).toEqual([]);
+    const responses = await ask([functionCall('check_health', { server: 'server01' }, 'fc-b'), functionCall('restart', { server: 'server01' }, 'fc-c'), text('ok')]);
+    expect(responses).toEqual([{ server: 'server01', status: 'ok' }, { restarted: 'server01' }]);
+    expect(ran).toEqual(['server01']);
+    const decisions = await listDecisions(store);
+    expect(decisions.map((d) => [d.record.gate, d.record.decision])).toEqual([
+      [ADK_GATE, 'DENY'],
+      [ADK_GATE, 'MAY_ACT'],
+    ]);
   });
 
   it('malformed options are refused with a typed error naming the field', () => {
@@ -276,15 +317,17 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
       try {
         warrantCallbacks(options as Parameters<typeof warrantCallbacks>[0]);
       } catch (error) {
-        return EwpError.isInstance(error) ? [error.code, error.path] : ['not an EwpError', String(error)];
+        return InvalidArgumentError.isInstance(error) ? [error.code, error.path] : ['not an InvalidArgumentError', String(error)];
       }
       return ['accepted'];
     };
-    expect(refused(null)).toEqual(['WRONG_TYPE', 'options']);
-    expect(refused({ gates: { restart: { proposition: 'P-win', action } } })).toEqual(['MISSING_FIELD', 'gates.restart.store']);
-    expect(refused({ gates: { restart: { proposition: 'P-win', action, store, record: false } } })).toEqual(['WRONG_TYPE', 'gates.restart.record']);
-    expect(refused({ observe: { tools: 'restart', memory: { store } } })).toEqual(['WRONG_TYPE', 'observe.tools']);
-    expect(refused({ observe: { tools: ['restart'], memory: {} } })).toEqual(['EWP_REFUSE_INVALID_ARGUMENT', 'observe.memory.ledger']);
-    expect(refused({ gates: { restart: { proposition: 'P-win', action, store } }, observe: { tools: ['restart'], memory: { store } } })).toEqual(['accepted']);
+    const invalid = 'EWP_REFUSE_INVALID_ARGUMENT';
+    expect(refused(null)).toEqual([invalid, 'options']);
+    expect(refused({ gates: { restart: { proposition: 'P-win', action } } })).toEqual([invalid, 'gates.restart.store']);
+    expect(refused({ gates: { restart: { action, store } } })).toEqual([invalid, 'gates.restart.claim']);
+    expect(refused({ gates: { restart: { proposition: 'P-win', action, store, record: false } } })).toEqual([invalid, 'gates.restart.record']);
+    expect(refused({ observe: { check: { store, supports: () => true } } })).toEqual([invalid, 'observe.check.claim']);
+    expect(refused({ observe: { check: { store, claim: 'x' } } })).toEqual([invalid, 'observe.check.supports']);
+    expect(refused({ gates: { restart: { proposition: 'P-win', action, store } }, observe: { check: { store, claim: 'x', supports: () => true } } })).toEqual(['accepted']);
   });
 });

@@ -9,23 +9,30 @@
  *   ({@link consequentialActionAllowed}); the run is `runDecision` of the ALLOW's recorded decision,
  *   so the execution is claimed once per decision and once per call and recorded succeeded or failed.
  *   A blocked call returns the gate's refusal as the tool's response: ADK never calls the tool.
- * - `afterToolCallback` records the result of each observed tool the binding ran as an observation
- *   whose source is that tool (bound here, never named by the model).
+ * - `afterToolCallback` records the result of each observed tool the binding ran as an observation for
+ *   or against its claim, whose source is that tool (bound here, never named by the model).
+ *
+ * The same gate and observation on one tool, without callbacks: `gate(tool, options)` and
+ * `observe(tool, options)`.
  */
-import { EwpError } from '@ewp/core';
-import { type MemoryLedger, type MemorySource, memoryLedgerOf } from '@ewp/memory';
+import { InvalidArgumentError } from '@ewp/core';
 import {
+  checkGateOptions,
+  checkObserveOptions,
   decideGate,
   denyReason,
   type GateDecision,
   type GateOptions,
   type GateRefusal,
-  gateOptionsForCall,
   gateRefusal,
+  type ObserveOptions,
+  observeResult,
   ruleReason,
   runDecision,
 } from '@ewp/tools';
 import type { BaseTool, Context, SingleAfterToolCallback, SingleAgentCallback, SingleBeforeToolCallback } from '@google/adk';
+import { ADK_GATE, adkCallId } from './adk-call.js';
+import type { AdkToolArgs } from './gate-tool.js';
 import {
   type ConsequentialExpectation,
   consequentialActionAllowed,
@@ -36,21 +43,15 @@ import {
   serializeGateState,
 } from './gate-state.js';
 
-/** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */
-export const ADK_GATE = 'adk';
-
-/** A tool call's arguments as ADK hands them to callbacks. */
-export type AdkToolArgs = Record<string, unknown>;
-
 /** Options of {@link warrantCallbacks}. */
 export interface WarrantCallbacksOptions {
-  /** The gated tools, by tool name: the gate of each (`proposition`, `action`, `store`, `now`, ...). */
+  /** The gated tools, by tool name: the gate of each (`store`, `claim` or `proposition`, `action`, `now`, ...). */
   gates?: Readonly<Record<string, GateOptions<AdkToolArgs>>>;
   /**
-   * The tools whose results are recorded as observations of that tool (`source: tool:<name>`,
-   * origin `tool`), in the memory layer of `memory` (a `MemoryLedger`, or a store whose shared layer is used).
+   * The observed tools, by tool name: each result is recorded as an observation for or against the
+   * claim (`store`, `claim`, `supports`, ...), with the tool as its source (`tool:<name>`).
    */
-  observe?: { tools: readonly string[]; memory: MemorySource; project?: string | null };
+  observe?: Readonly<Record<string, ObserveOptions<AdkToolArgs>>>;
   /** The state key of the verdict. Default {@link GATE_STATE_KEY}. */
   stateKey?: string;
   /** Largest age of an ALLOW when the tool runs, in seconds. Default {@link DEFAULT_ALLOW_MAX_AGE_SECONDS}. */
@@ -62,11 +63,6 @@ export interface WarrantCallbacks {
   beforeAgentCallback: SingleAgentCallback;
   beforeToolCallback: SingleBeforeToolCallback;
   afterToolCallback: SingleAfterToolCallback;
-}
-
-/** The gate's call id of one ADK function call: the invocation id and the function-call id. */
-export function adkCallId(context: Pick<Context, 'invocationId' | 'functionCallId'>): string | undefined {
-  return context.functionCallId === undefined ? undefined : `${context.invocationId}:${context.functionCallId}`;
 }
 
 /** A result as ADK puts it in a function response (an object; a bare value under `result`, a list under `results`). */
@@ -82,18 +78,13 @@ function failure(error: unknown): Record<string, unknown> {
 }
 
 function checkOptions(options: WarrantCallbacksOptions): void {
-  if (options === null || typeof options !== 'object') throw new EwpError('WRONG_TYPE', 'warrantCallbacks takes an options object', { path: 'options' });
+  if (options === null || typeof options !== 'object') throw new InvalidArgumentError('options', 'must be an object { gates?, observe?, ... }');
   for (const [name, gate] of Object.entries(options.gates ?? {})) {
-    if (gate === null || typeof gate !== 'object' || gate.store === undefined || gate.store === null) {
-      throw new EwpError('MISSING_FIELD', 'an EvidenceStore is required', { path: `gates.${name}.store` });
-    }
+    checkGateOptions(gate, ADK_GATE, `gates.${name}`);
     // An ALLOW names the recorded decision the call runs under: an unrecorded gate has none.
-    if (gate.record === false)
-      throw new EwpError('WRONG_TYPE', 'the ADK gate records its decisions; record: false is not accepted', { path: `gates.${name}.record` });
+    if (gate.record === false) throw new InvalidArgumentError(`gates.${name}.record`, 'the ADK gate records its decisions; record: false is not accepted');
   }
-  if (options.observe !== undefined && !Array.isArray(options.observe.tools)) {
-    throw new EwpError('WRONG_TYPE', 'a list of tool names', { path: 'observe.tools' });
-  }
+  for (const [name, observed] of Object.entries(options.observe ?? {})) checkObserveOptions(observed, `observe.${name}`);
 }
 
 /**
@@ -107,23 +98,25 @@ function checkOptions(options: WarrantCallbacksOptions): void {
  * ADK 2.0's tool confirmation resumes a call only when its function response was emitted, and a
  * confirmation requested from a callback is emitted without it, so the resumed call would be refused.
  *
- * @throws {EwpError} `MISSING_FIELD` (`gates.<tool>.store`) or `WRONG_TYPE` for malformed options.
+ * @throws {InvalidArgumentError} for malformed options, naming the field (`gates.<tool>.store`, `observe.<tool>.claim`, ...).
  * The callbacks throw `DecisionError` (`@ewp/tools`) when the ledger cannot record a decision or a claim (the
- * tool does not run), and a memory error when an observation cannot be recorded.
+ * tool does not run), and the typed error of an observation that cannot be recorded.
  *
  * @example
- * const callbacks = warrantCallbacks({ gates: { restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk: 'high' }, store } } });
+ * const callbacks = warrantCallbacks({
+ *   observe: { check_health: { store, claim: 'server01 is healthy', supports: (r) => r.status === 'ok' } },
+ *   gates: { restart: { store, claim: 'server01 is healthy', action: { risk: 'low' } } },
+ * });
  * const agent = new LlmAgent({ name: 'ops', model, tools: [restart], ...callbacks });
  */
 export function warrantCallbacks(options: WarrantCallbacksOptions): WarrantCallbacks {
   checkOptions(options);
   const gates = new Map(Object.entries(options.gates ?? {}));
-  const observed = new Set(options.observe?.tools ?? []);
+  const observed = new Map(Object.entries(options.observe ?? {}));
   const key = options.stateKey ?? GATE_STATE_KEY;
   const maxAgeSeconds = options.maxAllowAgeSeconds ?? DEFAULT_ALLOW_MAX_AGE_SECONDS;
-  const memory: MemoryLedger | undefined = options.observe === undefined ? undefined : memoryLedgerOf(options.observe.memory, 'observe.memory');
   // Results of the calls this binding ran, for the after-tool callback (the same Context object reaches both).
-  const ran = new WeakMap<Context, unknown>();
+  const ran = new WeakMap<Context, { args: AdkToolArgs; result: unknown }>();
 
   const beforeAgentCallback: SingleAgentCallback = (context) => {
     context.state.set(
@@ -139,9 +132,9 @@ export function warrantCallbacks(options: WarrantCallbacksOptions): WarrantCallb
 
   async function gated(tool: BaseTool, args: AdkToolArgs, context: Context, gate: GateOptions<AdkToolArgs>): Promise<Record<string, unknown>> {
     const callId = adkCallId(context);
-    const d = await decideGate(gateOptionsForCall(gate, ADK_GATE, callId), args);
-    context.state.set(key, serializeGateState(verdictOf(d, tool.name, context, callId)));
-    if (d.decision !== 'MAY_ACT') return refusalOf(d) as unknown as Record<string, unknown>;
+    const d = await decideGate(gate, args, { gate: ADK_GATE, tool: tool.name, callId });
+    context.state.set(key, serializeGateState(verdictOf(d, tool.name, context)));
+    if (d.decision !== 'MAY_ACT') return refusalOf(d);
     // The state is the authority: what runs is the decision the ALLOW read back from it names.
     const expect: ConsequentialExpectation = {
       invocationId: context.invocationId,
@@ -152,14 +145,14 @@ export function warrantCallbacks(options: WarrantCallbacksOptions): WarrantCallb
     };
     if (context.functionCallId !== undefined) expect.functionCallId = context.functionCallId;
     const check = consequentialActionAllowed(context.state, expect);
-    if (!check.allowed) return { ...(refusalOf(d, check.reason) as unknown as Record<string, unknown>), ewp_gate: 'DENY' };
-    if (check.gate.decision_id !== d.decisionId) {
-      const reason = `the ALLOW in state names decision ${check.gate.decision_id}, not ${d.decisionId}, the one just made on this call`;
-      return { ...(refusalOf(d, reason) as unknown as Record<string, unknown>), ewp_gate: 'DENY' };
+    if (!check.allowed) return { ...refusalOf(d, check.reason), ewpGate: 'DENY' };
+    if (check.gate.decisionId !== d.decisionId) {
+      const reason = `the ALLOW in state names decision ${check.gate.decisionId}, not ${d.decisionId}, the one just made on this call`;
+      return { ...refusalOf(d, reason), ewpGate: 'DENY' };
     }
     let result: unknown;
     let failed: { error: unknown } | undefined;
-    const run = await runDecision(gate.store, check.gate.decision_id as string, args, async (input) => {
+    const run = await runDecision(gate.store, check.gate.decisionId as string, args, async (input) => {
       try {
         result = await runTool(tool, input, context);
       } catch (error) {
@@ -173,8 +166,8 @@ export function warrantCallbacks(options: WarrantCallbacksOptions): WarrantCallb
       return undefined;
     });
     if (run === undefined) return failure((failed as { error: unknown }).error);
-    if (run.status === 'refused') return refusalOf(d, run.reason) as unknown as Record<string, unknown>;
-    if (run.status === 'executed') ran.set(context, result);
+    if (run.status === 'refused') return refusalOf(d, run.reason);
+    if (run.status === 'executed') ran.set(context, { args, result });
     return asResponse(result);
   }
 
@@ -185,7 +178,7 @@ export function warrantCallbacks(options: WarrantCallbacksOptions): WarrantCallb
     // An observed tool the gate does not hold: run here, so the observation is of what this binding ran.
     try {
       const result = await runTool(tool, args, context);
-      ran.set(context, result);
+      ran.set(context, { args, result });
       return asResponse(result);
     } catch (error) {
       return failure(error);
@@ -193,16 +186,11 @@ export function warrantCallbacks(options: WarrantCallbacksOptions): WarrantCallb
   };
 
   const afterToolCallback: SingleAfterToolCallback = async ({ tool, context }) => {
-    if (memory === undefined || !observed.has(tool.name) || !ran.has(context)) return undefined;
-    const result = ran.get(context);
+    const observe = observed.get(tool.name);
+    const call = ran.get(context);
+    if (observe === undefined || call === undefined) return undefined;
     ran.delete(context);
-    await memory.store({
-      text: JSON.stringify(asResponse(result)),
-      class: 'observation',
-      source: `tool:${tool.name}`,
-      origin_type: 'tool',
-      ...(options.observe?.project === undefined ? {} : { project: options.observe.project }),
-    });
+    await observeResult(observe, tool.name, call.args, call.result);
     return undefined;
   };
 
@@ -213,32 +201,33 @@ function blockState(invocationId: string, tool: string | null, functionCallId: s
   return {
     v: GATE_STATE_VERSION,
     verdict: 'BLOCK',
-    invocation_id: invocationId,
-    function_call_id: functionCallId,
+    invocationId,
+    functionCallId,
     tool,
-    call_id: null,
+    callId: null,
     decision: null,
-    decision_id: null,
-    proposition_id: null,
-    action_id: null,
-    evaluated_at: at,
+    decisionId: null,
+    propositionId: null,
+    actionId: null,
+    evaluatedAt: at,
     reason,
   };
 }
 
-function verdictOf(d: GateDecision, tool: string, context: Context, callId: string | undefined): GateState {
+function verdictOf(d: GateDecision, tool: string, context: Context): GateState {
   return {
     v: GATE_STATE_VERSION,
     verdict: d.decision === 'MAY_ACT' ? 'ALLOW' : 'BLOCK',
-    invocation_id: context.invocationId,
-    function_call_id: context.functionCallId ?? null,
+    invocationId: context.invocationId,
+    functionCallId: context.functionCallId ?? null,
     tool,
-    call_id: callId ?? null,
+    // The call id the decision was recorded under (the options may map their own).
+    callId: d.record.call_id,
     decision: d.decision,
-    decision_id: d.decisionId,
-    proposition_id: d.propositionId,
-    action_id: d.action.action_id,
-    evaluated_at: d.evaluatedAt,
+    decisionId: d.decisionId,
+    propositionId: d.propositionId,
+    actionId: d.action.id,
+    evaluatedAt: d.evaluatedAt,
     reason: d.decision === 'MAY_ACT' ? 'permitted' : reasonOf(d),
   };
 }
@@ -248,7 +237,7 @@ function reasonOf(d: GateDecision): string {
   return `${ruleReason(d)}; it needs a human confirmation before it runs, and this gate does not ask for one (ADK's tool confirmation cannot resume a call a callback answered)`;
 }
 
-/** The refusal a blocked call answers: the gate's decision and why. */
-function refusalOf(d: GateDecision, reason?: string): GateRefusal {
-  return gateRefusal(d, d.decision === 'REQUIRE_CONFIRMATION' ? 'REQUIRE_CONFIRMATION' : 'DENY', reason ?? reasonOf(d));
+/** The refusal a blocked call answers (a function response object): the gate's decision and why. */
+function refusalOf(d: GateDecision, reason?: string): GateRefusal & Record<string, unknown> {
+  return { ...gateRefusal(d, d.decision === 'REQUIRE_CONFIRMATION' ? 'REQUIRE_CONFIRMATION' : 'DENY', reason ?? reasonOf(d)) };
 }

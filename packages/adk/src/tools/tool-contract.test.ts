@@ -7,17 +7,17 @@ import { getFunctionResponses, InMemoryRunner, LlmAgent } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { adkContractBinding } from '../../test/contract-binding.js';
 import { functionCall, ScriptedLlm, text } from '../../test/scripted-llm.js';
-import { ewpAdkTools } from './ewp-adk-tools.js';
+import { ewpTools } from './ewp-tools.js';
 
 const T0 = new Date('2026-09-21T21:00:00Z');
 
 runToolContract(adkContractBinding);
 
-describe('ewpAdkTools ewp_may_act', () => {
+describe('ewpTools ewp_may_act', () => {
   it('records under the gate adk with the invocation and function-call ids, as the gate does, and claims that call', async () => {
     const store = new MemoryEvidenceStore();
     await store.put(structuredClone(loadFixtures().find((f) => f.name === '08-verified-now')!.view));
-    const tools = ewpAdkTools({ store, ingest: true, now: () => T0 });
+    const tools = ewpTools({ store, ingest: true, now: () => T0 });
     const args = { proposition_id: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'high', reversible: true } };
     const model = new ScriptedLlm([functionCall('ewp_may_act', args, 'call-adk-1'), text('ok')]);
     const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'ops', model, tools }), appName: 'ops' });
