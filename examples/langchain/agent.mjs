@@ -1,7 +1,7 @@
-// Offline: the EWP tools in a real LangChain createAgent, and a warrant gate that pauses the graph
-// for a human (LangGraph interrupt) and decides again on resume. The model is LangChain's
-// FakeToolCallingModel, scripted to call the tools.
-import { gateLangChainTool, ewpLangChainTools } from '@ewp/langchain';
+// Offline: the EWP tools in a real LangChain createAgent; a health check whose results land on a claim
+// (observe) and a restart gated on it (gate); and a gate that pauses the graph for a human (LangGraph
+// interrupt) and decides again on resume. The model is LangChain's FakeToolCallingModel, scripted to call the tools.
+import { ewpTools, gate, observe } from '@ewp/langchain';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { tool } from '@langchain/core/tools';
 import { Command, MemorySaver } from '@langchain/langgraph';
@@ -38,7 +38,7 @@ const view = {
 };
 
 // 1. The agent (ingest role) stores the evidence, then reads the memory context.
-const tools = ewpLangChainTools({ store, ingest: true, now: () => now });
+const tools = ewpTools({ store, ingest: true, now: () => now });
 const model = new FakeToolCallingModel({
   toolCalls: [
     [{ name: 'ewp_evidence_view_put', args: { view, ingest_attestation: true }, id: 'c1' }],
@@ -50,7 +50,31 @@ const agent = createAgent({ model, tools });
 const out = await agent.invoke({ messages: [{ role: 'user', content: 'what OS does server01 run?' }] });
 for (const m of out.messages.filter((m) => m.getType() === 'tool')) console.log(`1. ${m.name} ->`, String(m.content).slice(0, 120));
 
-// 2. Two weeks later the check is stale: the gated patch tool pauses the graph for a human.
+// 2. A health check observed by the binding: its result lands on the claim "server01 is healthy", and
+// the restart gated on that claim runs only after it (a model that skips the check reads why not).
+const schema = z.object({ server: z.string() });
+const claim = ({ server }) => `${server} is healthy`;
+const check = observe(tool(async ({ server }) => ({ server, status: 'ok' }), { name: 'check_health', description: 'Check a server', schema }), {
+  store,
+  claim,
+  supports: (result) => result.status === 'ok',
+});
+const restart = gate(tool(async ({ server }) => `restarted ${server}`, { name: 'restart', description: 'Restart a server', schema }), {
+  store,
+  claim,
+  action: { risk: 'low' },
+});
+let callNo = 0;
+const ask = async (...names) => {
+  const script = new FakeToolCallingModel({ toolCalls: [...names.map((name) => [{ name, args: { server: 'server01' }, id: `h${++callNo}` }]), []] });
+  const done = await createAgent({ model: script, tools: [check, restart] }).invoke({ messages: [{ role: 'user', content: 'restart server01' }] });
+  return String(done.messages.filter((m) => m.getType() === 'tool').at(-1)?.content);
+};
+const refused = JSON.parse(await ask('restart'));
+console.log('2. restart without a check ->', refused.ewpGate, '|', refused.reason.slice(0, 90));
+console.log('   check, then restart ->', await ask('check_health', 'restart'));
+
+// 3. Two weeks later the check is stale: the gated patch tool pauses the graph for a human.
 now = new Date('2026-10-07T12:00:00Z');
 const ran = [];
 const patch = tool(
@@ -64,9 +88,9 @@ const patch = tool(
     schema: z.object({ server: z.string() }),
   },
 );
-const gated = gateLangChainTool(patch, {
+const gated = gate(patch, {
   proposition: 'P-win',
-  action: { action_id: 'patch', kind: 'patch', risk: 'medium', reversible: true },
+  action: { id: 'patch', kind: 'patch', risk: 'medium', reversible: true },
   store,
   now: () => now,
 });
@@ -78,8 +102,8 @@ const gatedAgent = createAgent({
 const config = { configurable: { thread_id: 'patch-1' } };
 const paused = await gatedAgent.invoke({ messages: [{ role: 'user', content: 'patch server01' }] }, config);
 console.log(
-  '2. paused for a human:',
-  paused.__interrupt__?.[0]?.value?.ewp_gate,
+  '3. paused for a human:',
+  paused.__interrupt__?.[0]?.value?.ewpGate,
   '| currency',
   paused.__interrupt__?.[0]?.value?.currency,
   '| ran:',
@@ -88,5 +112,5 @@ console.log(
 await gatedAgent.invoke(new Command({ resume: { approved: true } }), config);
 console.log('   approved on resume, decided again -> ran:', ran.includes('server01'));
 console.log(
-  `decided: the patch ${paused.__interrupt__?.[0]?.value?.ewp_gate ?? 'ran'} on stale evidence, paused for a human, ran after approval: ${ran.includes('server01')}`,
+  `decided: restart ${refused.ewpGate} before the check and ran after it; the patch ${paused.__interrupt__?.[0]?.value?.ewpGate ?? 'ran'} on stale evidence, paused for a human, ran after approval: ${ran.includes('server01')}`,
 );

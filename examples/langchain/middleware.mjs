@@ -41,7 +41,7 @@ let calls = 0;
 const decided = [];
 async function run(label, at, risk, answer) {
   const gate = warrantMiddleware({
-    restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk, reversible: true }, store, now: () => new Date(at) },
+    restart: { proposition: 'P-win', action: { id: 'restart', kind: 'restart', risk, reversible: true }, store, now: () => new Date(at) },
   });
   const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'restart', args: { server: 'server01' }, id: `c${++calls}` }], []] });
   const agent = createAgent({ model, tools: [restart, status], middleware: [gate], checkpointer: new MemorySaver() });
@@ -54,7 +54,7 @@ async function run(label, at, risk, answer) {
   }
   const reply = out.messages.find((m) => m.getType() === 'tool')?.content;
   decided.push(
-    `${label} → ${paused ? `REQUIRE_CONFIRMATION, answered ${answer}, ` : ''}${String(reply).startsWith('restarted') ? 'restarted' : (JSON.parse(reply).ewp_gate ?? reply)}`,
+    `${label} → ${paused ? `REQUIRE_CONFIRMATION, answered ${answer}, ` : ''}${String(reply).startsWith('restarted') ? 'restarted' : (JSON.parse(reply).ewpGate ?? reply)}`,
   );
   console.log(`${label}: ${String(reply).slice(0, 120)}`);
 }

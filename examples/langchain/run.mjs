@@ -5,8 +5,7 @@ import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { InMemoryStore } from '@langchain/langgraph';
 
 const T = new Date('2026-09-23T12:00:00Z');
-const axes = (w) =>
-  `acceptance=${w.warrant.acceptance} conflict=${w.warrant.conflict} verification=${w.warrant.verification} currency=${w.warrant.currency} sufficiency=${w.warrant.sufficiency}`;
+const axes = (w) => `acceptance=${w.acceptance} conflict=${w.conflict} verification=${w.verification} currency=${w.currency} sufficiency=${w.sufficiency}`;
 const source = (id, origin, lineage, observedAt = '2026-09-23T08:00:00Z') => ({
   source_id: id,
   lineage_id: lineage,
@@ -59,7 +58,7 @@ console.log('2. after a tool check:', axes(item.warrant));
 // 3. A search cut by its limit says so.
 for (let i = 0; i < 5; i++) await store.put(['memories', 'ops'], `note-${i}`, { text: `maintenance note ${i}` });
 const hits = await store.search(['memories', 'ops'], { limit: 2 });
-console.log(`3. search limit 2 of 6 items -> ${hits.map((h) => h.warrant.warrant.sufficiency).join(', ')}`);
+console.log(`3. search limit 2 of 6 items -> ${hits.map((h) => h.warrant.sufficiency).join(', ')}`);
 
 // 4. A chat turn saying "I verified it" is a claim, not a verification.
 const history = new EvidenceChatMessageHistory({ history: new InMemoryChatMessageHistory(), ledger: store.ledger, sessionId: 'conv-1', now: () => T });
@@ -93,10 +92,10 @@ const summary = await consolidate(store.ledger, {
   at: T.toISOString(),
 });
 console.log('5. summary (origin summary, derived_from P-win, P-door):', axes(summary.warrant));
-console.log('   "X is disputed" did not become "X": conflict', summary.warrant.warrant.conflict, '| verification', summary.warrant.warrant.verification);
+console.log('   "X is disputed" did not become "X": conflict', summary.warrant.conflict, '| verification', summary.warrant.verification);
 
 const chain = await store.ledger.verifyChain();
 console.log(`6. ledger hash chain: ok=${chain.ok} entries=${chain.length}`);
 console.log(
-  `decided: the agent's own memory ${axes(item.warrant)}; the summary of a disputed memory keeps conflict ${summary.warrant.warrant.conflict}, verification ${summary.warrant.warrant.verification}`,
+  `decided: the agent's own memory ${axes(item.warrant)}; the summary of a disputed memory keeps conflict ${summary.warrant.conflict}, verification ${summary.warrant.verification}`,
 );

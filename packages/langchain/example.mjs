@@ -1,9 +1,24 @@
-import { WarrantedStore } from '@ewp/langchain';
-import { InMemoryStore } from '@langchain/langgraph';
+import { gate, observe } from '@ewp/langchain';
+import { MemoryEvidenceStore } from '@ewp/ledger';
+import { tool } from '@langchain/core/tools';
+import { createAgent, FakeToolCallingModel } from 'langchain';
+import { z } from 'zod';
 
-const store = new WarrantedStore(new InMemoryStore()); // or a PostgresStore
-await store.put(['memories', 'u1'], 'os', { text: 'server01 runs Windows 2022', proposition_id: 'P-win' });
-const item = await store.get(['memories', 'u1'], 'os');
-console.log(item?.warrant.warrant.acceptance, item?.warrant.warrant.verification); // TENTATIVE NONE: a turn, never verified
-const hits = await store.search(['memories', 'u1'], { limit: 1 });
-console.log(hits.length, hits[0]?.warrant.warrant.sufficiency); // use it wherever LangGraph takes a store
+const store = new MemoryEvidenceStore(); // or SqliteEvidenceStore, PostgresEvidenceStore, Mem0, Zep...
+const schema = z.object({ server: z.string() });
+const claim = ({ server }) => `${server} is healthy`; // what the restart depends on, in words
+// Each result of the health check lands on the claim as an observation of the tool check_health.
+const check = observe(tool(async ({ server }) => ({ server, status: 'ok' }), { name: 'check_health', description: 'Check a server', schema }), {
+  store, claim, supports: (result) => result.status === 'ok' });
+// The restart runs only when the evidence for the claim warrants it.
+const restart = gate(tool(async ({ server }) => `restarted ${server}`, { name: 'restart', description: 'Restart a server', schema }), {
+  store, claim, action: { risk: 'low' } });
+// An offline model that calls the named tools in turn, then stops; use your own model.
+const ask = async (...names) => {
+  const model = new FakeToolCallingModel({ toolCalls: [...names.map((name) => [{ name, args: { server: 'server01' }, id: crypto.randomUUID() }]), []] });
+  const out = await createAgent({ model, tools: [check, restart] }).invoke({ messages: [{ role: 'user', content: 'Restart server01' }] });
+  return out.messages.filter((m) => m.getType() === 'tool').at(-1)?.content;
+};
+
+console.log('nothing observed:', await ask('restart')); // DENY: the tool did not run, and the model reads how to record evidence
+console.log('observed healthy:', await ask('check_health', 'restart')); // MAY_ACT: restarted server01
