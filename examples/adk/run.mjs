@@ -1,7 +1,8 @@
-// Offline Google ADK walkthrough: a tool gated by the warrant layer in ADK's before-tool callback, the
-// verdict in session state, a consequential step that reads it, and a tool result recorded as that
-// tool's observation. The model is a scripted BaseLlm; no network. Run: pnpm --filter @ewp/example-adk start
-import { consequentialActionAllowed, ewpAdkTools, warrantCallbacks } from '@ewp/adk';
+// Offline Google ADK walkthrough: tools gated by the warrant layer in ADK's before-tool callback, the
+// verdict in session state, a consequential step that reads it, a tool result recorded as that tool's
+// observation of a claim, and the same with the per-tool wrappers gate() and observe(). The model is a
+// scripted BaseLlm; no network. Run: pnpm --filter @ewp/example-adk start
+import { consequentialActionAllowed, ewpTools, gate, observe, warrantCallbacks } from '@ewp/adk';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { listDecisions } from '@ewp/tools';
 import { BaseLlm, FunctionTool, getFunctionResponses, InMemoryRunner, LlmAgent } from '@google/adk';
@@ -22,7 +23,7 @@ const src = (id, at) => ({
 });
 
 // The ingest side records a tool-verified view through the EWP tools (trusted origins need the attestation).
-const putTool = ewpAdkTools({ store, ingest: true, now }).find((t) => t.name === 'ewp_evidence_view_put');
+const putTool = ewpTools({ store, ingest: true, now }).find((t) => t.name === 'ewp_evidence_view_put');
 const observed = '2026-09-23T08:00:00Z';
 const put = await putTool.runAsync({
   args: {
@@ -86,11 +87,12 @@ const readSchedule = new FunctionTool({
 
 const callbacks = warrantCallbacks({
   gates: {
-    patch: { proposition: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'medium', reversible: true }, store, now },
-    // Nothing is stored for P-server01-retired: nothing warrants wiping it.
-    wipe: { proposition: 'P-server01-retired', action: { action_id: 'wipe', kind: 'wipe', risk: 'high', reversible: false }, store, now },
+    patch: { proposition: 'P-win', action: { kind: 'patch', risk: 'medium', reversible: true }, store, now },
+    // Nothing is stored for "server01 is retired": nothing warrants wiping it.
+    wipe: { claim: 'server01 is retired', action: { kind: 'wipe', risk: 'high', reversible: false }, store, now },
   },
-  observe: { tools: ['read_schedule'], memory: { store } },
+  // The schedule's result lands on the claim "the backup starts at 06:00", as an observation of read_schedule.
+  observe: { read_schedule: { store, claim: 'the backup starts at 06:00', supports: (result) => result.starts_at === '06:00' } },
 });
 const model = new ScriptedLlm([
   call('read_schedule', { job: 'backup' }, 'fc-1'),
@@ -106,7 +108,7 @@ let invocationId = '';
 for await (const event of runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'Patch server01.' }] } })) {
   invocationId = event.invocationId;
   for (const r of getFunctionResponses(event))
-    console.log(`${r.name}:`, JSON.stringify(r.response.ewp_gate ? { ewp_gate: r.response.ewp_gate, reason: r.response.reason } : r.response));
+    console.log(`${r.name}:`, JSON.stringify(r.response.ewpGate ? { ewpGate: r.response.ewpGate, reason: r.response.reason } : r.response));
 }
 console.log('patched:', patched);
 
@@ -117,9 +119,36 @@ console.log('consequential action allowed:', check.allowed, check.allowed ? '' :
 
 const decisions = await listDecisions(store);
 for (const d of decisions) console.log('decision:', d.record.gate, d.record.call_id, d.record.action.action_id, d.record.decision);
-const [row] = await (await import('@ewp/memory')).memoryLedgerFor(store).recall({});
+const rows = await (await import('@ewp/memory')).memoryLedgerFor(store).recall({});
+const row = rows.find((r) => r.class === 'observation');
 console.log('observation:', row.class, row.source, row.text);
-if (patched.length !== 1 || check.allowed || row.source !== 'tool:read_schedule') process.exit(1);
+
+// The same without callbacks: observe() and gate() wrap one tool each. A restart on the claim
+// "server01 is healthy" is refused until the observed health check supports it.
+const parameters = z.object({ server: z.string() });
+const claim = ({ server }) => `${server} is healthy`;
+const health = observe(new FunctionTool({ name: 'check_health', description: 'Check a server', parameters, execute: async ({ server }) => ({ server, status: 'ok' }) }), {
+  store,
+  claim,
+  supports: (result) => result.status === 'ok',
+});
+const restart = gate(new FunctionTool({ name: 'restart', description: 'Restart a server', parameters, execute: async ({ server }) => ({ restarted: server }) }), {
+  store,
+  claim,
+  action: { risk: 'low' },
+});
+const ask = async (...names) => {
+  const turns = names.map((name, i) => call(name, { server: 'server01' }, `w-${i}`));
+  const wrapped = new InMemoryRunner({ agent: new LlmAgent({ name: 'ops', model: new ScriptedLlm(turns), tools: [health, restart] }), appName: 'ops' });
+  const responses = [];
+  for await (const event of wrapped.runEphemeral({ userId: 'u1', newMessage: { role: 'user', parts: [{ text: 'Restart server01.' }] } })) responses.push(...getFunctionResponses(event));
+  return responses.at(-1)?.response;
+};
+const before = await ask('restart');
+console.log('restart without a check:', before.ewpGate, '|', before.reason.slice(0, 80));
+const after = await ask('check_health', 'restart');
+console.log('check, then restart:', JSON.stringify(after));
+if (patched.length !== 1 || check.allowed || row.source !== 'tool:read_schedule' || before.ewpGate !== 'DENY' || after.restarted !== 'server01') process.exit(1);
 console.log(
-  `decided: ${decisions.map((d) => `${d.record.action.action_id} ${d.record.decision}`).join(', ')}; the consequential step after the run ${check.allowed ? 'allowed' : 'blocked'}; the tool result stored as an ${row.class}`,
+  `decided: ${decisions.map((d) => `${d.record.action.kind} ${d.record.decision}`).join(', ')}; the consequential step after the run ${check.allowed ? 'allowed' : 'blocked'}; the tool result stored as an ${row.class}; restart ${before.ewpGate} before the observed check, run after it`,
 );

@@ -1,21 +1,28 @@
-import { warrantCallbacks } from '@ewp/adk';
+import { gate, observe } from '@ewp/adk';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { BaseLlm, FunctionTool, getFunctionResponses, InMemoryRunner, LlmAgent } from '@google/adk';
 import { z } from 'zod';
 
-const store = new MemoryEvidenceStore(); // any EvidenceStore; nothing is stored for P-server01-healthy yet
+const store = new MemoryEvidenceStore(); // or SqliteEvidenceStore, PostgresEvidenceStore, Mem0, Zep...
 const parameters = z.object({ server: z.string() });
-const restart = new FunctionTool({ name: 'restart', description: 'Restart a server', parameters, execute: async ({ server }) => ({ restarted: server }) });
-const gates = { restart: { proposition: 'P-server01-healthy', action: { action_id: 'restart', kind: 'restart', risk: 'high' }, store } };
-// An offline model that asks for the restart, then answers; use a Gemini model name in your agent.
+const claim = ({ server }) => `${server} is healthy`; // what the restart depends on, in words
+// Each result of the health check lands on the claim as an observation of the tool check_health.
+const check = observe(new FunctionTool({ name: 'check_health', description: 'Check a server', parameters, execute: async ({ server }) => ({ server, status: 'ok' }) }), {
+  store, claim, supports: (result) => result.status === 'ok' });
+// The restart runs only when the evidence for the claim warrants it.
+const restart = gate(new FunctionTool({ name: 'restart', description: 'Restart a server', parameters, execute: async ({ server }) => `restarted ${server}` }), {
+  store, claim, action: { risk: 'low' } });
+// An offline model that calls the named tools in turn, then answers; use a Gemini model name in your agent.
 class ScriptedLlm extends BaseLlm {
-  turns = [{ functionCall: { name: 'restart', args: { server: 'server01' }, id: 'c1' } }, { text: 'Not restarted.' }];
-  async *generateContentAsync() {
-    yield { content: { role: 'model', parts: [this.turns.shift()] } };
-  }
+  constructor(names) { super({ model: 'scripted' }); this.turns = [...names.map((name) => ({ functionCall: { name, args: { server: 'server01' }, id: name } })), { text: 'done' }]; }
+  async *generateContentAsync() { yield { content: { role: 'model', parts: [this.turns.shift()] } }; }
 }
-const agent = new LlmAgent({ name: 'ops', model: new ScriptedLlm({ model: 'scripted' }), tools: [restart], ...warrantCallbacks({ gates }) });
-const runner = new InMemoryRunner({ agent });
-for await (const event of runner.runEphemeral({ userId: 'u1', newMessage: { role: 'user', parts: [{ text: 'Restart server01 if it is safe.' }] } })) {
-  for (const r of getFunctionResponses(event)) console.log(r.response); // the DENY refusal the model read; restart never ran
-}
+const ask = async (...names) => {
+  const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'ops', model: new ScriptedLlm(names), tools: [check, restart] }) });
+  const responses = [];
+  for await (const event of runner.runEphemeral({ userId: 'u1', newMessage: { role: 'user', parts: [{ text: 'Restart server01' }] } })) responses.push(...getFunctionResponses(event));
+  return responses.at(-1)?.response;
+};
+
+console.log('nothing observed:', await ask('restart')); // DENY: the tool did not run, and the model reads how to record evidence
+console.log('observed healthy:', await ask('check_health', 'restart')); // MAY_ACT: restarted server01
