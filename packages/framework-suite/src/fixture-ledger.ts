@@ -4,6 +4,7 @@
  */
 import { loadFixtures } from '@ewp/conformance/pack';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
+import type { GateOptions } from '@ewp/tools';
 import type { StoreFactory } from './store-factories.js';
 
 const fixtures = loadFixtures();
@@ -31,6 +32,21 @@ export const GATE_CASES: readonly GateCase[] = [
   { proposition: 'P-unknown', risk: 'low', reversible: true, at: T0 },
   { proposition: 'P-win', risk: 'medium', reversible: true, at: LATER },
 ];
+
+/**
+ * The binding contract of the gate cases: every binding's `gate(tool, options)` (and its middleware,
+ * hooks or callbacks) takes the shared camelCase {@link GateOptions} of `@ewp/tools`; the suite gives
+ * each the same options for a case, the action named `restart` after the tool.
+ */
+export function caseGateOptions(store: EvidenceStore, c: GateCase): GateOptions<unknown> & { name: string } {
+  return {
+    store,
+    proposition: c.proposition,
+    action: { id: 'restart', kind: 'restart', risk: c.risk, reversible: c.reversible },
+    now: () => c.at,
+    name: 'restart',
+  };
+}
 
 /** Open a store from `factory`, fill it with the fixtures, run `work`, close and remove it. */
 export async function withStore<T>(factory: Pick<StoreFactory, 'create' | 'destroy'>, work: (store: EvidenceStore) => Promise<T>): Promise<T> {

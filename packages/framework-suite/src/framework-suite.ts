@@ -1,6 +1,6 @@
-import { gateTool } from '@ewp/ai-sdk';
+import { gate as aiSdkGate } from '@ewp/ai-sdk';
 import { type Action, mayAct, REFERENCE_V2, warrantNow } from '@ewp/core';
-import { gateAgentTool } from '@ewp/openai-agents';
+import { gate as agentsGate } from '@ewp/openai-agents';
 import { WarrantRetriever } from '@ewp/langchain';
 import type { EvidenceStore } from '@ewp/ledger';
 import { runToolContract } from '@ewp/tools/testing';
@@ -18,14 +18,14 @@ import { openAiAgentsContractBinding } from '../../openai-agents/test/contract-b
 import { agentWith, restartModel, restartTool, toolOutputs } from '../../openai-agents/test/scripted-agent.js';
 import { adkContractBinding } from '../../adk/test/contract-binding.js';
 import { adkGatedCall } from '../../adk/test/gated-call.js';
-import { GATE_CASES, type GateCase, REFERENCE, T0, withStore } from './fixture-ledger.js';
+import { caseGateOptions, GATE_CASES, type GateCase, REFERENCE, T0, withStore } from './fixture-ledger.js';
 import type { StoreFactory } from './store-factories.js';
 
 /** Numbers the gated calls: each case's model call id is its own. */
 let callNo = 0;
 
 /** One gated call through `generateText`: whether the tool ran, what the model got, whether approval was asked. */
-async function gatedCall(store: EvidenceStore, { proposition, risk, reversible, at }: GateCase) {
+async function gatedCall(store: EvidenceStore, c: GateCase) {
   const calls: string[] = [];
   const restart = tool({
     description: 'Restart a server',
@@ -36,7 +36,7 @@ async function gatedCall(store: EvidenceStore, { proposition, risk, reversible, 
       return { restarted: server };
     },
   });
-  const gated = gateTool(restart, { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at });
+  const gated = aiSdkGate(restart, caseGateOptions(store, c));
   // Each case is a call of its own: its own call id (a gate runs one call id once per ledger).
   const model = scriptedModel([{ toolCalls: [{ id: `case-${++callNo}`, name: 'restart', input: { server: 'server01' } }] }, { text: 'done' }]);
   const result = await generateText({ model, tools: { restart: gated }, prompt: 'restart server01', stopWhen: stepCountIs(3) });
@@ -47,10 +47,10 @@ async function gatedCall(store: EvidenceStore, { proposition, risk, reversible, 
   };
 }
 
-/** The same gated call through the OpenAI Agents SDK runner (`gateAgentTool`, a `ScriptedModel`). */
-async function agentsGatedCall(store: EvidenceStore, { proposition, risk, reversible, at }: GateCase) {
+/** The same gated call through the OpenAI Agents SDK runner (its `gate`, a `ScriptedModel`). */
+async function agentsGatedCall(store: EvidenceStore, c: GateCase) {
   const calls: string[] = [];
-  const gated = gateAgentTool(restartTool(calls), { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at });
+  const gated = agentsGate(restartTool(calls), caseGateOptions(store, c));
   const result = await run(agentWith(gated, restartModel(['server01'], 'done', `case-${++callNo}`)), 'restart server01');
   const raw = toolOutputs(result)[0];
   return {
@@ -68,12 +68,12 @@ async function mayActOver(store: EvidenceStore, c: GateCase) {
 }
 
 /**
- * A gate outcome without its `decision_id`: the id names one recorded decision in one ledger, so the
+ * A gate outcome without its `decisionId`: the id names one recorded decision in one ledger, so the
  * same decision over two stores has two ids.
  */
 export function withoutDecisionId<T extends { output: unknown }>(outcome: T): T {
-  if (outcome.output === null || typeof outcome.output !== 'object' || !('decision_id' in outcome.output)) return outcome;
-  const { decision_id: _id, ...output } = outcome.output as Record<string, unknown>;
+  if (outcome.output === null || typeof outcome.output !== 'object' || !('decisionId' in outcome.output)) return outcome;
+  const { decisionId: _id, ...output } = outcome.output as Record<string, unknown>;
   return { ...outcome, output };
 }
 
@@ -107,8 +107,8 @@ export function runFrameworkConformance(factory: StoreFactory): void {
       runToolContract(binding, factory);
 
     for (const [name, call, ran] of [
-      ['AI SDK gateTool', gatedCall, { restarted: 'server01' }],
-      ['OpenAI Agents gateAgentTool', agentsGatedCall, 'restarted server01'],
+      ['AI SDK gate', gatedCall, { restarted: 'server01' }],
+      ['OpenAI Agents gate', agentsGatedCall, 'restarted server01'],
     ] as const) {
       describe(name, () => {
         it('decides every case as over the reference store, and as the fixtures say', async () => {
@@ -117,8 +117,8 @@ export function runFrameworkConformance(factory: StoreFactory): void {
           expect(got.map(withoutDecisionId)).toEqual(want.map(withoutDecisionId));
           // Known outcomes: a verified claim runs; an open conflict and an unknown claim are denied.
           expect(got[0]).toMatchObject({ calls: ['server01'], output: ran, approvalRequested: false });
-          expect(got[3]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', proposition_id: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' } });
-          expect(got[6]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', view_id: null } });
+          expect(got[3]).toMatchObject({ calls: [], output: { ewpGate: 'DENY', propositionId: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' } });
+          expect(got[6]).toMatchObject({ calls: [], output: { ewpGate: 'DENY', viewId: null } });
         });
       });
     }
@@ -149,8 +149,8 @@ export function runFrameworkConformance(factory: StoreFactory): void {
           'REQUIRE_CONFIRMATION',
         ]);
         expect(got[0]).toMatchObject({ calls: ['server01'], output: { restarted: 'server01' }, verdict: 'ALLOW' });
-        expect(got[3]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', proposition_id: 'P-x', conflict: 'OPEN' }, verdict: 'BLOCK' });
-        expect(got[6]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', view_id: null } });
+        expect(got[3]).toMatchObject({ calls: [], output: { ewpGate: 'DENY', propositionId: 'P-x', conflict: 'OPEN' }, verdict: 'BLOCK' });
+        expect(got[6]).toMatchObject({ calls: [], output: { ewpGate: 'DENY', viewId: null } });
       });
     });
 

@@ -12,7 +12,7 @@ import { MemorySaver } from '@langchain/langgraph';
 import { createAgent, FakeToolCallingModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { GATE_CASES, type GateCase, REFERENCE, withStore } from './fixture-ledger.js';
+import { caseGateOptions, GATE_CASES, type GateCase, REFERENCE, withStore } from './fixture-ledger.js';
 import type { StoreFactory } from './store-factories.js';
 
 let thread = 0;
@@ -27,9 +27,7 @@ async function middlewareCall(store: EvidenceStore, c: GateCase) {
     },
     { name: 'restart', description: 'Restart a server', schema: z.object({ server: z.string() }) },
   );
-  const middleware = warrantMiddleware({
-    restart: { proposition: c.proposition, action: { action_id: 'restart', kind: 'restart', risk: c.risk, reversible: c.reversible }, store, now: () => c.at },
-  });
+  const middleware = warrantMiddleware({ restart: caseGateOptions(store, c) });
   // Each case is a call of its own, on a thread of its own, with its own call id (a gate runs one call id once per ledger).
   const id = `fw-${++thread}`;
   const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'restart', args: { server: 'server01' }, id }], []] });
@@ -41,7 +39,7 @@ async function middlewareCall(store: EvidenceStore, c: GateCase) {
   const answer = out.messages.find((m) => m.getType?.() === 'tool')?.content;
   const gate = (value: unknown) => {
     const v = (typeof value === 'string' && value.startsWith('{') ? JSON.parse(value) : value) as Record<string, unknown> | undefined;
-    return v && typeof v === 'object' ? { ewp_gate: v.ewp_gate, acceptance: v.acceptance, conflict: v.conflict, currency: v.currency } : v;
+    return v && typeof v === 'object' ? { ewpGate: v.ewpGate, acceptance: v.acceptance, conflict: v.conflict, currency: v.currency } : v;
   };
   return { ran, answer: gate(answer), interrupt: gate(out.__interrupt__?.[0]?.value) };
 }
@@ -71,9 +69,9 @@ export function runGateBindingConformance(factory: StoreFactory): void {
       });
       expect(got).toEqual(want);
       expect(got[0]).toMatchObject({ ran: ['server01'], answer: 'restarted server01' });
-      expect(got[7]).toMatchObject({ ran: [], interrupt: { ewp_gate: 'REQUIRE_CONFIRMATION', currency: 'STALE' } });
-      expect(got[3]).toMatchObject({ ran: [], answer: { ewp_gate: 'DENY', conflict: 'OPEN' } });
-      expect(got[6]).toMatchObject({ ran: [], answer: { ewp_gate: 'DENY', acceptance: null } });
+      expect(got[7]).toMatchObject({ ran: [], interrupt: { ewpGate: 'REQUIRE_CONFIRMATION', currency: 'STALE' } });
+      expect(got[3]).toMatchObject({ ran: [], answer: { ewpGate: 'DENY', conflict: 'OPEN' } });
+      expect(got[6]).toMatchObject({ ran: [], answer: { ewpGate: 'DENY', acceptance: null } });
     });
 
     it('Claude Code toolCallPermission (hook, canUseTool) decides every case as over the reference store', async () => {
@@ -81,7 +79,7 @@ export function runGateBindingConformance(factory: StoreFactory): void {
       const want = await withStore(REFERENCE, (store) => Promise.all(GATE_CASES.map((c) => claudePermission(store, c))));
       expect(got).toEqual(want);
       expect(got.map((p) => p.decision)).toEqual(['allow', 'deny', 'allow', 'deny', 'ask', 'ask', 'deny', 'ask']);
-      expect(got[6]?.reason).toContain('no stored evidence for P-unknown');
+      expect(got[6]?.reason).toContain('no evidence is recorded for P-unknown yet');
     });
   });
 }

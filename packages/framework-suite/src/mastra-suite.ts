@@ -10,16 +10,16 @@ import { runToolContract } from '@ewp/tools/testing';
 import { describe, expect, it } from 'vitest';
 import { mastraContractBinding } from '../../mastra/test/contract-binding.js';
 import { opsAgent, restartModel, restartTool } from '../../mastra/test/scripted-agent.js';
-import { GATE_CASES, type GateCase, REFERENCE, withStore } from './fixture-ledger.js';
+import { caseGateOptions, GATE_CASES, type GateCase, REFERENCE, withStore } from './fixture-ledger.js';
 import { withoutDecisionId } from './framework-suite.js';
 import type { StoreFactory } from './store-factories.js';
 
 let callNo = 0;
 
 /** One gated call through a Mastra agent's stream: whether the tool ran, what the model got, whether approval was asked. */
-async function mastraGatedCall(store: EvidenceStore, { proposition, risk, reversible, at }: GateCase) {
+async function mastraGatedCall(store: EvidenceStore, c: GateCase) {
   const calls: string[] = [];
-  const gate = { proposition, action: { action_id: 'restart', kind: 'restart', risk, reversible }, store, now: () => at };
+  const gate = caseGateOptions(store, c);
   // Each case is a call of its own: its own call id (a gate runs one call id once per ledger).
   const agent = opsAgent(
     { restart: gateMastraTool(restartTool(calls), gate) },
@@ -44,9 +44,9 @@ export function runMastraConformance(factory: StoreFactory): void {
         const want = await withStore(REFERENCE, async (store) => Promise.all(GATE_CASES.map((c) => mastraGatedCall(store, c))));
         expect(got.map(withoutDecisionId)).toEqual(want.map(withoutDecisionId));
         expect(got[0]).toMatchObject({ calls: ['server01'], output: { restarted: 'server01' }, approvalRequested: false });
-        expect(got[1]).toMatchObject({ calls: [], approvalRequested: false, output: { ewp_gate: 'DENY' } });
-        expect(got[3]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', proposition_id: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' } });
-        expect(got[6]).toMatchObject({ calls: [], output: { ewp_gate: 'DENY', view_id: null } });
+        expect(got[1]).toMatchObject({ calls: [], approvalRequested: false, output: { ewpGate: 'DENY' } });
+        expect(got[3]).toMatchObject({ calls: [], output: { ewpGate: 'DENY', propositionId: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' } });
+        expect(got[6]).toMatchObject({ calls: [], output: { ewpGate: 'DENY', viewId: null } });
       });
     });
   });

@@ -15,7 +15,7 @@ import { closeStoreFactories, STORE_FACTORIES } from './store-factories.js';
 afterAll(() => closeStoreFactories());
 
 const T0 = Date.parse('2026-09-21T21:00:00Z'); // P-win is ACCEPTED and CURRENT
-const restart = { action_id: 'restart', kind: 'restart', risk: 'high' as const, reversible: true };
+const restart = { id: 'restart', kind: 'restart', risk: 'high' as const, reversible: true };
 
 /** Four runs of one call id at once, spread over `handles` (of one ledger); what the ledger says after. */
 async function race(handles: readonly EvidenceStore[]) {
@@ -28,10 +28,10 @@ async function race(handles: readonly EvidenceStore[]) {
         proposition: 'P-win',
         action: restart,
         now: () => new Date(T0 + i * 60_000),
-        record: { gate: 'suite' },
-        callId: () => 'call-1',
       },
       { server: 'server01' },
+      // One framework call: the suite's gate name and the call's id, as a binding passes them.
+      { gate: 'suite', tool: 'restart', callId: 'call-1' },
       async () => {
         executed += 1;
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -47,7 +47,7 @@ async function race(handles: readonly EvidenceStore[]) {
   expect(refused.map((e) => DecisionError.isInstance(e) && e.code)).toEqual(Array(3).fill('EWP_REFUSE_DECISION_NOT_EXECUTABLE'));
   const store = handles[0] as EvidenceStore;
   const claims = await store.readEntries({ kind: DECISION_ENTRY_KINDS.call });
-  expect(claims.map((c) => [c.id, c.body.decision_id])).toEqual([[callClaimId('suite', 'call-1'), done[0]?.decision_id]]);
+  expect(claims.map((c) => [c.id, c.body.decision_id])).toEqual([[callClaimId('suite', 'call-1'), done[0]?.decisionId]]);
   const outcomes = (await store.readEntries({ kind: DECISION_ENTRY_KINDS.outcome })).map((e) => e.body.status);
   expect(outcomes.sort()).toEqual(['call_already_executed', 'call_already_executed', 'call_already_executed', 'succeeded']);
   expect((await store.verifyChain()).ok).toBe(true);

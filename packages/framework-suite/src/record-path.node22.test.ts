@@ -27,7 +27,7 @@ const BINDINGS: RecordBinding[] = [
     name: 'Mastra gateMastraTool + warrantToolHooks',
     run: async (store, fail) => {
       const ran: string[] = [];
-      const gate = { proposition, action, store, now };
+      const gate = { proposition, action, store, now, name: 'restart' };
       const restart = createTool({
         id: 'restart',
         description: 'Restart a server',

@@ -6,12 +6,12 @@
  * in the Node 22 lane (record-path.node22.test.ts).
  */
 import { warrantCallbacks } from '@ewp/adk';
-import { gateTool } from '@ewp/ai-sdk';
+import { gate as aiSdkGate } from '@ewp/ai-sdk';
 import { parseToolMapping, warrantPostToolUseHook, warrantPreToolUseHook } from '@ewp/claude-code';
-import { gateLangChainTool } from '@ewp/langchain';
+import { gate as langChainGate } from '@ewp/langchain';
 import { warrantMiddleware } from '@ewp/langchain/middleware';
 import { createEwpMcpServer, MCP_GATE } from '@ewp/mcp';
-import { gatedAgentTool } from '@ewp/openai-agents';
+import { gate as agentsGate } from '@ewp/openai-agents';
 import { FunctionTool, InMemoryRunner, LlmAgent } from '@google/adk';
 import { tool as langchainTool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
@@ -25,10 +25,10 @@ import { z } from 'zod';
 import { functionCall, ScriptedLlm, text } from '../../adk/test/scripted-llm.js';
 import { scriptedModel } from '../../ai-sdk/test/scripted-model.js';
 import { agentWith, restartModel } from '../../openai-agents/test/scripted-agent.js';
-import { type RecordBinding, recordPathOf, REFERENCE_BINDING, SCENARIO } from './record-path.js';
+import { type RecordBinding, recordPathOf, REFERENCE_BINDING, SCENARIO, SCENARIO_WIRE_ACTION } from './record-path.js';
 
 const { proposition, action, now } = SCENARIO;
-const gate = (store: Parameters<RecordBinding['run']>[0]) => ({ proposition, action, store, now });
+const gate = (store: Parameters<RecordBinding['run']>[0]) => ({ proposition, action, store, now, name: 'restart' });
 
 /** The scenario's tool body: records the server, then succeeds or throws. */
 function restartBody(ran: string[], fail: boolean) {
@@ -47,7 +47,7 @@ const langchainRun =
     const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'restart', args: { server: SCENARIO.server }, id: 'lc-1' }], []] });
     const agent =
       gated === 'tool'
-        ? createAgent({ model, tools: [gateLangChainTool(restart, gate(store))], checkpointer: new MemorySaver() })
+        ? createAgent({ model, tools: [langChainGate(restart, gate(store))], checkpointer: new MemorySaver() })
         : createAgent({ model, tools: [restart], middleware: [warrantMiddleware({ restart: gate(store) })], checkpointer: new MemorySaver() });
     await agent.invoke({ messages: [{ role: 'user', content: 'restart server01' }] }, { configurable: { thread_id: `lc-${gated}` } }).catch(() => undefined);
     return { gate: 'langchain', callId: 'lc-1', ran };
@@ -55,22 +55,22 @@ const langchainRun =
 
 const BINDINGS: RecordBinding[] = [
   {
-    name: 'AI SDK 6 gateTool',
+    name: 'AI SDK 6 gate',
     run: async (store, fail) => {
       const ran: string[] = [];
       const restart = tool({ description: 'Restart a server', inputSchema: z.object({ server: z.string() }), execute: restartBody(ran, fail) });
       const model = scriptedModel([{ toolCalls: [{ id: 'ai-1', name: 'restart', input: { server: SCENARIO.server } }] }, { text: 'done' }]);
-      await generateText({ model, tools: { restart: gateTool(restart, gate(store)) }, prompt: 'restart server01', stopWhen: stepCountIs(3) });
+      await generateText({ model, tools: { restart: aiSdkGate(restart, gate(store)) }, prompt: 'restart server01', stopWhen: stepCountIs(3) });
       return { gate: 'ai-sdk', callId: 'ai-1', ran };
     },
   },
-  { name: 'LangChain gateLangChainTool', run: langchainRun('tool') },
+  { name: 'LangChain gate', run: langchainRun('tool') },
   { name: 'LangChain warrantMiddleware', run: langchainRun('middleware') },
   {
-    name: 'OpenAI Agents gatedAgentTool',
+    name: 'OpenAI Agents gate',
     run: async (store, fail) => {
       const ran: string[] = [];
-      const restart = gatedAgentTool(
+      const restart = agentsGate(
         { name: 'restart', description: 'Restart a server', parameters: z.object({ server: z.string() }), execute: restartBody(ran, fail) },
         gate(store),
       );
@@ -83,7 +83,7 @@ const BINDINGS: RecordBinding[] = [
     run: async (store, fail) => {
       // Claude Code's own loop, as it runs hooks around a tool: PreToolUse, the tool if allowed, then its report.
       const ran: string[] = [];
-      const mapping = parseToolMapping({ tools: [{ match: 'mcp__ops__restart', proposition, action }] });
+      const mapping = parseToolMapping({ tools: [{ match: 'mcp__ops__restart', proposition, action: SCENARIO_WIRE_ACTION }] });
       const event = { tool_name: 'mcp__ops__restart', tool_input: { server: SCENARIO.server }, tool_use_id: 'toolu_1' };
       const answer = await warrantPreToolUseHook({ mapping, store, now })({ hook_event_name: 'PreToolUse', ...event });
       if ('hookSpecificOutput' in answer && answer.hookSpecificOutput.permissionDecision === 'allow') {
@@ -129,7 +129,10 @@ const BINDINGS: RecordBinding[] = [
       const client = new Client({ name: 'record-path', version: '1.0.0' });
       await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
       try {
-        const asked = await client.callTool({ name: 'ewp_may_act', arguments: { proposition_id: proposition, action, call_id: 'mcp-call-1' } });
+        const asked = await client.callTool({
+          name: 'ewp_may_act',
+          arguments: { proposition_id: proposition, action: SCENARIO_WIRE_ACTION, call_id: 'mcp-call-1' },
+        });
         const answer = asked.structuredContent as { decision: string; decision_id: string; claimed?: boolean };
         if (answer.decision === 'MAY_ACT' && answer.claimed === true) {
           const error = await restartBody(

@@ -7,18 +7,21 @@
  */
 import { type ErrorCodeTable, EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { callClaimId, DECISION_ENTRY_KINDS, decisionHistory, listDecisions, runGuarded } from '@ewp/tools';
+import { callClaimId, DECISION_ENTRY_KINDS, decisionHistory, listDecisions, runGuarded, wireAction } from '@ewp/tools';
 import { expect } from 'vitest';
 import { T0, withStore, REFERENCE } from './fixture-ledger.js';
 
-/** The scenario's action and clock: MAY_ACT on P-win at T0. */
+/** The scenario's gate options (camelCase, as every binding's gate takes them) and clock: MAY_ACT on P-win at T0. */
 export const SCENARIO = {
   proposition: 'P-win',
-  action: { action_id: 'restart', kind: 'restart', risk: 'high' as const, reversible: true },
+  action: { id: 'restart', kind: 'restart', risk: 'high' as const, reversible: true },
   now: () => T0,
   server: 'server01',
   error: 'winrm unreachable',
 };
+
+/** The scenario's action on the wire (`ewp_may_act` arguments, a Claude Code mapping file): the one conversion of `@ewp/tools`. */
+export const SCENARIO_WIRE_ACTION = wireAction(SCENARIO.action, 'restart');
 
 /** The codes only the framework suite raises, with their meanings. */
 export const FRAMEWORK_SUITE_ERROR_CODES = {
@@ -59,10 +62,9 @@ export const REFERENCE_BINDING: RecordBinding = {
       proposition: SCENARIO.proposition,
       action: SCENARIO.action,
       now: SCENARIO.now,
-      record: { gate: 'reference' },
-      callId: () => 'ref-1',
     };
-    await runGuarded(options, { server: SCENARIO.server }, async ({ server }) => {
+    // The library called directly, as a binding calls it: its gate name, the tool's name, the framework's call id.
+    await runGuarded(options, { server: SCENARIO.server }, { gate: 'reference', tool: 'restart', callId: 'ref-1' }, async ({ server }) => {
       ran.push(server);
       if (fail) throw new ScenarioToolFailure(SCENARIO.error);
       return `restarted ${server}`;
