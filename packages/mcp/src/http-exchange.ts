@@ -7,7 +7,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-/** A reply as sent back to the HTTP client (its own id restored). */
+/** A reply as sent back to the HTTP client: the Protocol's reply, its keys in the Protocol's order, the client's own id restored. */
 export type ExchangeReply = { jsonrpc: '2.0'; id: string | number; result: unknown } | { jsonrpc: '2.0'; id: string | number; error: unknown };
 
 export class HttpExchangeTransport implements Transport {
@@ -41,9 +41,8 @@ export class HttpExchangeTransport implements Transport {
     const waiter = this.waiting.get(m.id);
     if (waiter === undefined) return;
     this.waiting.delete(m.id);
-    waiter.resolve(
-      Object.hasOwn(m, 'error') ? { jsonrpc: '2.0', id: waiter.clientId, error: m.error } : { jsonrpc: '2.0', id: waiter.clientId, result: m.result },
-    );
+    // The id is replaced in place: the reply keeps the Protocol's key order, as the tool-call seam writes it.
+    waiter.resolve({ ...message, id: waiter.clientId } as ExchangeReply);
   }
 
   async close(): Promise<void> {

@@ -17,7 +17,8 @@ import { errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonBytes 
 import { HttpExchangeTransport } from './http-exchange.js';
 import { type ObserverGrants, writerOf } from './principals.js';
 import { checkBodyFields, compileRestRoutes, matchRestRoute, type RestRoute, restErrorReply } from './rest-routes.js';
-import { createEwpMcpServer, directCallsOf } from './server.js';
+import { createEwpMcpServer } from './server.js';
+import { fastToolCall } from './tool-call-seam.js';
 
 /** Largest accepted request body by default (1 MiB). */
 export const MAX_HTTP_BODY_BYTES = DEFAULT_HTTP_LIMITS.maxBodyBytes;
@@ -207,8 +208,9 @@ export async function startEwpHttpServer(options: EwpHttpServerOptions): Promise
       });
     }
     const { server, transport } = await roleServer(principal);
-    const direct = isRequest ? directCallsOf(server)?.(message) : undefined;
-    if (direct !== undefined) return sendJsonText(res, 200, await direct);
+    // `tools/call` may take the fast road of the tool-call seam; it answers as the Protocol would.
+    const fast = isRequest ? fastToolCall(server, message) : undefined;
+    if (fast !== undefined) return sendJsonText(res, 200, await fast);
     if (!isRequest) {
       transport.deliver(message);
       res.writeHead(202).end();

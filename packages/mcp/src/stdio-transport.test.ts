@@ -2,8 +2,9 @@ import { PassThrough } from 'node:stream';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { describe, expect, it } from 'vitest';
 import { T, verifiedView } from '../test/views.js';
-import { createEwpMcpServer, type DirectCalls, directCallsOf } from './server.js';
-import { LineDelimitedServerTransport } from './stdio-transport.js';
+import { createEwpMcpServer } from './server.js';
+import { LineDelimitedServerTransport, type RequestAnswerer } from './stdio-transport.js';
+import { fastToolCall } from './tool-call-seam.js';
 
 const call = (id: number, propositionId: string) =>
   `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ewp_warrant_now', arguments: { proposition_id: propositionId, evaluated_at: T } } })}\n`;
@@ -21,15 +22,14 @@ function replyReader(output: PassThrough) {
 }
 
 describe('LineDelimitedServerTransport, a pipelined client', () => {
-  it('answers thousands of calls written at once, at most one batch of direct calls in flight, lines behind them in order', async () => {
+  it('answers thousands of calls written at once, at most one batch of fast calls in flight, lines behind them in order', async () => {
     const store = new MemoryEvidenceStore();
     for (let i = 0; i < 20; i += 1) await store.put(verifiedView(`P-${i}`));
     const server = createEwpMcpServer({ store, roles: { ingest: false } });
-    const direct = directCallsOf(server) as DirectCalls;
     let inFlight = 0;
     let most = 0;
-    const counted: DirectCalls = (message) => {
-      const answer = direct(message);
+    const counted: RequestAnswerer = (message) => {
+      const answer = fastToolCall(server, message);
       if (answer === undefined) return undefined;
       inFlight += 1;
       most = Math.max(most, inFlight);
@@ -39,7 +39,7 @@ describe('LineDelimitedServerTransport, a pipelined client', () => {
     };
     const input = new PassThrough();
     const output = new PassThrough();
-    const transport = new LineDelimitedServerTransport(input, output, { direct: counted, directBatch: 8 });
+    const transport = new LineDelimitedServerTransport(input, output, { answer: counted, answerBatch: 8 });
     const closed = new Promise<void>((resolve) => {
       server.onclose = () => resolve();
     });
@@ -60,11 +60,14 @@ describe('LineDelimitedServerTransport, a pipelined client', () => {
 });
 
 describe('LineDelimitedServerTransport, input and output limits', () => {
-  async function served(direct: (d: DirectCalls) => DirectCalls, output: PassThrough, input = new PassThrough()) {
+  async function served(answerer: (fast: RequestAnswerer) => RequestAnswerer, output: PassThrough, input = new PassThrough()) {
     const store = new MemoryEvidenceStore();
     for (let i = 0; i < 20; i += 1) await store.put(verifiedView(`P-${i}`));
     const server = createEwpMcpServer({ store, roles: { ingest: false } });
-    const transport = new LineDelimitedServerTransport(input, output, { direct: direct(directCallsOf(server) as DirectCalls), directBatch: 8 });
+    const transport = new LineDelimitedServerTransport(input, output, {
+      answer: answerer((message) => fastToolCall(server, message)),
+      answerBatch: 8,
+    });
     const closed = new Promise<void>((resolve) => {
       server.onclose = () => resolve();
     });
@@ -76,8 +79,8 @@ describe('LineDelimitedServerTransport, input and output limits', () => {
     let started = 0;
     const output = new PassThrough({ highWaterMark: 1024 });
     const { input, closed } = await served(
-      (direct) => (message) => {
-        const answer = direct(message);
+      (fast) => (message) => {
+        const answer = fast(message);
         if (answer !== undefined) started += 1;
         return answer;
       },
@@ -103,7 +106,7 @@ describe('LineDelimitedServerTransport, input and output limits', () => {
     const output = new PassThrough();
     const replies = replyReader(output);
     const input = new PassThrough();
-    const { closed } = await served((direct) => direct, output, input);
+    const { closed } = await served((fast) => fast, output, input);
     let text = '';
     for (let id = 1; id <= 500; id += 1) text += call(id, `P-${id % 20}`);
     const bytes = Buffer.from(text);

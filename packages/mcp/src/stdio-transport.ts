@@ -5,21 +5,27 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { DirectCalls } from './server.js';
 import { decodeJsonBytes, errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonText } from './jsonrpc-guard.js';
 
 /** Longest accepted line (one message), in bytes. */
 export const MAX_STDIO_MESSAGE_BYTES = 1024 * 1024;
 
-/** Direct calls (see `directCallsOf`) started together, by default; the lines after them wait their turn. */
-const DIRECT_CALL_BATCH = 32;
+/** Requests answered by {@link LineTransportOptions.answer} started together, by default; the lines after them wait their turn. */
+const ANSWER_BATCH = 32;
+
+/**
+ * Answers one request itself: the JSON text of its reply (never rejects), or `undefined` to hand the
+ * message to `onmessage` (the SDK's Protocol). Typed with the SDK's message type only: the transport
+ * knows no server. The EWP server plugs in its tool-call seam (`tool-call-seam.ts`) here.
+ */
+export type RequestAnswerer = (message: JSONRPCMessage) => Promise<string> | undefined;
 
 export interface LineTransportOptions {
   maxMessageBytes?: number;
-  /** Answers the messages it can without the SDK server (see `directCallsOf`). */
-  direct?: DirectCalls | undefined;
-  /** Most direct calls in flight at once (default {@link DIRECT_CALL_BATCH}). */
-  directBatch?: number;
+  /** Answers the requests it can before the Protocol sees them (see {@link RequestAnswerer}). */
+  answer?: RequestAnswerer | undefined;
+  /** Most requests in flight through `answer` at once (default {@link ANSWER_BATCH}). */
+  answerBatch?: number;
 }
 
 /**
@@ -59,12 +65,19 @@ export class LineDelimitedServerTransport implements Transport {
   private outgoing = '';
   private flushScheduled = false;
   private readonly maxBytes: number;
-  private readonly direct: DirectCalls | undefined;
-  private readonly directBatch: number;
-  /** Direct calls started and not yet answered. */
-  private directInFlight = 0;
+  private readonly answer: RequestAnswerer | undefined;
+  private readonly answerBatch: number;
+  /** Requests started through `answer` and not yet answered. */
+  private answerInFlight = 0;
+  /** Ids of requests started through `answer` and not yet answered. */
+  private readonly answering = new Set<string | number>();
   /**
-   * Complete lines read while a batch of direct calls is in flight, handled in order once it is
+   * Ids of requests started through `answer` that the client cancelled: their reply is dropped, as the
+   * SDK's Protocol drops the reply of a handler it aborted, so both roads answer a cancel alike.
+   */
+  private readonly cancelled = new Set<string | number>();
+  /**
+   * Complete lines read while a batch of answered requests is in flight, handled in order once it is
    * answered. A pipelined client writes thousands of calls at once; started together, each would hold
    * its state until the last is answered, and that state would outlive the young generation of the
    * heap (slow collections, a heap grown to hold it). Input is paused while lines wait. A line waits
@@ -93,8 +106,8 @@ export class LineDelimitedServerTransport implements Transport {
     options: LineTransportOptions = {},
   ) {
     this.maxBytes = options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
-    this.direct = options.direct;
-    this.directBatch = Math.max(1, options.directBatch ?? DIRECT_CALL_BATCH);
+    this.answer = options.answer;
+    this.answerBatch = Math.max(1, options.answerBatch ?? ANSWER_BATCH);
   }
 
   async start(): Promise<void> {
@@ -121,7 +134,7 @@ export class LineDelimitedServerTransport implements Transport {
       start = nl + 1;
     }
     if (start < chunk.length) this.append(Buffer.from(chunk.subarray(start)));
-    if (this.directInFlight < this.directBatch) this.handleWaiting();
+    if (this.answerInFlight < this.answerBatch) this.handleWaiting();
   }
 
   private append(part: Buffer): void {
@@ -152,9 +165,9 @@ export class LineDelimitedServerTransport implements Transport {
     this.waiting.push(decoded.ok ? decoded.text : decoded);
   }
 
-  /** Handle the lines that wait, in order, until a batch of direct calls is in flight again. */
+  /** Handle the lines that wait, in order, until a batch of answered requests is in flight again. */
   private handleWaiting(): void {
-    while (this.waitingAt < this.waiting.length && this.directInFlight < this.directBatch && this.draining === undefined && !this.closed) {
+    while (this.waitingAt < this.waiting.length && this.answerInFlight < this.answerBatch && this.draining === undefined && !this.closed) {
       const line = this.waiting[this.waitingAt] as string | RefusedLine;
       this.waiting[this.waitingAt++] = '';
       this.handleLine(line);
@@ -186,21 +199,44 @@ export class LineDelimitedServerTransport implements Transport {
       if (guarded.reply) this.reply(guarded.reply);
       return;
     }
-    const message = guarded.message as { id?: unknown; method?: unknown };
-    if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) this.inFlight.add(message.id);
-    const direct = this.direct?.(guarded.message);
-    if (direct !== undefined) {
+    const message = guarded.message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')) {
+      this.inFlight.add(message.id);
+      // A new request under the id of a cancelled one: the new one is answered.
+      this.cancelled.delete(message.id);
+    } else if (message.method === 'notifications/cancelled') this.cancel(message.params?.requestId);
+    const answer = this.answer?.(guarded.message);
+    if (answer !== undefined) {
       const id = message.id as string | number;
-      this.directInFlight += 1;
-      void direct.then((text) => {
-        this.directInFlight -= 1;
-        this.deliver(id, text);
+      this.answerInFlight += 1;
+      this.answering.add(id);
+      const settle = (text: string | undefined) => {
+        this.answerInFlight -= 1;
+        this.answering.delete(id);
+        if (this.cancelled.delete(id) || text === undefined) this.answered(id);
+        else this.deliver(id, text);
         // The next batch starts once this one is answered, all in one run: its lookups share one revision read.
-        if (this.directInFlight === 0 && this.waitingAt < this.waiting.length) this.handleWaiting();
+        if (this.answerInFlight === 0 && this.waitingAt < this.waiting.length) this.handleWaiting();
+      };
+      void answer.then(settle, (error: unknown) => {
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        settle(undefined);
       });
       return;
     }
     this.onmessage?.(guarded.message);
+  }
+
+  /**
+   * The client cancelled request `id` (`notifications/cancelled`): it is no longer waited for (the
+   * Protocol aborts its handler and sends nothing), and an answer still in flight is dropped. The
+   * notification goes on to the Protocol all the same.
+   */
+  private cancel(id: unknown): void {
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    if (this.answering.has(id)) this.cancelled.add(id);
+    this.inFlight.delete(id);
+    this.closeWhenAnswered();
   }
 
   private reply(message: unknown): void {
@@ -249,7 +285,7 @@ export class LineDelimitedServerTransport implements Transport {
         if (!this.closed && !this.heldBack) this.input.resume();
         resolve();
         // Lines held back while the reader lagged (see handleWaiting) go on.
-        if (this.directInFlight === 0 && this.waitingAt < this.waiting.length) this.handleWaiting();
+        if (this.answerInFlight === 0 && this.waitingAt < this.waiting.length) this.handleWaiting();
       });
     });
   }
@@ -287,6 +323,8 @@ export class LineDelimitedServerTransport implements Transport {
     this.waiting = [];
     this.waitingAt = 0;
     this.inFlight.clear();
+    this.answering.clear();
+    this.cancelled.clear();
     this.onclose?.();
   }
 }

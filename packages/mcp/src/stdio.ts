@@ -3,8 +3,9 @@ import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net';
 import type { EvidenceStore } from '@ewp/ledger';
 import type { SalienceStore } from '@ewp/memory';
 import { DEFAULT_STDIO_PRINCIPAL, type ObserverGrants, writerOf } from './principals.js';
-import { createEwpMcpServer, directCallsOf } from './server.js';
+import { createEwpMcpServer } from './server.js';
 import { LineDelimitedServerTransport } from './stdio-transport.js';
+import { fastToolCall } from './tool-call-seam.js';
 
 export interface EwpStdioOptions {
   store: EvidenceStore;
@@ -82,7 +83,8 @@ export async function serveStdio(options: EwpStdioOptions): Promise<void> {
   // Without a given input, the process's standard input, through one reused buffer when it can be
   // (`process.stdin` is not touched then: it would open a second handle on the descriptor).
   const input = options.input ?? reusedBufferStdin() ?? process.stdin;
-  const transport = new LineDelimitedServerTransport(input, options.output ?? process.stdout, { direct: directCallsOf(server) });
+  // `tools/call` may take the fast road of the tool-call seam; every other message goes to the Protocol.
+  const transport = new LineDelimitedServerTransport(input, options.output ?? process.stdout, { answer: (message) => fastToolCall(server, message) });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
