@@ -13,8 +13,8 @@ import { repositoryFiles, repositoryRoot } from './repository-files.js';
 const ALLOWED: Record<string, string> = {
   'packages/core/src/errors.ts EwpError': 'the root itself',
   // Local test servers: an HttpError becomes the HTTP status of a reply, never a thrown error of a client.
-  'packages/mem0/src/testing/mem0-rest-server.ts HttpError': 'internal to the local Mem0 REST server',
-  'packages/zep/src/testing/zep-graph-server.ts HttpError': 'internal to the local Zep API server',
+  'packages/mem0-testing/src/mem0-rest-server.ts HttpError': 'internal to the local Mem0 REST server',
+  'packages/zep-testing/src/zep-graph-server.ts HttpError': 'internal to the local Zep API server',
   // The oracle is a second evaluator written from the protocol alone: it must not import @ewp/core.
   'conformance/src/oracle/decode-view.ts Refused': 'oracle, independent of @ewp/core',
   'conformance/src/oracle/json-text.ts OracleJsonError': 'oracle, independent of @ewp/core',
@@ -36,10 +36,15 @@ it('every error class extends EwpError (one root)', () => {
 
 /**
  * Production code of the packages: `packages/<name>/src`, without tests, test helpers, the
- * `/testing` entries (local test servers) and benchmarks.
+ * `/testing` entries and `*-testing` packages (local test servers) and benchmarks.
  */
 function isProductionSource(file: string): boolean {
-  return /^packages\/[^/]+\/src\/.*\.(ts|tsx|mts|cts|js|mjs)$/.test(file) && !/\.test\.[cm]?[jt]sx?$/.test(file) && !/\/(test|testing|bench)\//.test(file);
+  return (
+    /^packages\/[^/]+\/src\/.*\.(ts|tsx|mts|cts|js|mjs)$/.test(file) &&
+    !/^packages\/[^/]+-testing\//.test(file) &&
+    !/\.test\.[cm]?[jt]sx?$/.test(file) &&
+    !/\/(test|testing|bench)\//.test(file)
+  );
 }
 
 /** `new TypeError(`, `throw Error(`, `RangeError(`, …: a built-in error made directly, not through an EwpError subclass. */
@@ -72,7 +77,7 @@ it('the production-code scan sees what it must and skips what it may', () => {
   for (const skipped of [
     'packages/core/src/errors.test.ts',
     'packages/core/test/helpers.ts',
-    'packages/mem0/src/testing/mem0-rest-server.ts',
+    'packages/mem0-testing/src/mem0-rest-server.ts',
     'packages/cli/bench/ingest.bench.ts',
     'packages/inspect/web/src/api.ts',
     'conformance/src/oracle/decode-view.ts',

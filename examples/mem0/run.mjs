@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { mayAct, REFERENCE_V2, warrantNow } from '@ewp/core';
 import { StoreUnavailableError } from '@ewp/ledger';
 import { mem0Adapter } from '@ewp/mem0';
-import { offlineMemory } from '@ewp/mem0/testing';
+import { offlineMemory } from '@ewp/mem0-testing';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-example-mem0-'));
 const T = '2026-09-23T12:00:00Z';

@@ -3,7 +3,7 @@
 import { mayAct, REFERENCE_V2, warrantNow } from '@ewp/core';
 import { ZepClient } from '@getzep/zep-cloud';
 import { ZepAdapter } from '@ewp/zep';
-import { startZepGraphServer } from '@ewp/zep/testing';
+import { startZepGraphServer } from '@ewp/zep-testing';
 
 const T = '2026-09-23T12:00:00Z';
 const local = process.env.ZEP_API_KEY ? undefined : await startZepGraphServer();

@@ -15,11 +15,11 @@ import type { StoreConformanceOptions } from '@ewp/conformance/store-suite';
 import { BaseStoreLedger } from '@ewp/langchain';
 import { type EvidenceStore, JsonFileEvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { type HostedClientLike, mem0Adapter, mem0HostedAdapter, type OssMemoryLike } from '@ewp/mem0';
-import { offlineMemory, startMem0RestServer } from '@ewp/mem0/testing';
+import { offlineMemory, startMem0RestServer } from '@ewp/mem0-testing';
 import { dropPostgresLedger, openPostgresStore, PostgresEvidenceStore } from '@ewp/postgres';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { ZepAdapter } from '@ewp/zep';
-import { startZepGraphServer } from '@ewp/zep/testing';
+import { startZepGraphServer } from '@ewp/zep-testing';
 import { ZepClient } from '@getzep/zep-cloud';
 import { InMemoryStore } from '@langchain/langgraph';
 

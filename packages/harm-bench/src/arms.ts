@@ -358,7 +358,7 @@ interface Mem0Memory {
  * claim.
  */
 export async function mem0Arm(options: { threshold?: number } = {}): Promise<Arm> {
-  const { offlineMemory } = await import('@ewp/mem0/testing');
+  const { offlineMemory } = await import('@ewp/mem0-testing');
   // Mem0's SQLite files on a memory-backed file system when there is one: the arm measures decisions, not fsync.
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'ewp-harm-mem0-'));
   const memory = (await offlineMemory(dir, { collectionName: 'harm' })) as unknown as Mem0Memory;
@@ -417,7 +417,7 @@ interface ZepLike {
  * fact. The agent searches the claim's text and acts when the newest fact valid at T supports it.
  */
 export async function zepArm(): Promise<Arm> {
-  const [{ ZepClient }, { startZepGraphServer }] = await Promise.all([import('@getzep/zep-cloud'), import('@ewp/zep/testing')]);
+  const [{ ZepClient }, { startZepGraphServer }] = await Promise.all([import('@getzep/zep-cloud'), import('@ewp/zep-testing')]);
   const server = await startZepGraphServer({ processingDelayMs: 0 });
   const client = new ZepClient({ apiKey: server.apiKey, baseUrl: server.baseUrl, maxRetries: 0 } as never) as unknown as ZepLike;
   return {

@@ -2,9 +2,9 @@
 // against an in-process baseline that only decodes and clones. Imports the built dist/ (run `pnpm build`).
 // Usage: node bench/roundtrip.mjs [--quick]   → bench/results/mem0-roundtrip.json
 import { runRoundTripBench } from '@ewp/conformance/adapter-suite';
-import { mem0HostedSubject, mem0OssSubject } from '../dist/conformance.js';
+import { conformanceSubjects } from '../dist/conformance.js';
 
-await runRoundTripBench('mem0', [mem0OssSubject(), mem0HostedSubject()], {
+await runRoundTripBench('mem0', conformanceSubjects(), {
   quick: process.argv.includes('--quick'),
   out: new URL('../../../bench/results/mem0-roundtrip.json', import.meta.url),
 });

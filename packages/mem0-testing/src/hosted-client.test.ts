@@ -2,8 +2,8 @@ import { canonicalViewText, decodeView } from '@ewp/core';
 import { adapterFixtures } from '@ewp/conformance/adapter-suite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '@ewp/ledger';
-import { mem0HostedAdapter } from './index.js';
-import { type Mem0RestServer, startMem0RestServer } from './testing/index.js';
+import { mem0HostedAdapter } from '@ewp/mem0';
+import { type Mem0RestServer, startMem0RestServer } from './index.js';
 
 process.env.MEM0_TELEMETRY = 'false';
 const { MemoryClient } = await import('mem0ai');

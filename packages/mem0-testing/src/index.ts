@@ -1,6 +1,8 @@
 /**
- * Test and example helpers, not part of the adapter: a local Mem0 platform API server that the real
- * `MemoryClient` talks to, and a real open-source `Memory` configured to run offline.
+ * @ewp/mem0-testing — test doubles of Mem0, private to the repository (never published): a local
+ * Mem0 platform API server that the real `MemoryClient` talks to, a real open-source `Memory`
+ * configured to run offline, and its deterministic embedder. The offline conformance subjects are
+ * in `@ewp/mem0-testing/conformance`.
  * @packageDocumentation
  */
 export { deterministicEmbedder } from './deterministic-embedder.js';

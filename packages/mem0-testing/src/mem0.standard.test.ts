@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStoreConformance } from '@ewp/conformance/store-suite';
 import { afterAll } from 'vitest';
-import { mem0Adapter, mem0HostedAdapter, type OssMemoryLike } from './index.js';
-import { offlineMemory, startMem0RestServer } from './testing/index.js';
+import { mem0Adapter, mem0HostedAdapter, type OssMemoryLike } from '@ewp/mem0';
+import { offlineMemory, startMem0RestServer } from './index.js';
 
 // The shared EvidenceStore suite on both Mem0 clients; one entity per store, reopening is a second
 // client on the same entity (as another process would be).

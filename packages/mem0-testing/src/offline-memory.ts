@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '@ewp/core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { deterministicEmbedder } from './deterministic-embedder.js';
-import type { OssMemoryLike } from '../oss-backend.js';
+import type { OssMemoryLike } from '@ewp/mem0';
 
 /**
  * Builds a real open-source Mem0 `Memory` that never touches the network: the deterministic local

@@ -5,8 +5,8 @@ import { canonicalViewText, decodeView, REFERENCE_V2, warrantNow } from '@ewp/co
 import { adapterFixtures } from '@ewp/conformance/adapter-suite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImmutableRecordError, StoreUnavailableError } from '@ewp/ledger';
-import { mem0Adapter, type OssMemoryLike } from './index.js';
-import { offlineMemory } from './testing/index.js';
+import { mem0Adapter, type OssMemoryLike } from '@ewp/mem0';
+import { offlineMemory } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-mem0-oss-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,11 +1,11 @@
 import { runRoundTripProperty } from '@ewp/conformance/adapter-suite';
-import { mem0HostedSubject, mem0OssSubject } from './conformance.js';
+import { localMem0HostedSubject, offlineMem0OssSubject } from './conformance.js';
 
 // CI-sized; raise with EWP_PROPERTY_RUNS for a longer fuzz.
 await runRoundTripProperty(
   [
-    ['mem0-oss', mem0OssSubject],
-    ['mem0-hosted', mem0HostedSubject],
+    ['mem0-oss', offlineMem0OssSubject],
+    ['mem0-hosted', localMem0HostedSubject],
   ],
   '@ewp/mem0',
 );

@@ -1,18 +1,16 @@
 /**
  * The Mem0 stores as subjects of the shared loss-report suite (`@ewp/conformance/adapter-suite`),
- * used by this package's tests and by `ewp conformance`. Both run offline: the open-source `Memory`
- * on a temp dir, the hosted `MemoryClient` against the local REST server.
+ * for `ewp conformance --mem0 URL` and for tests: each runs against a store the caller names (an
+ * open-source `Memory` it gives, or a Mem0 deployment by host and API key) and removes the run's
+ * memories afterwards.
  * @packageDocumentation
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AdapterSubject, EvidenceView, ExpectedLossFile, MemoryAdapter } from '@ewp/core';
+import { readFileSync } from 'node:fs';
+import { type AdapterSubject, type EvidenceView, type ExpectedLossFile, InvalidArgumentError, type MemoryAdapter } from '@ewp/core';
 import { mem0Adapter, mem0HostedAdapter } from './index.js';
 import type { Mem0EvidenceStore } from './mem0-adapter.js';
 import { isLedgerMemory } from './mem0-record-store.js';
 import type { OssMemoryLike } from './oss-backend.js';
-import { type Mem0RestServer, startMem0RestServer } from './testing/mem0-rest-server.js';
 
 function expectedLoss(name: string): ExpectedLossFile {
   return JSON.parse(readFileSync(new URL(`../expected-loss/${name}.json`, import.meta.url), 'utf8')) as ExpectedLossFile;
@@ -38,28 +36,55 @@ function expireOneMember(update: (adapter: Mem0EvidenceStore, id: string) => Pro
 
 const capabilities = { search: true, nativeRecords: true, snapshots: true, metaNamespace: '@ewp/mem0' };
 
-/** The open-source `Memory` (mem0ai/oss), real and offline; one Memory per run, one user per fixture. */
-export function mem0OssSubject(): AdapterSubject {
-  let dir: string | undefined;
-  let memory: Promise<OssMemoryLike> | undefined;
-  let n = 0;
+function checkNamespace(namespace: unknown, field: string): void {
+  if (typeof namespace !== 'string' || namespace === '') throw new InvalidArgumentError(field, `${field} must be a non-empty string (the prefix of the users the run creates)`);
+}
+
+/** The open-source `Memory` the run writes into, given by the caller. */
+export interface Mem0OssTarget {
+  /** The `Memory` (from `mem0ai/oss`), or a function that builds it when the first fixture starts (called once). */
+  memory: OssMemoryLike | (() => Promise<OssMemoryLike>);
+  /** Prefix of the users the run creates (one per fixture); their memories are deleted by `dispose()`. */
+  namespace: string;
+  /** Called by `dispose()` last, e.g. to remove the files of a `Memory` built for the run. */
+  close?: () => Promise<void>;
+}
+
+/** The `Memory` methods the subject calls besides the adapter's: Mem0's own expiry, and the clean-up. */
+type RealOssMemory = OssMemoryLike & { update(id: string, c: { expirationDate: string }): Promise<unknown>; delete(id: string): Promise<unknown> };
+
+/**
+ * The open-source `Memory` (mem0ai/oss) of `target`, one user per fixture.
+ * @throws {InvalidArgumentError} when `target.memory` or `target.namespace` is missing.
+ */
+export function mem0OssSubject(target: Mem0OssTarget): AdapterSubject {
+  if (typeof target?.memory !== 'object' && typeof target?.memory !== 'function') {
+    throw new InvalidArgumentError('target.memory', 'target.memory must be an open-source Mem0 Memory, or a function that builds one');
+  }
+  checkNamespace(target.namespace, 'target.namespace');
+  let memory: Promise<RealOssMemory> | undefined;
+  const open = () => (memory ??= Promise.resolve(typeof target.memory === 'function' ? target.memory() : target.memory) as Promise<RealOssMemory>);
+  const created: Mem0EvidenceStore[] = [];
   return {
     name: 'mem0-oss',
     capabilities,
     expectedLoss: expectedLoss('mem0-oss'),
     plantNative,
-    maintain: expireOneMember(async (_adapter, id) => {
-      const real = (await memory!) as OssMemoryLike & { update(id: string, c: { expirationDate: string }): Promise<unknown> };
-      return real.update(id, { expirationDate: '2020-01-01' });
-    }),
+    maintain: expireOneMember(async (_adapter, id) => (await open()).update(id, { expirationDate: '2020-01-01' })),
     async create() {
-      dir ??= mkdtempSync(join(tmpdir(), 'ewp-mem0-conformance-'));
-      const { offlineMemory } = await import('./testing/offline-memory.js');
-      memory ??= offlineMemory(dir);
-      return mem0Adapter(await memory, { userId: `conformance-${++n}` });
+      const adapter = mem0Adapter(await open(), { userId: `${target.namespace}-${created.length + 1}` });
+      created.push(adapter);
+      return adapter;
     },
     async dispose() {
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      try {
+        if (memory) {
+          const real = await memory;
+          for (const adapter of created) for (const m of await adapter.mem0.list({})) await real.delete(m.id);
+        }
+      } finally {
+        await target.close?.();
+      }
     },
   };
 }
@@ -75,51 +100,59 @@ export interface Mem0Target {
   host: string;
   /** Prefix of the users the run creates (one per fixture); their memories are deleted by `dispose()`. */
   namespace: string;
+  /** Called by `dispose()` last, e.g. to stop a server started for the run. */
+  close?: () => Promise<void>;
+}
+
+function checkTarget(target: Mem0Target): Mem0Target {
+  if (typeof target?.apiKey !== 'string' || target.apiKey === '') throw new InvalidArgumentError('target.apiKey', 'target.apiKey must be a non-empty string');
+  if (typeof target.host !== 'string' || !URL.canParse(target.host)) {
+    throw new InvalidArgumentError('target.host', `target.host must be a URL (MemoryClient's host), got ${JSON.stringify(target.host)}`);
+  }
+  checkNamespace(target.namespace, 'target.namespace');
+  return target;
 }
 
 type HostedClient = { update(id: string, c: { expirationDate: string }): Promise<unknown>; delete(id: string): Promise<unknown> };
 
 /**
- * The hosted `MemoryClient` (mem0ai), one user per fixture: against the local REST server, or against
- * `target` (whose users and memories the run removes again in `dispose()`).
+ * The hosted `MemoryClient` (mem0ai) against `target`, one user per fixture; `dispose()` removes the
+ * run's memories again. `target` may be a function that opens the deployment when the first fixture
+ * starts (a server started for the run); the subject is then named `mem0-hosted`, else
+ * `mem0-hosted@<host>`.
+ * @throws {InvalidArgumentError} when a field of `target` is missing or `host` is not a URL.
  */
-export function mem0HostedSubject(target?: Mem0Target): AdapterSubject {
-  let server: Promise<Mem0RestServer> | undefined;
-  let n = 0;
+export function mem0HostedSubject(target: Mem0Target | (() => Promise<Mem0Target>)): AdapterSubject {
+  const given = typeof target === 'function' ? undefined : checkTarget(target);
+  let connection: Promise<Mem0Target> | undefined;
+  const open = () => (connection ??= given ? Promise.resolve(given) : (target as () => Promise<Mem0Target>)().then(checkTarget));
   const clients = new WeakMap<Mem0EvidenceStore, HostedClient>();
   const created: Mem0EvidenceStore[] = [];
   return {
-    name: target === undefined ? 'mem0-hosted' : `mem0-hosted@${new URL(target.host).host}`,
+    name: given === undefined ? 'mem0-hosted' : `mem0-hosted@${new URL(given.host).host}`,
     capabilities,
     expectedLoss: expectedLoss('mem0-hosted'),
     plantNative,
     maintain: expireOneMember((adapter, id) => clients.get(adapter)!.update(id, { expirationDate: '2020-01-01' })),
     async create() {
-      let connection = target;
-      if (connection === undefined) {
-        server ??= startMem0RestServer({ processingDelayMs: 1 });
-        const s = await server;
-        connection = { apiKey: s.apiKey, host: s.url, namespace: 'conformance' };
-      }
+      const { apiKey, host, namespace } = await open();
       process.env.MEM0_TELEMETRY ??= 'false';
       const { MemoryClient } = await import('mem0ai');
-      const client = new MemoryClient({ apiKey: connection.apiKey, host: connection.host });
-      const adapter = mem0HostedAdapter(client, { userId: `${connection.namespace}-${++n}` });
+      const client = new MemoryClient({ apiKey, host });
+      const adapter = mem0HostedAdapter(client, { userId: `${namespace}-${created.length + 1}` });
       clients.set(adapter, client);
       created.push(adapter);
       return adapter;
     },
     async dispose() {
-      if (server) await (await server).close();
-      // A deployment's users are removed memory by memory (what every Mem0 server can do).
-      if (target !== undefined) {
+      if (connection === undefined) return;
+      const { close } = await connection;
+      try {
+        // A deployment's users are removed memory by memory (what every Mem0 server can do).
         for (const adapter of created) for (const m of await adapter.mem0.list({})) await clients.get(adapter)?.delete(m.id);
+      } finally {
+        await close?.();
       }
     },
   };
-}
-
-/** Every Mem0 subject, for `ewp conformance`. */
-export function conformanceSubjects(): AdapterSubject[] {
-  return [mem0OssSubject(), mem0HostedSubject()];
 }

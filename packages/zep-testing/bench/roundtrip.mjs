@@ -2,9 +2,9 @@
 // against an in-process baseline that only decodes and clones. Imports the built dist/ (run `pnpm build`).
 // Usage: node bench/roundtrip.mjs [--quick]   → bench/results/zep-roundtrip.json
 import { runRoundTripBench } from '@ewp/conformance/adapter-suite';
-import { zepSubject } from '../dist/conformance.js';
+import { conformanceSubjects } from '../dist/conformance.js';
 
-await runRoundTripBench('zep', [zepSubject()], {
+await runRoundTripBench('zep', conformanceSubjects(), {
   quick: process.argv.includes('--quick'),
   out: new URL('../../../bench/results/zep-roundtrip.json', import.meta.url),
 });

@@ -1,5 +1,7 @@
 /**
- * Test and example helpers: a local server speaking Zep's v2 graph API, for the real `ZepClient`.
+ * @ewp/zep-testing — test doubles of Zep, private to the repository (never published): a local
+ * server speaking Zep's v2 graph API, for the real `ZepClient`. The offline conformance subject is
+ * in `@ewp/zep-testing/conformance`.
  * @packageDocumentation
  */
 export {

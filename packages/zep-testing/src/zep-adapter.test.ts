@@ -2,10 +2,10 @@ import { canonicalViewText, decodeView, REFERENCE_V2, warrantNow } from '@ewp/co
 import { ZepClient } from '@getzep/zep-cloud';
 import { adapterFixtures } from '@ewp/conformance/adapter-suite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plantZepFacts } from './conformance.js';
+import { plantZepFacts } from '@ewp/zep/conformance';
 import { ImmutableRecordError, StoreUnavailableError } from '@ewp/ledger';
-import { ZepAdapter } from './index.js';
-import { startZepGraphServer, type ZepGraphServer } from './testing/index.js';
+import { ZepAdapter } from '@ewp/zep';
+import { startZepGraphServer, type ZepGraphServer } from './index.js';
 
 const fixture = (name: string) => decodeView(adapterFixtures().find((f) => f.name === name)!.raw);
 

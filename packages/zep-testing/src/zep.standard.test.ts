@@ -1,8 +1,8 @@
 import { runStoreConformance } from '@ewp/conformance/store-suite';
 import { ZepClient } from '@getzep/zep-cloud';
 import { afterAll } from 'vitest';
-import { ZepAdapter } from './index.js';
-import { startZepGraphServer } from './testing/index.js';
+import { ZepAdapter } from '@ewp/zep';
+import { startZepGraphServer } from './index.js';
 
 // The shared EvidenceStore suite on a Zep graph through the official client; one graph per store,
 // reopening is a second client on the same graph (as another process would be).

@@ -1,12 +1,12 @@
 /**
- * The Zep adapter as a subject of the shared conformance suite, used by this package's tests and
- * by `ewp conformance`: the official `ZepClient` against the local Zep graph server, offline.
+ * The Zep adapter as a subject of the shared conformance suite, for `ewp conformance --zep URL` and
+ * for tests: the official `ZepClient` against a Zep deployment the caller names (base URL and API
+ * key), in graphs of the run's own that it deletes afterwards.
  * @packageDocumentation
  */
 import { readFileSync } from 'node:fs';
-import type { AdapterSubject, ExpectedLossFile, MemoryAdapter } from '@ewp/core';
+import { type AdapterSubject, type ExpectedLossFile, InvalidArgumentError, type MemoryAdapter } from '@ewp/core';
 import { ZepAdapter } from './zep-adapter.js';
-import { startZepGraphServer, type ZepEpisodeRecord, type ZepGraphServer } from './testing/zep-graph-server.js';
 
 function expectedLoss(): ExpectedLossFile {
   return JSON.parse(readFileSync(new URL('../expected-loss/zep.json', import.meta.url), 'utf8')) as ExpectedLossFile;
@@ -35,11 +35,6 @@ export async function plantZepFacts(adapter: MemoryAdapter): Promise<void> {
   });
 }
 
-/** Zep's extraction, standing in for Graphiti's LLM: a fact from each claim's text episode. */
-function extractAssertionFacts(episode: ZepEpisodeRecord): { fact: string; name: string }[] {
-  return episode.metadata.ewp_part === 0 ? [{ fact: episode.content, name: 'ASSERTS' }] : [];
-}
-
 /** Graphiti's maintenance, through the official client: every fact of the graph invalidated and expired. */
 async function invalidateDerivedFacts(adapter: MemoryAdapter): Promise<void> {
   const zep = adapter as ZepAdapter;
@@ -59,46 +54,56 @@ export interface ZepTarget {
   baseUrl: string;
   /** Prefix of the graphs the run creates (one per fixture); `dispose()` deletes them. */
   namespace: string;
+  /** Called by `dispose()` last, e.g. to stop a server started for the run. */
+  close?: () => Promise<void>;
+}
+
+function checkTarget(target: ZepTarget): ZepTarget {
+  if (typeof target?.apiKey !== 'string' || target.apiKey === '') throw new InvalidArgumentError('target.apiKey', 'target.apiKey must be a non-empty string');
+  if (typeof target.baseUrl !== 'string' || !URL.canParse(target.baseUrl)) {
+    throw new InvalidArgumentError('target.baseUrl', `target.baseUrl must be a URL (ZepClient's baseUrl), got ${JSON.stringify(target.baseUrl)}`);
+  }
+  if (typeof target.namespace !== 'string' || target.namespace === '') {
+    throw new InvalidArgumentError('target.namespace', 'target.namespace must be a non-empty string (the prefix of the graphs the run creates)');
+  }
+  return target;
 }
 
 /**
- * The Zep adapter over `@getzep/zep-cloud`, one graph per fixture: against the local graph server, or
- * against `target` (whose graphs the run deletes again in `dispose()`).
+ * The Zep adapter over `@getzep/zep-cloud` against `target`, one graph per fixture; `dispose()` deletes
+ * the run's graphs again. `target` may be a function that opens the deployment when the first fixture
+ * starts (a server started for the run); the subject is then named `zep`, else `zep@<host>`.
+ * @throws {InvalidArgumentError} when a field of `target` is missing or `baseUrl` is not a URL.
  */
-export function zepSubject(target?: ZepTarget): AdapterSubject {
-  let server: Promise<ZepGraphServer> | undefined;
-  let n = 0;
+export function zepSubject(target: ZepTarget | (() => Promise<ZepTarget>)): AdapterSubject {
+  const given = typeof target === 'function' ? undefined : checkTarget(target);
+  let connection: Promise<ZepTarget> | undefined;
+  const open = () => (connection ??= given ? Promise.resolve(given) : (target as () => Promise<ZepTarget>)().then(checkTarget));
   const created: ZepAdapter[] = [];
   return {
-    name: target === undefined ? 'zep' : `zep@${new URL(target.baseUrl).host}`,
+    name: given === undefined ? 'zep' : `zep@${new URL(given.baseUrl).host}`,
     capabilities: { search: true, nativeRecords: true, snapshots: true, metaNamespace: '@ewp/zep' },
     expectedLoss: expectedLoss(),
     plantNative: plantZepFacts,
     maintain: invalidateDerivedFacts,
     async create() {
-      let connection = target;
-      if (connection === undefined) {
-        // Zep extracts a fact from each assertion episode (identical facts merge, as in Graphiti).
-        server ??= startZepGraphServer({ processingDelayMs: 0, extractor: extractAssertionFacts });
-        const s = await server;
-        connection = { apiKey: s.apiKey, baseUrl: s.baseUrl, namespace: 'conformance' };
-      }
+      const { apiKey, baseUrl, namespace } = await open();
       const { ZepClient } = await import('@getzep/zep-cloud');
-      const client = new ZepClient({ apiKey: connection.apiKey, baseUrl: connection.baseUrl });
-      const graphId = `${connection.namespace}-${++n}`;
+      const client = new ZepClient({ apiKey, baseUrl });
+      const graphId = `${namespace}-${created.length + 1}`;
       await client.graph.create({ graphId });
       const adapter = new ZepAdapter({ client, graphId });
       created.push(adapter);
       return adapter;
     },
     async dispose() {
-      if (server) await (await server).close();
-      if (target !== undefined) for (const adapter of created) await adapter.client.graph.delete(adapter.graphId);
+      if (connection === undefined) return;
+      const { close } = await connection;
+      try {
+        for (const adapter of created) await adapter.client.graph.delete(adapter.graphId);
+      } finally {
+        await close?.();
+      }
     },
   };
-}
-
-/** Every Zep subject, for `ewp conformance`. */
-export function conformanceSubjects(): AdapterSubject[] {
-  return [zepSubject()];
 }

@@ -6,9 +6,9 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMem0RestServer } from '@ewp/mem0/testing';
+import { startMem0RestServer } from '@ewp/mem0-testing';
 import { defaultConnectionString, dropPostgresLedger, openPostgresStore, type PostgresEvidenceStore } from '@ewp/postgres';
-import { startZepGraphServer } from '@ewp/zep/testing';
+import { startZepGraphServer } from '@ewp/zep-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCaptured } from '../testing/captured-io.js';
 import { runConformanceCommand } from './conformance.js';

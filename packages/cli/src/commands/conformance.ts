@@ -22,7 +22,8 @@ const HELP = `usage: ewp conformance [--adapter NAME]... [--module MODULE]... [-
 
 Run the shared adapter conformance suite (every pack fixture written through the store, read
 back, diffed field by field and re-evaluated; partial searches must say DEGRADED; records the
-store wrote on its own must read as untrusted) for every available adapter, offline.
+store wrote on its own must read as untrusted) for every available adapter, offline, or against
+your own deployment.
 
   --adapter NAME   only this adapter (mem0-oss, mem0-hosted, zep, ...) or family (mem0); repeatable
   --module MODULE  also load adapters from a module exporting conformanceSubjects(); repeatable
@@ -41,14 +42,26 @@ creates, ewp-conformance-<random>, and removes afterwards: schemas, users or gra
   --secret-file F  the password or API key, in a file (never on the command line: a URL
                    holding a password is refused)
 
-Adapters are discovered from @ewp/mem0/conformance, @ewp/zep/conformance and
-@ewp/langchain/conformance; one that is not installed is skipped with a note on stderr.
+Offline, adapters are discovered from @ewp/langchain/conformance (its in-memory store) and, in a
+checkout of the repository, from the Mem0 and Zep test doubles (@ewp/mem0-testing/conformance,
+@ewp/zep-testing/conformance: private packages, never published); elsewhere Mem0 and Zep need
+--mem0 URL or --zep URL. One that is not installed is skipped with a note on stderr.
 Exit codes: 0 every adapter passed; 1 a loss that is not listed, a listed loss that no longer
 happens, or an error; 2 bad arguments or no adapter available.
 `;
 
-/** Where adapters are discovered by default. */
-export const ADAPTER_MODULES = ['@ewp/mem0/conformance', '@ewp/zep/conformance', '@ewp/langchain/conformance'];
+/**
+ * Where adapters are discovered by default: the ones that run offline. Mem0's and Zep's run on test
+ * doubles (local servers, an offline Memory) kept in the repository's private packages, so only a
+ * checkout has them.
+ */
+export const ADAPTER_MODULES = ['@ewp/mem0-testing/conformance', '@ewp/zep-testing/conformance', '@ewp/langchain/conformance'];
+
+/** What to say when the test doubles of a store are not installed: the live-store option that runs it instead. */
+const NEEDS_A_STORE: Record<string, string> = {
+  '@ewp/mem0-testing/conformance': 'mem0 (mem0-oss, mem0-hosted) runs against your Mem0: --mem0 URL',
+  '@ewp/zep-testing/conformance': 'zep runs against your Zep: --zep URL',
+};
 
 /** Imports a module by specifier; injectable so tests can provide adapters. */
 export type ModuleLoader = (specifier: string) => Promise<unknown>;
@@ -66,7 +79,12 @@ async function discover(specifiers: string[], load: ModuleLoader, io: CliIO): Pr
       mod = await load(specifier);
     } catch (error) {
       if (notInstalled(error)) {
-        skipped.push(`ewp conformance: skipped ${specifier} (not installed: ${String((error as Error).message).split('\n')[0]})\n`);
+        const live = NEEDS_A_STORE[specifier];
+        skipped.push(
+          live === undefined
+            ? `ewp conformance: skipped ${specifier} (not installed: ${String((error as Error).message).split('\n')[0]})\n`
+            : `ewp conformance: skipped ${live} (offline, on the test doubles of ${specifier.split('/').slice(0, 2).join('/')}, only in a checkout of the repository)\n`,
+        );
         continue;
       }
       io.stderr.write(`ewp conformance: cannot load ${specifier}: ${(error as Error).message}\n`);
@@ -177,7 +195,7 @@ async function installedSubjects(values: { adapter?: string[]; module?: string[]
     return undefined;
   }
   if (subjects.length === 0) {
-    io.stderr.write('ewp conformance: no adapter available (install @ewp/mem0 or @ewp/zep, or pass --module)\n');
+    io.stderr.write('ewp conformance: no adapter available (run against a store with --pg, --mem0 or --zep URL, install @ewp/langchain, or pass --module)\n');
     return undefined;
   }
   return subjects;

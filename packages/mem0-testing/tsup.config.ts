@@ -1,0 +1,6 @@
+import { ewpTsup } from '../../tsup.shared.js';
+
+export default ewpTsup({
+  entry: { index: 'src/index.ts', conformance: 'src/conformance.ts' },
+  external: ['mem0ai', 'mem0ai/oss', '@ewp/conformance'],
+});

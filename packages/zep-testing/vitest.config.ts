@@ -1,0 +1,3 @@
+import { ewpProject } from '../../vitest.shared.js';
+
+export default ewpProject();
