@@ -163,7 +163,7 @@ export function runFrameworkConformance(factory: StoreFactory): void {
         }
         const all = await withStore(factory, (store) => retrieved(store));
         const byId = Object.fromEntries(all.map((d) => [d.id, d.ewp]));
-        expect(byId['d-win']).toMatchObject({ proposition_id: 'P-win', acceptance: 'ACCEPTED', verification: 'EXTERNAL', unrecorded: false });
+        expect(byId['d-win']).toMatchObject({ propositionId: 'P-win', acceptance: 'ACCEPTED', verification: 'EXTERNAL', unrecorded: false });
         expect(byId['d-x']).toMatchObject({ acceptance: 'TENTATIVE', conflict: 'OPEN' });
         expect(byId['d-old']).toMatchObject({ currency: 'SUPERSEDED' });
         expect(byId['d-note']).toMatchObject({ unrecorded: true });
