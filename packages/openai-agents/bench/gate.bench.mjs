@@ -1,6 +1,6 @@
 // Gate overhead per tool call through the OpenAI Agents SDK runner: one run of an agent whose model
 // (the SDK's ScriptedModel) calls `restart` once and then answers, with the tool gated by
-// gateAgentTool (MAY_ACT: needsApproval + the input guardrail decide on a stored view, each decision
+// gate() (MAY_ACT: needsApproval + the input guardrail decide on a stored view, each decision
 // recorded, and invoke runs through runGuarded: decided again, claimed and its outcome recorded) against the
 // same tool ungated, sampled in turn in the same process. Needs the package built (`pnpm build`).
 // Usage: pnpm --filter @ewp/openai-agents bench   (EWP_BENCH_QUICK=1: fewer samples)
@@ -12,7 +12,7 @@ import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents-co
 import { z } from 'zod';
 import { overhead } from '../../../bench/latency.mjs';
 import { QUICK, REPO, writeResults } from '../../../bench/machine.mjs';
-import { gateAgentTool } from '../dist/index.js';
+import { gate } from '../dist/index.js';
 
 setTracingDisabled(true);
 const N = QUICK ? 100 : 600;
@@ -24,9 +24,9 @@ const restart = tool({
   parameters: z.object({ server: z.string() }),
   execute: async ({ server }) => `restarted ${server}`,
 });
-const gated = gateAgentTool(restart, {
+const gated = gate(restart, {
   proposition: 'P-win',
-  action: { action_id: 'restart', kind: 'restart', risk: 'high', reversible: true },
+  action: { risk: 'high', reversible: true },
   store,
   now: () => new Date('2026-09-21T21:00:00Z'),
 });
@@ -45,7 +45,7 @@ const agentWith = (t) => {
 
 const row = await overhead(agentWith(restart), agentWith(gated), N);
 const path = writeResults('openai-agents-gate', {
-  description: 'one agent run (tool call + answer, ScriptedModel) with the tool gated by gateAgentTool (MAY_ACT) vs ungated, sampled in turn; ms',
-  rows: [{ operation: 'run(): restart via gateAgentTool vs plain tool', store: 'MemoryEvidenceStore', ...row }],
+  description: 'one agent run (tool call + answer, ScriptedModel) with the tool gated by gate() (MAY_ACT) vs ungated, sampled in turn; ms',
+  rows: [{ operation: 'run(): restart via gate() vs plain tool', store: 'MemoryEvidenceStore', ...row }],
 });
 console.log(JSON.stringify(row), '->', path);

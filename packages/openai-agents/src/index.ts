@@ -1,11 +1,12 @@
 /**
- * @ewp/openai-agents — EWP warrant for the OpenAI Agents SDK: `ewpAgentTools()` (the eight EWP
- * tools of @ewp/tools as function tools), `gateAgentTool()` (`mayAct` as `needsApproval` and a
- * tool input guardrail) and `EvidenceSession` (a `Session` that records turns as evidence).
+ * @ewp/openai-agents — EWP warrant for the OpenAI Agents SDK: `ewpTools()` (the agent-callable EWP
+ * tools as function tools), `observe()` (a tool whose results are recorded as observations of a claim),
+ * `gate()` (an action tool that runs only when the evidence for its claim warrants it: `needsApproval`
+ * and a tool input guardrail) and `EvidenceSession` (a `Session` that records turns as evidence).
  * @packageDocumentation
  */
-export { type EwpAgentTool, type EwpAgentToolsOptions, ewpAgentTools } from './tools/ewp-agent-tools.js';
-export { GATE_GUARDRAIL_NAME, gateAgentTool, gatedAgentTool } from './gate/gate-agent-tool.js';
+export { type EwpAgentTool, type EwpToolsOptions, ewpTools } from './tools/ewp-tools.js';
+export { GATE_GUARDRAIL_NAME, gate } from './gate/gate.js';
+export { observe } from './gate/observe.js';
 export { EvidenceSession, type EvidenceSessionOptions } from './session/evidence-session.js';
-export { decideGate, type GateDecision, type GateOptions, type GateRefusal, gateRefusalSchema } from '@ewp/tools';
-export { type EwpToolCode, type IngestCapability, type RefusalPayload, refusalSchema, ToolRefusal } from '@ewp/tools';
+export type { GateAction, GateOptions, GateRefusal, GateRiskPolicy, ObserveOptions, RefusalPayload } from '@ewp/tools';

@@ -2,7 +2,7 @@
 import type { ContractOutcome, ToolBinding, ToolCaller } from '@ewp/tools/testing';
 import { Agent, type RunToolCallOutputItem, run, setTracingDisabled } from '@openai/agents-core';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents-core/testing';
-import { type EwpAgentTool, ewpAgentTools } from '../src/tools/ewp-agent-tools.js';
+import { type EwpAgentTool, ewpTools } from '../src/tools/ewp-tools.js';
 
 setTracingDisabled(true);
 
@@ -23,12 +23,12 @@ function caller(tools: EwpAgentTool[]): ToolCaller {
   };
 }
 
-/** `ewpAgentTools()` run by the Agents SDK runner with its scripted model, over the suite's store. */
+/** `ewpTools()` run by the Agents SDK runner with its scripted model, over the suite's store. */
 export const openAiAgentsContractBinding: ToolBinding = {
   name: 'openai-agents run',
   open: async ({ now, store }) => ({
-    ingest: caller(ewpAgentTools({ store, ingest: true, now })),
-    reader: caller(ewpAgentTools({ store, now })),
+    ingest: caller(ewpTools({ store, ingest: true, now })),
+    reader: caller(ewpTools({ store, now })),
     close: async () => undefined,
   }),
 };

@@ -1,5 +1,5 @@
 import { loadFixtures } from '@ewp/conformance/pack';
-import { EwpError } from '@ewp/core';
+import { InvalidArgumentError } from '@ewp/core';
 import { type EvidenceStore, MemoryEvidenceStore } from '@ewp/ledger';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { callClaimId, DECISION_ENTRY_KINDS, DecisionError, decisionHistory, listDecisions, runDecision, verifyDecision } from '@ewp/tools';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentWith, restartModel, restartTool, toolOutputs } from '../../test/scripted-agent.js';
-import { GATE_GUARDRAIL_NAME, gateAgentTool, gatedAgentTool } from './gate-agent-tool.js';
+import { GATE_GUARDRAIL_NAME, gate } from './gate.js';
 
 const fixtures = loadFixtures();
 const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)!.view);
@@ -27,7 +27,7 @@ async function setup(at = T0) {
   return { store, clock, calls, restart: restartTool(calls) };
 }
 
-const high = (reversible: boolean) => ({ action_id: 'restart', kind: 'restart', risk: 'high' as const, reversible });
+const high = (reversible: boolean) => ({ id: 'restart', kind: 'restart', risk: 'high' as const, reversible });
 const parsed = (output: unknown) => JSON.parse(String(output)) as Record<string, unknown>;
 
 /** What the ledger holds about a proposition's decisions, read back with the decision functions of @ewp/tools. */
@@ -36,10 +36,10 @@ async function ledgerOf(store: EvidenceStore, proposition: string) {
   return Promise.all(decisions.map((d) => decisionHistory(store, d.decision_id)));
 }
 
-describe('gateAgentTool', () => {
+describe('gate', () => {
   it('MAY_ACT runs the tool without asking', async () => {
     const { store, clock, calls, restart } = await setup();
-    const gated = gateAgentTool(restart, { proposition: 'P-win', action: high(true), store, now: clock.now });
+    const gated = gate(restart, { proposition: 'P-win', action: high(true), store, now: clock.now });
     const result = await run(agentWith(gated, restartModel(['server01'], 'Restarted.')), 'restart server01');
     expect(result.interruptions).toEqual([]);
     expect(calls).toEqual(['server01']);
@@ -49,33 +49,33 @@ describe('gateAgentTool', () => {
 
   it('DENY: the input guardrail rejects the call with the reason the model reads, and the tool never runs', async () => {
     const { store, clock, calls, restart } = await setup();
-    const gated = gateAgentTool(restart, { proposition: 'P-x', action: high(false), store, now: clock.now });
+    const gated = gate(restart, { proposition: 'P-x', action: high(false), store, now: clock.now });
     const model = restartModel(['server01'], 'I may not restart it.');
     const result = await run(agentWith(gated, model), 'restart');
     expect(result.interruptions).toEqual([]);
     expect(calls).toEqual([]);
     const refusal = parsed(toolOutputs(result)[0]);
-    expect(refusal).toMatchObject({ ewp_gate: 'DENY', proposition_id: 'P-x', action_id: 'restart', acceptance: 'TENTATIVE', conflict: 'OPEN' });
+    expect(refusal).toMatchObject({ ewpGate: 'DENY', propositionId: 'P-x', actionId: 'restart', acceptance: 'TENTATIVE', conflict: 'OPEN' });
     expect(refusal.reason).toContain('does not warrant this high-risk action');
     expect(result.toolInputGuardrailResults.map((g) => [g.guardrail.name, g.output.behavior.type])).toEqual([[GATE_GUARDRAIL_NAME, 'rejectContent']]);
     // The refusal reached the model in its next request.
-    expect(JSON.stringify(model.lastCall?.request.input)).toContain('\\"ewp_gate\\":\\"DENY\\"');
+    expect(JSON.stringify(model.lastCall?.request.input)).toContain('\\"ewpGate\\":\\"DENY\\"');
     expect(result.finalOutput).toBe('I may not restart it.');
   });
 
   it('DENY when nothing is stored for the proposition', async () => {
     const { store, clock, calls, restart } = await setup();
-    const gated = gateAgentTool(restart, { proposition: 'P-unknown', action: { action_id: 'a', kind: 'k', risk: 'low' }, store, now: clock.now });
+    const gated = gate(restart, { proposition: 'P-unknown', action: { id: 'a', kind: 'k', risk: 'low' }, store, now: clock.now });
     const result = await run(agentWith(gated, restartModel(['server01'])), 'x');
     expect(calls).toEqual([]);
-    expect(parsed(toolOutputs(result)[0])).toMatchObject({ ewp_gate: 'DENY', view_id: null, acceptance: null });
+    expect(parsed(toolOutputs(result)[0])).toMatchObject({ ewpGate: 'DENY', viewId: null, acceptance: null });
   });
 
   it('REQUIRE_CONFIRMATION pauses the run with an interruption; approve() and a new run execute the call', async () => {
     const { store, calls, restart } = await setup();
-    const gated = gateAgentTool(restart, {
+    const gated = gate(restart, {
       proposition: 'P-win',
-      action: { action_id: 'restart', kind: 'restart', risk: 'medium', reversible: true },
+      action: { id: 'restart', kind: 'restart', risk: 'medium', reversible: true },
       store,
       now: () => LATER,
     });
@@ -92,9 +92,9 @@ describe('gateAgentTool', () => {
 
   it('reject() never runs the tool, and the model reads the rejection', async () => {
     const { store, calls, restart } = await setup();
-    const gated = gateAgentTool(restart, {
+    const gated = gate(restart, {
       proposition: 'P-win',
-      action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true },
+      action: { id: 'r', kind: 'r', risk: 'medium', reversible: true },
       store,
       now: () => LATER,
     });
@@ -109,11 +109,11 @@ describe('gateAgentTool', () => {
 
   it('resumes from serialized state (state.toString() / RunState.fromString) in a new process-like step', async () => {
     const { store, calls, restart } = await setup();
-    const gate = { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'medium' as const, reversible: true }, store, now: () => LATER };
-    const first = await run(agentWith(gateAgentTool(restart, gate), restartModel(['server01'], 'ok')), 'restart');
+    const gateOptions = { proposition: 'P-win', action: { id: 'r', kind: 'r', risk: 'medium' as const, reversible: true }, store, now: () => LATER };
+    const first = await run(agentWith(gate(restart, gateOptions), restartModel(['server01'], 'ok')), 'restart');
     const saved = first.state.toString();
     // A new agent object, as after a restart: its model continues the script with the answer.
-    const agent = agentWith(gateAgentTool(restartTool(calls), gate), restartModel([], 'ok'));
+    const agent = agentWith(gate(restartTool(calls), gateOptions), restartModel([], 'ok'));
     const restored = await RunState.fromString(agent, saved);
     const item = restored.getInterruptions()[0]!;
     restored.approve(item);
@@ -125,9 +125,9 @@ describe('gateAgentTool', () => {
   it('decides again when the approved call is about to run: evidence that turned to DENY meanwhile refuses it', async () => {
     const { store, calls, restart } = await setup();
     let risk: 'medium' | 'high' = 'medium';
-    const gated = gateAgentTool(restart, {
+    const gated = gate(restart, {
       proposition: 'P-win',
-      action: () => ({ action_id: 'r', kind: 'r', risk, reversible: true }),
+      action: () => ({ id: 'r', kind: 'r', risk, reversible: true }),
       store,
       now: () => LATER,
     });
@@ -141,7 +141,7 @@ describe('gateAgentTool', () => {
     first.state.approve(first.interruptions[0]!);
     const second = await run(agent, first.state);
     expect(calls).toEqual([]);
-    expect(parsed(toolOutputs(second)[0])).toMatchObject({ ewp_gate: 'DENY', currency: 'SUPERSEDED' });
+    expect(parsed(toolOutputs(second)[0])).toMatchObject({ ewpGate: 'DENY', currency: 'SUPERSEDED' });
     expect(second.finalOutput).toBe('Refused.');
   });
 
@@ -157,22 +157,22 @@ describe('gateAgentTool', () => {
       },
     };
     const withTick = { ...restart, inputGuardrails: [{ type: 'tool_input' as const, ...tick }] };
-    const gated = gateAgentTool(withTick, {
+    const gated = gate(withTick, {
       proposition: 'P-win',
-      action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true },
+      action: { id: 'r', kind: 'r', risk: 'medium', reversible: true },
       store,
       now: () => now,
     });
     const result = await run(agentWith(gated, restartModel(['server01'], 'no')), 'restart');
     expect(calls).toEqual([]);
-    expect(parsed(toolOutputs(result)[0])).toMatchObject({ ewp_gate: 'REQUIRE_CONFIRMATION' });
+    expect(parsed(toolOutputs(result)[0])).toMatchObject({ ewpGate: 'REQUIRE_CONFIRMATION' });
   });
 
   it('reads the proposition and the action from the tool input, per call', async () => {
     const { store, clock, calls, restart } = await setup();
-    const gated = gateAgentTool(restart, {
+    const gated = gate(restart, {
       proposition: (input: { server: string }) => (input.server === 'server01' ? 'P-win' : 'P-x'),
-      action: (input: { server: string }) => ({ action_id: `restart:${input.server}`, kind: 'restart', risk: 'high', reversible: true }),
+      action: (input: { server: string }) => ({ id: `restart:${input.server}`, kind: 'restart', risk: 'high', reversible: true }),
       store,
       now: clock.now,
     });
@@ -180,7 +180,7 @@ describe('gateAgentTool', () => {
     expect(calls).toEqual(['server01']);
     const outputs = toolOutputs(result);
     expect(outputs[0]).toBe('restarted server01');
-    expect(parsed(outputs[1])).toMatchObject({ ewp_gate: 'DENY', action_id: 'restart:other' });
+    expect(parsed(outputs[1])).toMatchObject({ ewpGate: 'DENY', actionId: 'restart:other' });
   });
 
   it("keeps the inner tool's own approval when the warrant says MAY_ACT", async () => {
@@ -192,7 +192,7 @@ describe('gateAgentTool', () => {
       needsApproval: true,
       execute: async ({ server }) => calls.push(server),
     });
-    const gated = gateAgentTool(careful, { proposition: 'P-win', action: { action_id: 'r', kind: 'r', risk: 'low', reversible: true }, store, now: clock.now });
+    const gated = gate(careful, { proposition: 'P-win', action: { id: 'r', kind: 'r', risk: 'low', reversible: true }, store, now: clock.now });
     const result = await run(agentWith(gated, restartModel(['server01'])), 'restart');
     expect(result.interruptions).toHaveLength(1);
     expect(calls).toEqual([]);
@@ -200,9 +200,9 @@ describe('gateAgentTool', () => {
 
   it('streams the interruption with run(..., { stream: true })', async () => {
     const { store, calls, restart } = await setup();
-    const gated = gateAgentTool(restart, {
+    const gated = gate(restart, {
       proposition: 'P-win',
-      action: { action_id: 'r', kind: 'r', risk: 'medium', reversible: true },
+      action: { id: 'r', kind: 'r', risk: 'medium', reversible: true },
       store,
       now: () => LATER,
     });
@@ -231,14 +231,14 @@ describe('gateAgentTool', () => {
       const ingestSide = new SqliteEvidenceStore(file);
       await ingestSide.put(fixture('08-verified-now'));
       const calls: string[] = [];
-      const gated = gateAgentTool(restartTool(calls), { proposition: 'P-win', action: high(true), store: agentSide, now: () => T0 });
+      const gated = gate(restartTool(calls), { proposition: 'P-win', action: high(true), store: agentSide, now: () => T0 });
       await run(agentWith(gated, restartModel(['server01'])), 'x');
       expect(calls).toEqual(['server01']);
       const latest = (await ingestSide.get('P-win'))!;
       await ingestSide.extend('P-win', [{ kind: 'check', record: { ...latest.checks[0]!, check_id: 'k-down', result: 'opposes' } }]);
       const second = await run(agentWith(gated, restartModel(['server01'])), 'x');
       expect(calls).toEqual(['server01']);
-      expect(parsed(toolOutputs(second)[0])).toMatchObject({ ewp_gate: 'DENY', conflict: 'OPEN' });
+      expect(parsed(toolOutputs(second)[0])).toMatchObject({ ewpGate: 'DENY', conflict: 'OPEN' });
       await agentSide.close();
       await ingestSide.close();
     } finally {
@@ -256,16 +256,20 @@ describe('gateAgentTool', () => {
       }
       return undefined;
     };
-    const notATool = error(() => gateAgentTool({ type: 'hosted_tool' } as never, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store }));
-    expect(EwpError.isInstance(notATool) && notATool.code === 'WRONG_TYPE' && notATool.path === 'tool').toBe(true);
-    const noStore = error(() => gateAgentTool(restart, { proposition: 'P', action: { action_id: 'a', kind: 'k' }, store: undefined as never }));
-    expect(EwpError.isInstance(noStore) && noStore.code === 'MISSING_FIELD' && noStore.path === 'store').toBe(true);
+    const notATool = error(() => gate({ type: 'hosted_tool' } as never, { proposition: 'P', action: { id: 'a', kind: 'k' }, store }));
+    expect(notATool).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'tool' });
+    expect(InvalidArgumentError.isInstance(notATool)).toBe(true);
+    const noStore = error(() => gate(restart, { proposition: 'P', action: { id: 'a', kind: 'k' }, store: undefined as never }));
+    expect(noStore).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'options.store' });
+    // The one check of the gate's options (checkGateOptions), made when the tool is wrapped.
+    expect(error(() => gate(restart, { claim: 'c', proposition: 'P', store }))).toMatchObject({ path: 'options.claim' });
+    expect(error(() => gate({ name: 'restart', description: 'r', parameters: z.object({}) } as never, { claim: 'c', store }))).toMatchObject({ path: 'tool' });
   });
 
   describe('guarded execution (runGuarded): decision, approval, execution claim and outcome in the ledger', () => {
     it('MAY_ACT: the call runs once, under a recorded decision with its execution claim and outcome; that decision never runs again', async () => {
       const { store, clock, calls, restart } = await setup();
-      const gated = gateAgentTool(restart, { proposition: 'P-win', action: high(true), store, now: clock.now });
+      const gated = gate(restart, { proposition: 'P-win', action: high(true), store, now: clock.now });
       await run(agentWith(gated, restartModel(['server01'], 'Restarted.')), 'restart server01');
       expect(calls).toEqual(['server01']);
       const ledger = await ledgerOf(store, 'P-win');
@@ -298,7 +302,7 @@ describe('gateAgentTool', () => {
         await first.put(fixture('08-verified-now'));
         const calls: string[] = [];
         await run(
-          agentWith(gateAgentTool(restartTool(calls), { proposition: 'P-win', action: high(true), store: first, now: () => T0 }), restartModel(['server01'])),
+          agentWith(gate(restartTool(calls), { proposition: 'P-win', action: high(true), store: first, now: () => T0 }), restartModel(['server01'])),
           'x',
         );
         expect(calls).toEqual(['server01']);
@@ -319,13 +323,13 @@ describe('gateAgentTool', () => {
 
     it('DENY: the refusals are recorded decisions, and nothing is claimed or executed', async () => {
       const { store, clock, calls, restart } = await setup();
-      const gated = gateAgentTool(restart, { proposition: 'P-x', action: high(false), store, now: clock.now });
+      const gated = gate(restart, { proposition: 'P-x', action: high(false), store, now: clock.now });
       const result = await run(agentWith(gated, restartModel(['server01'], 'no')), 'restart');
       expect(calls).toEqual([]);
       const refusal = parsed(toolOutputs(result)[0]);
       const ledger = await ledgerOf(store, 'P-x');
       expect(ledger.length).toBeGreaterThanOrEqual(1);
-      expect(ledger.map((h) => h.decision.decision_id)).toContain(refusal.decision_id);
+      expect(ledger.map((h) => h.decision.decision_id)).toContain(refusal.decisionId);
       for (const h of ledger) {
         expect(h.decision.record).toMatchObject({ decision: 'DENY', gate: 'openai-agents', call_id: 'call-1' });
         expect([h.execution, h.outcome, h.confirmation]).toEqual([null, null, null]);
@@ -334,7 +338,7 @@ describe('gateAgentTool', () => {
 
     it('REQUIRE_CONFIRMATION: the approval is recorded as the confirmation of the decision that ran, once', async () => {
       const { store, calls, restart } = await setup();
-      const gated = gateAgentTool(restart, { proposition: 'P-win', action: { ...high(true), risk: 'medium' }, store, now: () => LATER });
+      const gated = gate(restart, { proposition: 'P-win', action: { ...high(true), risk: 'medium' }, store, now: () => LATER });
       const agent = agentWith(gated, restartModel(['server01'], 'ok'));
       const first = await run(agent, 'restart server01');
       // Asked, not yet answered: decided and recorded, nothing confirmed or claimed.
@@ -354,13 +358,13 @@ describe('gateAgentTool', () => {
 
     it('a run state resumed twice after approve(): the approved call runs once; the second resume decides again and is refused', async () => {
       const { store, clock, calls, restart } = await setup(LATER);
-      const gate = { proposition: 'P-win', action: { ...high(true), risk: 'medium' as const }, store, now: clock.now };
-      const first = await run(agentWith(gateAgentTool(restart, gate), restartModel(['server01'], 'ok')), 'restart server01');
+      const gateOptions = { proposition: 'P-win', action: { ...high(true), risk: 'medium' as const }, store, now: clock.now };
+      const first = await run(agentWith(gate(restart, gateOptions), restartModel(['server01'], 'ok')), 'restart server01');
       first.state.approve(first.interruptions[0]!);
       const saved = first.state.toString();
       // Two workers resume the same saved, approved state, a minute apart: each restores it and runs.
       const resume = async () => {
-        const agent = agentWith(gateAgentTool(restartTool(calls), gate), restartModel([], 'ok'));
+        const agent = agentWith(gate(restartTool(calls), gateOptions), restartModel([], 'ok'));
         return run(agent, await RunState.fromString(agent, saved));
       };
       await resume();
@@ -386,7 +390,7 @@ describe('gateAgentTool', () => {
 
     it('reject(): no confirmation, no execution claim', async () => {
       const { store, calls, restart } = await setup();
-      const gated = gateAgentTool(restart, { proposition: 'P-win', action: { ...high(true), risk: 'medium' }, store, now: () => LATER });
+      const gated = gate(restart, { proposition: 'P-win', action: { ...high(true), risk: 'medium' }, store, now: () => LATER });
       const agent = agentWith(gated, restartModel(['server01'], 'ok'));
       const first = await run(agent, 'restart');
       first.state.reject(first.interruptions[0]!);
@@ -400,13 +404,13 @@ describe('gateAgentTool', () => {
       // The third decision of the call (the guarded run's) is made after the 7-day check went stale.
       let decided = 0;
       const now = () => (++decided <= 2 ? T0 : LATER);
-      const gated = gateAgentTool(restart, { proposition: 'P-win', action: { ...high(true), risk: 'medium' }, store, now });
+      const gated = gate(restart, { proposition: 'P-win', action: { ...high(true), risk: 'medium' }, store, now });
       const result = await run(agentWith(gated, restartModel(['server01'], 'no')), 'restart');
       expect(calls).toEqual([]);
       expect(result.toolInputGuardrailResults.map((g) => g.output.behavior.type)).toEqual(['allow']);
       const refusal = parsed(toolOutputs(result)[0]);
-      expect(refusal).toMatchObject({ ewp_gate: 'REQUIRE_CONFIRMATION', currency: 'STALE' });
-      const history = await decisionHistory(store, refusal.decision_id as string);
+      expect(refusal).toMatchObject({ ewpGate: 'REQUIRE_CONFIRMATION', currency: 'STALE' });
+      const history = await decisionHistory(store, refusal.decisionId as string);
       expect(history).toMatchObject({ execution: null, confirmation: null, outcome: { body: { status: 'not_confirmed' } } });
     });
 
@@ -421,13 +425,13 @@ describe('gateAgentTool', () => {
           throw new Error('winrm unreachable');
         },
       });
-      const gated = gateAgentTool(failing, { proposition: 'P-win', action: high(true), store, now: clock.now });
+      const gated = gate(failing, { proposition: 'P-win', action: high(true), store, now: clock.now });
       await expect(run(agentWith(gated, restartModel(['server01'])), 'restart')).rejects.toThrow('winrm unreachable');
       const executed = (await ledgerOf(store, 'P-win')).filter((h) => h.execution !== null);
       expect(executed.map((h) => h.outcome?.body)).toEqual([expect.objectContaining({ status: 'failed', error: 'Error: winrm unreachable' })]);
     });
 
-    it('gatedAgentTool: a failing execute under the default errorFunction is recorded failed; the model reads the SDK default message', async () => {
+    it('gate(tool options): a failing execute under the default errorFunction is recorded failed; the model reads the SDK default message', async () => {
       const { store, clock } = await setup();
       const options = {
         name: 'restart',
@@ -438,7 +442,7 @@ describe('gateAgentTool', () => {
         },
       };
       const result = await run(
-        agentWith(gatedAgentTool(options, { proposition: 'P-win', action: high(true), store, now: clock.now }), restartModel(['server01'], 'failed')),
+        agentWith(gate(options, { proposition: 'P-win', action: high(true), store, now: clock.now }), restartModel(['server01'], 'failed')),
         'restart',
       );
       // The same text as the SDK's own tool with these options gives the model.
@@ -451,24 +455,21 @@ describe('gateAgentTool', () => {
       // gateAgentTool over the built tool cannot see the error its errorFunction absorbed: recorded succeeded.
       const { store: other } = await setup();
       await run(
-        agentWith(
-          gateAgentTool(tool(options), { proposition: 'P-win', action: high(true), store: other, now: clock.now }),
-          restartModel(['server01'], 'failed'),
-        ),
+        agentWith(gate(tool(options), { proposition: 'P-win', action: high(true), store: other, now: clock.now }), restartModel(['server01'], 'failed')),
         'restart',
       );
       expect((await ledgerOf(other, 'P-win')).filter((h) => h.execution !== null).map((h) => h.outcome?.body.status)).toEqual(['succeeded']);
     });
 
-    it('gatedAgentTool: a custom errorFunction gives the message; a succeeding execute is recorded succeeded', async () => {
+    it('gate(tool options): a custom errorFunction gives the message; a succeeding execute is recorded succeeded', async () => {
       const { clock } = await setup();
       const restartWith = (store: EvidenceStore, fail: boolean) =>
-        gatedAgentTool(
+        gate(
           {
             name: 'restart',
             description: 'r',
             parameters: z.object({ server: z.string() }),
-            errorFunction: (_context, error) => `could not restart: ${(error as Error).message}`,
+            errorFunction: (_context: unknown, error: unknown) => `could not restart: ${(error as Error).message}`,
             execute: async ({ server }: { server: string }) => {
               if (fail) throw new Error('busy');
               return `restarted ${server}`;
@@ -496,7 +497,7 @@ describe('gateAgentTool', () => {
         await writer.close();
         const readOnly = new SqliteEvidenceStore(file, { readOnly: true });
         const calls: string[] = [];
-        const gated = gateAgentTool(restartTool(calls), { proposition: 'P-win', action: high(true), store: readOnly, now: () => T0 });
+        const gated = gate(restartTool(calls), { proposition: 'P-win', action: high(true), store: readOnly, now: () => T0 });
         // The SDK reports it as a ToolCallError around the gate's DecisionError.
         await expect(run(agentWith(gated, restartModel(['server01'])), 'x')).rejects.toSatisfy(
           (e: unknown) => e instanceof ToolCallError && DecisionError.isInstance(e.error) && e.error.code === 'EWP_REFUSE_DECISION_NOT_RECORDED',
@@ -510,17 +511,11 @@ describe('gateAgentTool', () => {
 
     it('record: false runs the call unrecorded; a gate name of the caller is kept', async () => {
       const { store, clock, calls, restart } = await setup();
-      await run(
-        agentWith(gateAgentTool(restart, { proposition: 'P-win', action: high(true), store, now: clock.now, record: false }), restartModel(['server01'])),
-        'x',
-      );
+      await run(agentWith(gate(restart, { proposition: 'P-win', action: high(true), store, now: clock.now, record: false }), restartModel(['server01'])), 'x');
       expect(calls).toEqual(['server01']);
       expect(await store.readEntries()).toEqual([]);
       await run(
-        agentWith(
-          gateAgentTool(restart, { proposition: 'P-win', action: high(true), store, now: clock.now, record: { gate: 'ops-bot' } }),
-          restartModel(['server02']),
-        ),
+        agentWith(gate(restart, { proposition: 'P-win', action: high(true), store, now: clock.now, record: { gate: 'ops-bot' } }), restartModel(['server02'])),
         'x',
       );
       expect(calls).toEqual(['server01', 'server02']);

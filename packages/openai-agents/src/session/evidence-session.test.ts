@@ -1,4 +1,4 @@
-import { EwpError } from '@ewp/core';
+import { InvalidArgumentError } from '@ewp/core';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { Agent, MemorySession, run, setTracingDisabled } from '@openai/agents-core';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents-core/testing';
@@ -98,7 +98,7 @@ describe('EvidenceSession', () => {
       new EvidenceSession({ store: undefined as never });
       expect.unreachable();
     } catch (e) {
-      expect(EwpError.isInstance(e) && e.code === 'MISSING_FIELD' && e.path === 'store').toBe(true);
+      expect(InvalidArgumentError.isInstance(e) && e.path === 'options.store').toBe(true);
     }
   });
 });

@@ -4,7 +4,7 @@
  * as evidence in an `EvidenceStore`, by the turn rule of `@ewp/tools`: a turn is a claim that was
  * made, never a verification of it.
  */
-import { EwpError, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
+import { InvalidArgumentError, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { recordTurn } from '@ewp/tools';
 import { type AgentInputItem, MemorySession, type Session } from '@openai/agents-core';
@@ -64,7 +64,7 @@ export class EvidenceSession implements Session {
 
   constructor(options: EvidenceSessionOptions) {
     if (options === null || typeof options !== 'object' || options.store === undefined || options.store === null) {
-      throw new EwpError('MISSING_FIELD', 'an EvidenceStore is required', { path: 'store' });
+      throw new InvalidArgumentError('options.store', 'an EvidenceStore is required');
     }
     this.store = options.store;
     this.session = options.session ?? new MemorySession();

@@ -8,17 +8,17 @@ import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents-co
 import { describe, expect, it } from 'vitest';
 import { openAiAgentsContractBinding } from '../../test/contract-binding.js';
 import { toolOutputs } from '../../test/scripted-agent.js';
-import { ewpAgentTools } from './ewp-agent-tools.js';
+import { ewpTools } from './ewp-tools.js';
 
 const T0 = new Date('2026-09-21T21:00:00Z');
 
 runToolContract(openAiAgentsContractBinding);
 
-describe('ewpAgentTools ewp_may_act', () => {
+describe('ewpTools ewp_may_act', () => {
   it('records under the gate openai-agents with the model function call id, and claims that call once', async () => {
     const store = new MemoryEvidenceStore();
     await store.put(structuredClone(loadFixtures().find((f) => f.name === '08-verified-now')!.view));
-    const tools = ewpAgentTools({ store, ingest: true, now: () => T0 });
+    const tools = ewpTools({ store, ingest: true, now: () => T0 });
     const args = { proposition_id: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'high', reversible: true } };
     const ask = async () => {
       const model = new ScriptedModel([[functionCall('ewp_may_act', args, { callId: 'call-oa-1' })], [assistantMessage('ok')]]);
