@@ -9,4 +9,5 @@ export { type EwpMastraTool, type EwpMastraToolsOptions, ewpMastraTools, type In
 export { gateMastraTool, type WarrantGates, warrantToolHooks } from './gate/warrant-gate.js';
 export { type RecalledWarrant, WarrantMemoryProcessor, type WarrantMemoryProcessorOptions } from './memory/warrant-memory-processor.js';
 export { decideGate, type GateDecision, type GateOptions, type GateRefusal, gateRefusalSchema } from '@ewp/tools';
-export { type EwpToolCode, type IngestCapability, type RefusalPayload, refusalSchema, ToolRefusal } from '@ewp/tools';
+export { type EwpToolCode, type IngestCapability, type RefusalPayload, ToolRefusal } from '@ewp/tools';
+export { refusalSchema } from '@ewp/spec/tools';

@@ -1,8 +1,10 @@
 /**
- * @ewp/tools — the eight EWP tools, framework-free: each tool's name, description, zod input and
- * output schema (JSON Schema derived from them), argument decoding with EWP codes and JSON paths,
- * and its run function over any EvidenceStore. `@ewp/mcp`, `@ewp/ai-sdk` and `@ewp/langchain` are
- * bindings of this set; the same call gives the same result through each of them.
+ * @ewp/tools — how every agent-callable tool runs, framework-free: {@link runTool} runs any tool of the
+ * registry (`TOOL_SPECS` of `@ewp/spec/tools`, which holds each tool's name, description, schemas and
+ * role) over any EvidenceStore, with one role check, one argument bound check and one refusal path;
+ * argument decoding with EWP codes and JSON paths; the gate, the decision records and the write path.
+ * `@ewp/mcp`, `@ewp/ai-sdk`, `@ewp/langchain`, `@ewp/mastra`, `@ewp/openai-agents` and `@ewp/adk` are
+ * bindings; the same call gives the same result through each of them.
  * @packageDocumentation
  */
 export {
@@ -18,34 +20,14 @@ export {
   ToolRefusal,
   toRefusal,
 } from './refusal.js';
-export {
-  type EwpToolName,
-  inputJsonSchema,
-  inputs,
-  jsonSchemaOf,
-  type ObjectJsonSchema,
-  outputJsonSchema,
-  outputs,
-  refusalSchema,
-} from './schemas.js';
 export { isObject, parseToolArguments, type ToolArguments } from './tool-arguments.js';
-export type { EwpTool, ToolContext, ToolInput, ToolOutput } from './tool-context.js';
-export {
-  EWP_TOOL_NAMES,
-  EWP_TOOLS,
-  INGEST_TOOL_NAMES,
-  type IngestCapability,
-  type IngestToolName,
-  isToolName,
-  READ_TOOL_NAMES,
-  type ReadToolName,
-  type FrameworkCall,
-  runTool,
-  type ToolOutcome,
-  type ToolsetOptions,
-  toolContext,
-} from './toolset.js';
+export type { ToolContext, ToolImplementation } from './tool-context.js';
+export { type IngestCapability, type FrameworkCall, runTool, type ToolOutcome, type ToolsetOptions, toolContext } from './toolset.js';
 export { DEFAULT_ACTION_ID, DEFAULT_ACTION_KIND, MAX_CLOCK_SKEW_SECONDS, UNRECORDED_ANONYMOUS, UNRECORDED_READ_ONLY } from './tools/may-act.js';
+export { callGate } from './tools/decision-tools.js';
+export { DEFAULT_WRITER_PRINCIPAL } from './tools/memory-tools.js';
+export { type EventPage, pageEvents } from './tools/event-page.js';
+export { type RecallPage, recallPage } from './tools/recall-page.js';
 export {
   type AttestationSurface,
   demoteInlineView,
@@ -87,8 +69,6 @@ export * from './decisions/index.js';
 export { recoveryReason } from './gate-decision.js';
 export {
   AGENT_MEMORY_TOOL_ARGUMENTS,
-  MEMORY_ARGUMENT_FIELDS,
-  MEMORY_TOOL_ARGUMENTS,
   type MemoryArgumentScope,
   type MemoryRecallArguments,
   type MemoryStoreArguments,

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { MemoryLedger } from '@ewp/memory';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AGENT_MEMORY_TOOL_ARGUMENTS, MEMORY_TOOL_ARGUMENTS, memoryRecallQuery, memoryStoreInput, memoryWriteInput, writerSource } from './memory-tool-args.js';
+import { TOOL_SPECS } from '@ewp/spec/tools';
+import { AGENT_MEMORY_TOOL_ARGUMENTS, memoryRecallQuery, memoryStoreInput, memoryWriteInput, writerSource } from './memory-tool-args.js';
 import { ToolRefusal } from './refusal.js';
 import { parseToolArguments } from './tool-arguments.js';
 
@@ -38,7 +39,7 @@ function refusalOf(run: () => unknown): ToolRefusal {
 
 describe('parseToolArguments with the memory schemas', () => {
   it('refuses the first bad argument with EWP_REFUSE_INVALID_ARGUMENTS and its JSON path (array index included)', () => {
-    const store = MEMORY_TOOL_ARGUMENTS.memory_store;
+    const store = TOOL_SPECS.memory_store.input;
     const bad = refusalOf(() => parseToolArguments(store, { text: 'x', epistemic_class: 'observation', supports: ['a', ''] }));
     expect([bad.code, bad.path]).toEqual(['EWP_REFUSE_INVALID_ARGUMENTS', '$.supports[1]']);
     expect(bad.message.startsWith('$.supports[1]: ')).toBe(true);
@@ -48,7 +49,7 @@ describe('parseToolArguments with the memory schemas', () => {
   });
 
   it('the agent shape caps a recall at 100 rows where the server shape takes 1000', () => {
-    expect(parseToolArguments(MEMORY_TOOL_ARGUMENTS.memory_recall, { limit: 1000 }).limit).toBe(1000);
+    expect(parseToolArguments(TOOL_SPECS.memory_recall.input, { limit: 1000 }).limit).toBe(1000);
     expect(refusalOf(() => parseToolArguments(AGENT_MEMORY_TOOL_ARGUMENTS.memory_recall, { limit: 101 })).path).toBe('$.limit');
   });
 });
@@ -68,7 +69,7 @@ describe('memoryStoreInput / memoryRecallQuery reach the ledger', () => {
 
   it('the server shape passes project, source and supports through; a fixed scope wins over an argument', async () => {
     const m = ledger();
-    const read = (raw: unknown) => parseToolArguments(MEMORY_TOOL_ARGUMENTS.memory_store, raw);
+    const read = (raw: unknown) => parseToolArguments(TOOL_SPECS.memory_store.input, raw);
     const fact = await m.store(
       memoryStoreInput(read({ text: 'The backup job starts at 06:00', epistemic_class: 'observation', source: 'scheduler', project: 'ops' })),
     );
@@ -81,7 +82,7 @@ describe('memoryStoreInput / memoryRecallQuery reach the ledger', () => {
     expect(memoryStoreInput(read({ text: 't', epistemic_class: 'inference', project: 'ops' }), { project: null }).project).toBeNull();
 
     const query = memoryRecallQuery(
-      parseToolArguments(MEMORY_TOOL_ARGUMENTS.memory_recall, { query: 'backup', project: 'ops', class: 'observation', evaluated_at: '2026-03-02T00:00:00Z' }),
+      parseToolArguments(TOOL_SPECS.memory_recall.input, { query: 'backup', project: 'ops', class: 'observation', evaluated_at: '2026-03-02T00:00:00Z' }),
     );
     expect(query.at).toBe('2026-03-02T00:00:00Z');
     const rows = await m.recall(query);
@@ -91,7 +92,7 @@ describe('memoryStoreInput / memoryRecallQuery reach the ledger', () => {
 });
 
 describe('a memory write bound to its writer', () => {
-  const read = (raw: unknown) => parseToolArguments(MEMORY_TOOL_ARGUMENTS.memory_store, raw);
+  const read = (raw: unknown) => parseToolArguments(TOOL_SPECS.memory_store.input, raw);
   const refusal = (run: () => unknown) => {
     try {
       run();

@@ -1,12 +1,11 @@
 /**
- * The arguments of the `memory_store` and `memory_recall` tools, and how they become a `MemoryLedger`
- * call: one zod schema per tool and one mapping, shared by every binding that offers the tools (the
- * MCP server and its REST routes, the LangChain tools), so a store or a recall means the same through
- * each of them. Read arguments with `parseToolArguments`, which refuses the first bad one with its path.
+ * How the arguments of the `memory_store` and `memory_recall` tools become a `MemoryLedger` call: one
+ * mapping, shared by every binding that offers the tools (the registry's tools through `runTool`, the
+ * MCP REST routes, the LangChain tools), so a store or a recall means the same through each of them.
  *
- * Two shapes of the same arguments: {@link MEMORY_TOOL_ARGUMENTS} for a server whose caller names the
- * project (MCP, REST), and {@link AGENT_MEMORY_TOOL_ARGUMENTS} for tools handed to a model inside an
- * application, where the developer fixes the project too.
+ * Two shapes of the same arguments: the registry's (`TOOL_SPECS.memory_store.input`, for a caller that
+ * names the project: MCP, REST, every tool set), and {@link AGENT_MEMORY_TOOL_ARGUMENTS} for tools handed
+ * to a model inside an application, where the developer fixes the project too.
  *
  * The source of a memory is never an argument's free choice: it is the writer ({@link MemoryWriter},
  * the principal a token or the operator names), and an argument `source` is only a sub-source the
@@ -14,66 +13,19 @@
  * each paraphrase of its own conclusion could make it look independently observed.
  */
 import { FIELD_LIMITS } from '@ewp/core';
-import { type EpistemicClass, EPISTEMIC_CLASSES, type RecallQuery, type StoreMemoryInput } from '@ewp/memory';
+import type { EpistemicClass, RecallQuery, StoreMemoryInput } from '@ewp/memory';
+import { TOOL_SPECS } from '@ewp/spec/tools';
 import { z } from 'zod/v4';
 import { ToolRefusal } from './refusal.js';
 
-const hash = z
-  .string()
-  .min(1)
-  .max(FIELD_LIMITS.id)
-  .describe('a memory hash (mem:<hash> in the auto-context, or hash as memory_store or memory_recall answered it)');
-const epistemicClass = z.enum(EPISTEMIC_CLASSES);
-
-/** Argument fields the memory tools share (for the tools beyond store and recall, such as MCP's `memory_evidence_*`). */
-export const MEMORY_ARGUMENT_FIELDS = {
-  /** A memory hash. */
-  hash,
-  /** One epistemic class. */
-  epistemic_class: epistemicClass,
-  /** A project scope, or null / absent for global memories. */
-  project: z.string().min(1).max(FIELD_LIMITS.kind).nullable().optional().describe('project scope; omit for global memories. Supports never cross scopes.'),
-  /** T for confidence and warrant. */
-  evaluated_at: z.string().max(FIELD_LIMITS.kind).optional().describe('ISO-8601 instant T for confidence and warrant; default: the server clock'),
-} as const;
-
-const memoryStore = z.object({
-  text: z.string().min(1).max(FIELD_LIMITS.text).describe('the memory, one statement'),
-  epistemic_class: epistemicClass.describe(
-    'observation (read from a tool, a document, the user), evidence (an observation linked to a claim), inference (your conclusion), hypothesis (to be checked)',
-  ),
-  supports: z.array(hash).max(FIELD_LIMITS.array).optional().describe('memories this one supports: only an observation or evidence may support'),
-  project: MEMORY_ARGUMENT_FIELDS.project,
-  source: z
-    .string()
-    .min(1)
-    .max(FIELD_LIMITS.kind)
-    .optional()
-    .describe(
-      "a sub-source the operator allowed your principal (a tool, a sensor): stored as '<principal>/<source>'; omit it and the memory's source is your principal",
-    ),
-  derived_from: z.array(hash).max(FIELD_LIMITS.array).optional().describe('memories an inference or hypothesis was derived from (lineage, not support)'),
-});
-
-const memoryRecall = z.object({
-  query: z.string().max(FIELD_LIMITS.text).optional().describe('text to match; omit for the most salient memories'),
-  project: MEMORY_ARGUMENT_FIELDS.project,
-  class: z.union([epistemicClass, z.array(epistemicClass)]).optional(),
-  confidence_min: z.number().min(0).max(100).optional(),
-  limit: z.number().int().min(1).max(1000).optional(),
-  evaluated_at: MEMORY_ARGUMENT_FIELDS.evaluated_at,
-});
-
-/** The arguments of `memory_store` and `memory_recall` where the caller names the project (MCP, REST); `source` is a sub-source (see {@link MemoryWriter}). */
-export const MEMORY_TOOL_ARGUMENTS = {
-  memory_store: memoryStore,
-  memory_recall: memoryRecall,
-} as const;
+const memoryStore = TOOL_SPECS.memory_store.input;
+const memoryRecall = TOOL_SPECS.memory_recall.input;
 
 /**
- * The same arguments for a model inside an application: project and source are fixed by the developer
- * ({@link MemoryArgumentScope}), T is the ledger's clock, and a recall answers at most 100 rows (what
- * a prompt can hold).
+ * `memory_store`'s and `memory_recall`'s arguments for a model inside an application, derived from the
+ * registry's (`TOOL_SPECS` of `@ewp/spec/tools`): project and source are fixed by the developer
+ * ({@link MemoryArgumentScope}), T is the ledger's clock, and a recall page holds at most 100 rows
+ * (what a prompt can hold; `cursor` goes on as in the registry's).
  */
 export const AGENT_MEMORY_TOOL_ARGUMENTS = {
   memory_store: memoryStore.omit({ project: true, source: true }),

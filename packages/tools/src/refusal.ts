@@ -4,6 +4,8 @@
  * never by class identity, so it holds across duplicate installs and any EvidenceStore).
  */
 import { type ErrorCodeTable, EwpError, type EwpErrorCode, InvalidEvidenceView } from '@ewp/core';
+import type { MemoryErrorCode } from '@ewp/memory';
+import { EWP_TOOL_CODES, type EwpToolCode } from '@ewp/spec/tools';
 
 /**
  * The error codes only @ewp/tools raises (tool-call refusals and decision records), with their
@@ -34,37 +36,12 @@ export const TOOL_ERROR_CODES = {
 /** A code of {@link TOOL_ERROR_CODES}. */
 export type ToolErrorCode = keyof typeof TOOL_ERROR_CODES;
 
-/** Every code a tool call can be refused with (from {@link TOOL_ERROR_CODES} and core's `EWP_ERROR_CODES`). */
-export const EWP_TOOL_CODES = [
-  'EWP_REFUSE_INGEST_ROLE',
-  'EWP_REFUSE_UNATTESTED_TRUSTED_ORIGIN',
-  'EWP_REFUSE_IMMUTABLE_RECORD',
-  'EWP_REFUSE_INVALID_EVIDENCE_VIEW',
-  'EWP_REFUSE_LEDGER_UNAVAILABLE',
-  'EWP_REFUSE_INVALID_ARGUMENTS',
-  'EWP_REFUSE_PERSIST_WARRANT',
-  'EWP_REFUSE_CLIENT_SUPPLIED_WARRANT',
-  'EWP_REFUSE_INLINE_VIEW_FOR_ACTION',
-  'EWP_REFUSE_INVALID_ACTION',
-  'EWP_REFUSE_EVALUATED_AT_SKEW',
-  'EWP_REFUSE_STALE_VIEW_FOR_ACTION',
-  'EWP_REFUSE_CLIENT_RISK_POLICY',
-  'EWP_REFUSE_MISSING_CONTENT_HASH',
-  'EWP_REFUSE_MISSING_OBSERVED_AT',
-  'EWP_REFUSE_MISSING_VIEW',
-  'EWP_REFUSE_MAY_ACT_WITHOUT_ACTION',
-  'EWP_MISSING_EVALUATED_AT',
-  'EWP_UNKNOWN_TOOL',
-  'EWP_UNKNOWN_RESOURCE',
-  'LONE_SURROGATE',
-  'EWP_REFUSE_FIELD_TOO_LARGE',
-  'EWP_REFUSE_SOURCE_NOT_ALLOWED',
-  'EWP_REFUSE_CLASS_NOT_ALLOWED',
-  'EWP_REFUSE_DECISION_NOT_EXECUTABLE',
-] as const satisfies readonly (ToolErrorCode | EwpErrorCode)[];
+/** Every code a tool call can be refused with (the registry's list, `@ewp/spec/tools`). */
+export { EWP_TOOL_CODES, type EwpToolCode };
 
-/** A code a tool call can be refused with. */
-export type EwpToolCode = (typeof EWP_TOOL_CODES)[number];
+// The registry's list holds only codes some package defines, and every code of the memory layer (the memory tools pass them on).
+EWP_TOOL_CODES satisfies readonly (ToolErrorCode | EwpErrorCode | MemoryErrorCode)[];
+true satisfies [Exclude<MemoryErrorCode, EwpToolCode>] extends [never] ? true : never;
 
 const TOOL_CODES: ReadonlySet<string> = new Set(EWP_TOOL_CODES);
 

@@ -53,6 +53,14 @@ export function parseToolArguments<S extends z.ZodType>(schema: S, raw: unknown)
   } catch (error) {
     throw FieldTooLargeError.isInstance(error) ? toolRefusalOf(error) : error;
   }
+  return schemaArguments(schema, raw);
+}
+
+/**
+ * {@link parseToolArguments} without the bound check, for arguments `runTool` already bounded.
+ * @throws {ToolRefusal} `EWP_REFUSE_INVALID_ARGUMENTS` (or `EWP_REFUSE_FIELD_TOO_LARGE` for a schema bound) naming the first bad argument.
+ */
+export function schemaArguments<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -1,8 +1,7 @@
 import type { RiskPolicy } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import type { z } from 'zod/v4';
+import type { ToolName, ToolOutput } from '@ewp/spec/tools';
 import type { MemoryWriter } from './memory-tool-args.js';
-import type { EwpToolName, inputs, outputs } from './schemas.js';
 import type { ToolArguments } from './tool-arguments.js';
 
 /** What a tool call runs against: the ledger, the caller's role, the operator's policy and the clock. */
@@ -28,26 +27,16 @@ export interface ToolContext {
    * The other bindings name each call through `runTool`'s `call` argument (their gate name, the framework's call id).
    */
   call?: { gate: string; callId: string } | undefined;
+  /**
+   * The binding's gate name when the call itself is unnamed (`runTool`'s `call` without an id; an MCP
+   * server's `mcp`): `ewp_decision_outcome` reports on the decisions recorded under the gate of
+   * {@link call}, else this one, else `ewp_may_act`'s own (see `callGate`).
+   */
+  gate?: string | undefined;
 }
 
-/** The result of a tool (its output schema's type). */
-export type ToolOutput<N extends EwpToolName> = z.infer<(typeof outputs)[N]>;
-
-/** The arguments a tool advertises (its input schema's type); the decoder accepts any JSON and refuses with codes. */
-export type ToolInput<N extends EwpToolName> = z.input<(typeof inputs)[N]>;
-
-/** One EWP tool: its description, its schemas and its implementation. */
-export interface EwpTool<N extends EwpToolName = EwpToolName> {
-  name: N;
-  title: string;
-  description: string;
-  /** Writes need the ingest role, which is checked before any argument is read. */
-  writes: boolean;
-  /**
-   * The result is a function of the arguments, the context's roles and the ledger's contents alone
-   * (no clock): a binding may reuse it while the ledger's revision (`EvidenceStore.revision`) is unchanged.
-   */
-  deterministic?: boolean;
-  /** Decode `args` (refusing with EWP codes and JSON paths) and run the tool. */
+/** How one tool runs (its name, description, schemas and role are the registry's: `TOOL_SPECS` of `@ewp/spec/tools`). */
+export interface ToolImplementation<N extends ToolName = ToolName> {
+  /** Decode `args` (refusing with EWP codes and JSON paths) and run the tool; the role and the argument bounds were checked by `runTool`. */
   run(args: ToolArguments, context: ToolContext): Promise<ToolOutput<N>>;
 }

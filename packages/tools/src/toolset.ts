@@ -1,26 +1,30 @@
 /**
- * The eight tools as one set, and the one way to call them: the role is checked before the
- * arguments are read, `null`/absent arguments are `{}`, and every refusal is a {@link ToolRefusal}
- * with an EWP code. Bindings (MCP, AI SDK, LangChain) call {@link runTool} and only frame the result.
+ * The one way to call any agent-callable tool (the registry's twenty, `TOOL_SPECS` of `@ewp/spec/tools`):
+ * the role is checked before the arguments are read, `null`/absent arguments are `{}`, the whole call
+ * is bounded by the table of field limits, and every refusal is a {@link ToolRefusal} with an EWP code.
+ * Bindings (MCP, AI SDK, LangChain, Mastra, OpenAI Agents, ADK) list tools from the registry, call
+ * {@link runTool} and only frame the result.
  */
 import { checkJsonBounds, InvalidArgumentError, type RiskPolicy } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
+import { isToolName, TOOL_SPECS, type ToolName, type ToolOutput } from '@ewp/spec/tools';
 import type { MemoryWriter } from './memory-tool-args.js';
 import { asRefusal, ToolRefusal } from './refusal.js';
-import type { EwpToolName } from './schemas.js';
 import { isObject, type ToolArguments } from './tool-arguments.js';
-import type { EwpTool, ToolContext, ToolOutput } from './tool-context.js';
+import type { ToolContext, ToolImplementation } from './tool-context.js';
 import { checkRecordTool } from './tools/check-record.js';
+import { DECISION_TOOL_IMPLEMENTATIONS } from './tools/decision-tools.js';
 import { evidenceRecordTool } from './tools/evidence-record.js';
 import { evidenceViewGetTool } from './tools/evidence-view-get.js';
 import { evidenceViewPutTool } from './tools/evidence-view-put.js';
 import { listPropositionsTool } from './tools/list-propositions.js';
 import { mayActTool } from './tools/may-act.js';
 import { memoryContextTool } from './tools/memory-context.js';
+import { MEMORY_TOOL_IMPLEMENTATIONS } from './tools/memory-tools.js';
 import { warrantNowTool } from './tools/warrant-now.js';
 
-/** The eight tools by name. */
-export const EWP_TOOLS = {
+/** How each tool of the registry runs: one implementation per name, none missing. */
+const TOOL_IMPLEMENTATIONS = {
   ewp_warrant_now: warrantNowTool,
   ewp_evidence_view_put: evidenceViewPutTool,
   ewp_evidence_view_get: evidenceViewGetTool,
@@ -29,32 +33,9 @@ export const EWP_TOOLS = {
   ewp_may_act: mayActTool,
   ewp_memory_context: memoryContextTool,
   ewp_list_propositions: listPropositionsTool,
-} as const satisfies { [N in EwpToolName]: EwpTool<N> };
-
-/** Every tool name, in the order tool lists give them. */
-export const EWP_TOOL_NAMES = Object.keys(EWP_TOOLS) as EwpToolName[];
-
-/** The tools every caller gets (they never write). */
-export const READ_TOOL_NAMES = [
-  'ewp_warrant_now',
-  'ewp_evidence_view_get',
-  'ewp_may_act',
-  'ewp_memory_context',
-  'ewp_list_propositions',
-] as const satisfies readonly EwpToolName[];
-
-/** The tools that write to the ledger (they need the ingest role). */
-export const INGEST_TOOL_NAMES = ['ewp_evidence_view_put', 'ewp_check_record', 'ewp_evidence_record'] as const satisfies readonly EwpToolName[];
-
-/** A read tool's name. */
-export type ReadToolName = (typeof READ_TOOL_NAMES)[number];
-/** A write tool's name. */
-export type IngestToolName = (typeof INGEST_TOOL_NAMES)[number];
-
-/** Whether `name` is one of the eight tools. */
-export function isToolName(name: unknown): name is EwpToolName {
-  return typeof name === 'string' && Object.hasOwn(EWP_TOOLS, name);
-}
+  ...MEMORY_TOOL_IMPLEMENTATIONS,
+  ...DECISION_TOOL_IMPLEMENTATIONS,
+} as const satisfies { [N in ToolName]: ToolImplementation<N> };
 
 /** What the operator hands to a tool set to allow writes. */
 export interface IngestCapability {
@@ -107,32 +88,36 @@ export interface FrameworkCall {
 }
 
 /** The outcome of one call: the tool's result, or the refusal the caller reads. */
-export type ToolOutcome<N extends EwpToolName = EwpToolName> = { ok: true; value: ToolOutput<N> } | { ok: false; refusal: ToolRefusal };
+export type ToolOutcome<N extends ToolName = ToolName> = { ok: true; value: ToolOutput<N> } | { ok: false; refusal: ToolRefusal };
+
+/** The context of one call: the framework's call (gate and id) is this call's alone; a tool set's context is built once. */
+function callContext(base: ToolContext, call: FrameworkCall | undefined): ToolContext {
+  if (call === undefined) return base;
+  if (typeof call.callId === 'string' && call.callId !== '') return { ...base, gate: call.gate, call: { gate: call.gate, callId: call.callId } };
+  return { ...base, gate: call.gate };
+}
 
 /**
- * Run one tool call. Refusals come back as `{ ok: false }`; anything that is not a refusal is a
- * defect and is thrown, so a binding reports it as a failure rather than dress it up as a code.
- * `call` names the framework's call (see {@link ToolContext.call}): `ewp_may_act` records under its
- * gate and id and claims it; without an id the context is used as given.
+ * Run one call of any tool of the registry. Refusals come back as `{ ok: false }`; anything that is
+ * not a refusal is a defect and is thrown, so a binding reports it as a failure rather than dress it
+ * up as a code. `call` names the framework's call (see {@link ToolContext.call}): `ewp_may_act`
+ * records under its gate and id and claims it, `ewp_decision_outcome` reports on that gate's
+ * decisions; without an id the context's own call stands.
  */
-export async function runTool<N extends EwpToolName>(name: N, rawArguments: unknown, context: ToolContext, call?: FrameworkCall): Promise<ToolOutcome<N>>;
+export async function runTool<N extends ToolName>(name: N, rawArguments: unknown, context: ToolContext, call?: FrameworkCall): Promise<ToolOutcome<N>>;
 export async function runTool(name: string, rawArguments: unknown, context: ToolContext, call?: FrameworkCall): Promise<ToolOutcome>;
 export async function runTool(name: string, rawArguments: unknown, baseContext: ToolContext, call?: FrameworkCall): Promise<ToolOutcome> {
   if (!isToolName(name)) return { ok: false, refusal: new ToolRefusal('EWP_UNKNOWN_TOOL', `unknown tool ${JSON.stringify(name)}`) };
-  const tool = EWP_TOOLS[name] as EwpTool;
-  // A tool set's context is built once; the framework's call (gate and id) is this call's alone.
-  const context: ToolContext =
-    call !== undefined && typeof call.callId === 'string' && call.callId !== ''
-      ? { ...baseContext, call: { gate: call.gate, callId: call.callId } }
-      : baseContext;
+  const context = callContext(baseContext, call);
   // The role is decided before the payload is looked at.
-  if (tool.writes && !context.ingest) {
-    return { ok: false, refusal: new ToolRefusal('EWP_REFUSE_INGEST_ROLE', `${tool.name} writes to the ledger and needs the ingest role`) };
+  if (TOOL_SPECS[name].role === 'ingest' && !context.ingest) {
+    return { ok: false, refusal: new ToolRefusal('EWP_REFUSE_INGEST_ROLE', `${name} writes to the ledger and needs the ingest role`) };
   }
   if (rawArguments !== undefined && rawArguments !== null && !isObject(rawArguments)) {
     return { ok: false, refusal: new ToolRefusal('EWP_REFUSE_INVALID_ARGUMENTS', 'arguments must be an object', { path: '$' }) };
   }
   const args: ToolArguments = (rawArguments as ToolArguments | null | undefined) ?? {};
+  const tool = TOOL_IMPLEMENTATIONS[name] as ToolImplementation;
   try {
     // The table of field limits bounds the whole call first (depth, text, arrays); each reader then bounds its own field.
     checkJsonBounds(args);

@@ -1,9 +1,10 @@
 /**
  * `memoryTools()`: `memory_store` and `memory_recall` as LangChain tools that write and read through an
  * `@ewp/memory` ledger, so what the agent stores gets its epistemic class, the support rule and the echo
- * check, and what it recalls comes back with class and confidence. The names, the argument schemas
- * and their mapping onto the ledger are `@ewp/tools`' (`AGENT_MEMORY_TOOL_ARGUMENTS`, `memoryStoreInput`,
- * `memoryRecallQuery`), the same the MCP tools of the same names use.
+ * check, and what it recalls comes back with class and confidence. The names, descriptions and results
+ * are the registry's (`TOOL_SPECS` of `@ewp/spec/tools`), the argument schemas its agent form
+ * (`AGENT_MEMORY_TOOL_ARGUMENTS` of `@ewp/tools`), and the mapping onto the ledger `@ewp/tools`'
+ * (`memoryWriteInput`, `memoryRecallQuery`, `recallPage`), the same the MCP tools of the same names use.
  *
  * The source of the agent's writes is the principal the developer binds in code (default `agent`),
  * never chosen by the model: a model that could name a new source for each paraphrase of its own
@@ -14,7 +15,8 @@
  */
 import type { MemoryLedger } from '@ewp/memory';
 import { EwpError, InvalidArgumentError } from '@ewp/core';
-import { AGENT_MEMORY_TOOL_ARGUMENTS, isSourceName, type MemoryWriter, memoryRecallQuery, memoryWriteInput } from '@ewp/tools';
+import { TOOL_SPECS } from '@ewp/spec/tools';
+import { AGENT_MEMORY_TOOL_ARGUMENTS, isSourceName, type MemoryWriter, memoryRecallQuery, memoryWriteInput, recallPage } from '@ewp/tools';
 import { type DynamicStructuredTool, tool } from '@langchain/core/tools';
 import type { z } from 'zod/v4';
 import { type MemorySource, memoryLedgerOf } from '@ewp/memory';
@@ -64,47 +66,20 @@ async function answer(work: () => Promise<Record<string, unknown>>): Promise<[st
 }
 
 function storeTool(ledger: MemoryLedger, project: string | null, writer: MemoryWriter): DynamicStructuredTool {
-  return tool(
-    (input: z.infer<typeof STORE_INPUT>) =>
-      answer(async () => {
-        const r = await ledger.store(memoryWriteInput(input, writer, { project }));
-        return {
-          hash: r.hash,
-          status: r.status,
-          class: r.class,
-          confidence: r.confidence,
-          support_count: r.support_count,
-          distinct_sources: r.distinct_sources,
-          links: r.links.map((l) => ({ target: l.target, status: l.status, echo: l.echo, target_confidence: l.target_confidence })),
-        };
-      }),
-    {
-      name: 'memory_store',
-      description:
-        'Store a memory with its epistemic class. With supports, link it as support of those memories (only observations and evidence may ' +
-        'support; an inference or hypothesis as support is refused). A near copy of what you stored before adds no source (an echo). ' +
-        'Answers hash, class and confidence.',
-      schema: STORE_INPUT,
-      responseFormat: 'content_and_artifact',
-    },
-  ) as unknown as DynamicStructuredTool;
+  const { name, description } = TOOL_SPECS.memory_store;
+  return tool((input: z.infer<typeof STORE_INPUT>) => answer(async () => ({ ...(await ledger.store(memoryWriteInput(input, writer, { project }))) })), {
+    name,
+    description,
+    schema: STORE_INPUT,
+    responseFormat: 'content_and_artifact',
+  }) as unknown as DynamicStructuredTool;
 }
 
 function recallTool(ledger: MemoryLedger, project: string | null): DynamicStructuredTool {
+  const { name, description } = TOOL_SPECS.memory_recall;
   return tool(
-    (input: z.infer<typeof RECALL_INPUT>) =>
-      answer(async () => {
-        const rows = await ledger.recall(memoryRecallQuery(input, { project }));
-        return { rows: rows.map(({ hash: h, text, class: c, confidence, source, score }) => ({ hash: h, text, class: c, confidence, source, score })) };
-      }),
-    {
-      name: 'memory_recall',
-      description:
-        'Recall memories by text (or the most salient). Every row has class and confidence (0-100 from independent observations, never from ' +
-        'recall). Recall makes a memory hot, not better founded: present an inference or hypothesis as such.',
-      schema: RECALL_INPUT,
-      responseFormat: 'content_and_artifact',
-    },
+    (input: z.infer<typeof RECALL_INPUT>) => answer(async () => ({ ...(await recallPage(ledger, memoryRecallQuery(input, { project }), input.cursor)) })),
+    { name, description, schema: RECALL_INPUT, responseFormat: 'content_and_artifact' },
   ) as unknown as DynamicStructuredTool;
 }
 

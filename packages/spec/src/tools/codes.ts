@@ -1,6 +1,8 @@
 /**
  * Every code a tool call can be refused with, in every binding. The meanings are `@ewp/tools`'
- * (`TOOL_ERROR_CODES`) and `@ewp/core`'s (`EWP_ERROR_CODES`), which check this list against theirs.
+ * (`TOOL_ERROR_CODES`), `@ewp/core`'s (`EWP_ERROR_CODES`) and `@ewp/memory`'s (`MEMORY_ERROR_CODES`,
+ * every one of them: the memory tools pass the memory layer's refusals on), which `@ewp/tools` checks
+ * this list against at compile time.
  */
 export const EWP_TOOL_CODES = Object.freeze([
   'EWP_REFUSE_INGEST_ROLE',
@@ -28,6 +30,16 @@ export const EWP_TOOL_CODES = Object.freeze([
   'EWP_REFUSE_SOURCE_NOT_ALLOWED',
   'EWP_REFUSE_CLASS_NOT_ALLOWED',
   'EWP_REFUSE_DECISION_NOT_EXECUTABLE',
+  'EWP_REFUSE_DECISION_UNKNOWN',
+  'EWP_REFUSE_DECISION_NOT_RECORDED',
+  'EWP_REFUSE_MEMORY_INPUT',
+  'EWP_REFUSE_MEMORY_UNKNOWN',
+  'EWP_REFUSE_MEMORY_CLASS_CONFLICT',
+  'EWP_REFUSE_MEMORY_SUPPORT_CLASS',
+  'EWP_REFUSE_MEMORY_SELF_LINK',
+  'EWP_REFUSE_MEMORY_PROJECT_SCOPE',
+  'EWP_REFUSE_MEMORY_LINK_CONFLICT',
+  'EWP_REFUSE_MEMORY_MEASURE_UNAVAILABLE',
 ] as const);
 
 /** A code a tool call can be refused with. */

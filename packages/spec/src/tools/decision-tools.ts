@@ -133,9 +133,7 @@ export const DECISION_TOOL_SPECS = {
     role: 'read',
     input: z.strictObject({}),
     output: z.object({
-      keys: z.array(
-        z.object({ key_id: text, public_key_hex: text, state: keyState, since: text, history: z.array(z.object({ state: keyState, at: text })) }),
-      ),
+      keys: z.array(z.object({ key_id: text, public_key_hex: text, state: keyState, since: text, history: z.array(z.object({ state: keyState, at: text })) })),
     }),
   },
   ewp_decision_outcome: {

@@ -179,7 +179,9 @@ export const EWP_TOOL_SPECS = {
         .describe('operator (ingest role) only'),
       call_id: idArg
         .optional()
-        .describe("your own id of the action call this decision gates (e.g. the host's tool-use id): a MAY_ACT claims that call once; default the request's id"),
+        .describe(
+          "your own id of the action call this decision gates (e.g. the host's tool-use id): a MAY_ACT claims that call once; default the request's id",
+        ),
     }),
     output: z.object({
       decision: z.enum(DECISIONS),

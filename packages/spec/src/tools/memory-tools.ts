@@ -27,10 +27,7 @@ export const MEMORY_ARGUMENT_FIELDS = {
   /** T for confidence and warrant. */
   evaluated_at: z.string().max(FIELD_LIMITS.kind).optional().describe('ISO-8601 instant T for confidence and warrant; default: the server clock'),
   /** A recall page's cursor. */
-  cursor: z
-    .string()
-    .optional()
-    .describe("a previous page's next_cursor: the rows after it (the ranking is recomputed, so a recall in between can move rows)"),
+  cursor: z.string().optional().describe("a previous page's next_cursor: the rows after it (the ranking is recomputed, so a recall in between can move rows)"),
   /** An event page's cursor. */
   events_after: z.number().int().min(0).optional().describe("only the events after this chain index (a previous answer's events_next_cursor)"),
 } as const;
@@ -204,7 +201,10 @@ export const MEMORY_TOOL_SPECS = {
       project: text.nullable(),
       hot: contextPart.describe('the most salient memories: hot, not evidence'),
       confirmed: contextPart.describe('warrant ACCEPTED or confidence at or above the threshold'),
-      recalled: z.object({ label: text, query: text, rows: z.array(contextRow) }).nullable().describe('the memories recalled for the query; null without one'),
+      recalled: z
+        .object({ label: text, query: text, rows: z.array(contextRow) })
+        .nullable()
+        .describe('the memories recalled for the query; null without one'),
       text: text.describe('the whole context as prompt text, every label included'),
     }),
   },
@@ -259,4 +259,3 @@ export const MEMORY_TOOL_SPECS = {
     }),
   },
 } as const;
-

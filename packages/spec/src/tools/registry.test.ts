@@ -75,9 +75,11 @@ describe('the tool registry', () => {
   });
 
   it('builds enumerations from the vocabulary arrays', () => {
-    const store = inputJsonSchema('memory_store') as { properties: { epistemic_class: { enum: string[] } } };
+    const store = inputJsonSchema('memory_store') as unknown as { properties: { epistemic_class: { enum: string[] } } };
     expect(store.properties.epistemic_class.enum).toEqual([...EPISTEMIC_CLASSES]);
-    const view = outputJsonSchema('ewp_evidence_view_get') as { properties: { evidence: { items: { properties: { polarity: { enum: string[] } } } } } };
+    const view = outputJsonSchema('ewp_evidence_view_get') as unknown as {
+      properties: { evidence: { items: { properties: { polarity: { enum: string[] } } } } };
+    };
     expect(view.properties.evidence.items.properties.polarity.enum).toEqual([...POLARITIES]);
   });
 

@@ -40,7 +40,9 @@ export const instantArg = text.describe('ISO 8601 instant, e.g. 2026-09-21T21:00
  * A list element a bounded page shortened to fit (long strings and arrays cut, or only its summary
  * kept): the page says so with `truncated: true` rather than drop it.
  */
-export const shortenedItem = z.looseObject({ truncated: z.literal(true) }).describe('an item shortened to fit the page (strings and arrays cut, or its summary only)');
+export const shortenedItem = z
+  .looseObject({ truncated: z.literal(true) })
+  .describe('an item shortened to fit the page (strings and arrays cut, or its summary only)');
 
 /** One epistemic class. */
 export const epistemicClass = z.enum(EPISTEMIC_CLASSES);

@@ -94,9 +94,7 @@ export const verificationCheckSchema = exactly<VerificationCheck>()(
 );
 
 /** {@link Conflict}. */
-export const conflictSchema = exactly<Conflict>()(
-  z.object({ conflict_id: text, proposition_ids: texts, status: z.enum(CONFLICT_STATUSES), note: text }),
-);
+export const conflictSchema = exactly<Conflict>()(z.object({ conflict_id: text, proposition_ids: texts, status: z.enum(CONFLICT_STATUSES), note: text }));
 
 /** {@link LineageEdge}. */
 export const lineageEdgeSchema = exactly<LineageEdge>()(z.object({ from_id: text, to_id: text, kind: z.enum(LINEAGE_KINDS) }));
@@ -164,9 +162,7 @@ export const warrantViewSchema = exactly<WarrantView>()(
 export const policySchema = exactly<Policy>()(z.object({ policy_id: text, version: text }));
 
 /** {@link Action} (docs/spec/protocol.md §9). */
-export const actionSchema = exactly<Action>()(
-  z.object({ action_id: text, kind: text, reversible: z.boolean().optional(), risk: z.enum(RISKS).optional() }),
-);
+export const actionSchema = exactly<Action>()(z.object({ action_id: text, kind: text, reversible: z.boolean().optional(), risk: z.enum(RISKS).optional() }));
 
 /** {@link RiskPolicy} (docs/spec/protocol.md §9). */
 export const riskPolicySchema = exactly<RiskPolicy>()(

@@ -3,17 +3,10 @@ import { appendRecords, decodeRecords, sourceWithDefaults } from '../incremental
 import { requireAttestation } from '../origin-trust.js';
 import { ToolRefusal } from '../refusal.js';
 import { idValue, isAbsent, isAttested, readId, readObject } from '../tool-arguments.js';
-import type { EwpTool } from '../tool-context.js';
+import type { ToolImplementation } from '../tool-context.js';
 
 /** `ewp_check_record` (write): append one verification check as a new snapshot. */
-export const checkRecordTool: EwpTool<'ewp_check_record'> = {
-  name: 'ewp_check_record',
-  title: 'Record a verification check',
-  description:
-    'Append one verification check to the latest snapshot of a proposition, committing a new snapshot. check: check_id, ' +
-    'method (e.g. tool_observation, human_review, inference), result (supports|opposes|inconclusive), observed_at, optional ' +
-    'scope, subjects and source (content_hash and observed_at required). Needs the ingest role; trusted origins need ingest_attestation: true.',
-  writes: true,
+export const checkRecordTool: ToolImplementation<'ewp_check_record'> = {
   async run(args, context) {
     const propositionId = readId(args, 'proposition_id', true);
     const check = readObject(args, 'check');

@@ -1,14 +1,10 @@
 /**
  * A memory's events as a bounded page, for `memory_evidence_show`, `memory_evidence_audit` and
  * `GET /v1/evidence/:hash`: a memory recalled often gathers many events (one per promotion attempt),
- * so the answer lists them oldest first up to the page byte bound of @ewp/tools and says where to go on.
+ * so the answer lists them oldest first up to the page byte bound (reply-page.ts) and says where to go on.
  */
 import type { LedgerEntry } from '@ewp/ledger';
-import { boundPage, type ShortenedItem } from '@ewp/tools';
-import { z } from 'zod/v4';
-
-/** The `events_after` argument: a previous answer's `events_next_cursor`. */
-export const EVENTS_AFTER = z.number().int().min(0).optional().describe("only the events after this chain index (a previous answer's events_next_cursor)");
+import { boundPage, type ShortenedItem } from '../reply-page.js';
 
 /** What {@link pageEvents} answers in place of the whole `events` list. */
 export interface EventPage {

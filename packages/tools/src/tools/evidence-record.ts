@@ -4,17 +4,10 @@ import { appendRecords, decodeRecords, sourceWithDefaults } from '../incremental
 import { requireAttestation } from '../origin-trust.js';
 import { ToolRefusal } from '../refusal.js';
 import { idValue, isAbsent, isAttested, readId, readObject, readText } from '../tool-arguments.js';
-import type { EwpTool } from '../tool-context.js';
+import type { ToolImplementation } from '../tool-context.js';
 
 /** `ewp_evidence_record` (write): append one evidence item (and optionally its assertion). */
-export const evidenceRecordTool: EwpTool<'ewp_evidence_record'> = {
-  name: 'ewp_evidence_record',
-  title: 'Record evidence',
-  description:
-    'Append one evidence item (evidence_id, polarity supports|opposes, content, observed_at, source) to the latest snapshot of ' +
-    'a proposition, committing a new snapshot. With a non-empty `text`, an assertion from the same source is recorded too. ' +
-    'Polarity is never assumed. Needs the ingest role; trusted origins need ingest_attestation: true.',
-  writes: true,
+export const evidenceRecordTool: ToolImplementation<'ewp_evidence_record'> = {
   async run(args, context) {
     const propositionId = readId(args, 'proposition_id', true);
     const evidence = readObject(args, 'evidence');

@@ -1,7 +1,7 @@
 import type { EvidenceView } from '@ewp/core';
 import { ToolRefusal, toRefusal } from '../refusal.js';
 import { isAbsent, isAttested, isObject, type ToolArguments } from '../tool-arguments.js';
-import type { EwpTool } from '../tool-context.js';
+import type { ToolImplementation } from '../tool-context.js';
 import { admitView, writeViews } from '../write-path.js';
 
 /** Arguments that belong to the call, not to a view given field by field. */
@@ -37,14 +37,7 @@ function viewBody(args: ToolArguments): Record<string, unknown> {
 }
 
 /** `ewp_evidence_view_put` (write): store an immutable snapshot. */
-export const evidenceViewPutTool: EwpTool<'ewp_evidence_view_put'> = {
-  name: 'ewp_evidence_view_put',
-  title: 'Store an evidence view',
-  description:
-    'Store an EvidenceView as an immutable (proposition_id, view_id) snapshot (pass it as `view`, or its fields as the arguments). ' +
-    'A missing view_id becomes the content-derived id; an identical re-put is a no-op; a changed snapshot or reused record id is ' +
-    'refused. Needs the server-side ingest role; trusted origins need ingest_attestation: true. WarrantViews are never stored.',
-  writes: true,
+export const evidenceViewPutTool: ToolImplementation<'ewp_evidence_view_put'> = {
   async run(args, context) {
     const body = viewBody(args);
     refusePersistedWarrant(args, body);

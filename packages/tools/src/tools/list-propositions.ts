@@ -4,18 +4,10 @@ import { readInteger, readText } from '../tool-arguments.js';
 
 /** How deep the list can be paged (the store reads every row before the page). */
 const MAX_OFFSET = 1_000_000;
-import type { EwpTool } from '../tool-context.js';
+import type { ToolImplementation } from '../tool-context.js';
 
 /** `ewp_list_propositions`: discovery of stored propositions, newest first. */
-export const listPropositionsTool: EwpTool<'ewp_list_propositions'> = {
-  name: 'ewp_list_propositions',
-  title: 'List stored propositions',
-  description:
-    'List stored propositions, newest snapshot first, with their latest view id, up to five assertion texts and the snapshot ' +
-    'count. query: case-insensitive substring of the id or an assertion text; limit 1-500 (default 50); a page also stops at 64 KiB, ' +
-    'and next_cursor (null on the last page) passed as cursor gives the next one. Discovery only: no warrant.',
-  writes: false,
-  deterministic: true,
+export const listPropositionsTool: ToolImplementation<'ewp_list_propositions'> = {
   async run(args, context) {
     const query = readText(args, 'query');
     const limit = readInteger(args, 'limit', 1, 500, 50);

@@ -5,7 +5,7 @@ import { claimDecision } from '../decisions/run-guarded.js';
 import { ToolRefusal, toRefusal } from '../refusal.js';
 import { loadStoredView, serverTime } from '../stored-view.js';
 import { hasArgument, isAbsent, isObject, readId, type ToolArguments } from '../tool-arguments.js';
-import type { EwpTool } from '../tool-context.js';
+import type { ToolContext, ToolImplementation } from '../tool-context.js';
 
 /** Largest accepted distance between a caller's `evaluated_at` and the server clock. */
 export const MAX_CLOCK_SKEW_SECONDS = 300;
@@ -95,9 +95,9 @@ function checkSkew(args: ToolArguments, now: Date): void {
 /**
  * A recorded MAY_ACT on a named call authorizes one execution of that call: it is claimed here, by
  * the library's one claim (as Claude Code's PreToolUse `allow` claims its call), and its outcome is
- * reported later (MCP's `ewp_decision_outcome`). A call already run under another decision is refused.
+ * reported later (`ewp_decision_outcome`, under the same gate). A call already run under another decision is refused.
  */
-async function claimCall(decisionId: string, action: Action, context: Parameters<EwpTool['run']>[1]): Promise<boolean> {
+async function claimCall(decisionId: string, action: Action, context: ToolContext): Promise<boolean> {
   let run: Awaited<ReturnType<typeof claimDecision>>;
   try {
     run = await claimDecision(context.store, decisionId, { action });
@@ -114,16 +114,7 @@ async function claimCall(decisionId: string, action: Action, context: Parameters
 }
 
 /** `ewp_may_act`: gate an action on the latest stored snapshot at the server clock. */
-export const mayActTool: EwpTool<'ewp_may_act'> = {
-  name: 'ewp_may_act',
-  title: 'May the agent act?',
-  description:
-    'Decide MAY_ACT, REQUIRE_CONFIRMATION or DENY for an action {risk: low|medium|high, reversible: boolean} that relies on a ' +
-    'proposition. The server evaluates the latest stored snapshot at its own clock; inline views and client-supplied warrants ' +
-    'are refused. A given evaluated_at must be within 300 s of the server clock; a given view_id must be the latest snapshot. ' +
-    'For a caller with the ingest role the decision is recorded; a recorded MAY_ACT claims one execution of its call (call_id, your own ' +
-    'id of the action call, or by default this request): act once, then report the outcome (ewp_decision_outcome over MCP).',
-  writes: false,
+export const mayActTool: ToolImplementation<'ewp_may_act'> = {
   async run(args, context) {
     const action = readAction(args);
     const riskPolicy = readRiskPolicy(args, context.ingest, context.riskPolicy);

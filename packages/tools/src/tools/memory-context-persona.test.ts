@@ -2,7 +2,7 @@
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { memoryLedgerFor } from '@ewp/memory';
 import { describe, expect, it } from 'vitest';
-import { outputs } from '../schemas.js';
+import { TOOL_SPECS } from '@ewp/spec/tools';
 import { runTool, toolContext } from '../toolset.js';
 
 const T = '2026-12-01T12:00:00Z';
@@ -27,7 +27,7 @@ describe('ewp_memory_context persona', () => {
       salience: { recall_count: 3, importance: 0 },
     });
     expect(value?.warrant.acceptance).toBe('TENTATIVE');
-    expect(outputs.ewp_memory_context.parse(value)).toEqual(value);
+    expect(TOOL_SPECS.ewp_memory_context.output.parse(value)).toEqual(value);
     await store.put({ proposition_id: 'P-other', assertions: [] });
     const other = await runTool('ewp_memory_context', { proposition_id: 'P-other', evaluated_at: T }, context);
     expect(other.ok && other.value.persona).toBeNull();

@@ -4,7 +4,7 @@ import type { EvidenceStore } from '@ewp/ledger';
 import { ToolRefusal } from '../refusal.js';
 import { evaluate, loadStoredView, serverTime } from '../stored-view.js';
 import { isAbsent, readId, readText } from '../tool-arguments.js';
-import type { EwpTool } from '../tool-context.js';
+import type { ToolImplementation } from '../tool-context.js';
 
 const NOTE =
   'Memory is evidence, not belief. Report the five axes as they are; say conflict=OPEN out loud and do not invent a ' +
@@ -71,14 +71,7 @@ async function personaOf(store: EvidenceStore, propositionId: string, evaluatedA
 }
 
 /** `ewp_memory_context`: what an agent should say about a remembered proposition, with warnings. */
-export const memoryContextTool: EwpTool<'ewp_memory_context'> = {
-  name: 'ewp_memory_context',
-  title: 'Memory context with warrant',
-  description:
-    'Before relying on a remembered claim, get its warrant (five axes), the supporting and opposing evidence ids, the checks ' +
-    'with their classes, and warnings to say out loud (conflict OPEN, DEGRADED, STALE, SUPERSEDED, opposing checks, not accepted). ' +
-    'evaluated_at defaults to the server clock. Read-only.',
-  writes: false,
+export const memoryContextTool: ToolImplementation<'ewp_memory_context'> = {
   async run(args, context) {
     const propositionId = readId(args, 'proposition_id', true);
     const given = args.evaluated_at;

@@ -1,22 +1,16 @@
 /**
  * Recall as a bounded page, for `memory_recall` and `POST /v1/recall`: at most `limit` rows and
- * the page byte bound of @ewp/tools, with `next_cursor` (the rank to go on from) when more rows follow.
+ * the page byte bound (reply-page.ts), with `next_cursor` (the rank to go on from) when more rows follow.
  * A memory's text can be as long as the field limit allows, so rows are cut by bytes as well as by count.
  */
 import type { MemoryLedger, RecallQuery, RecallRow } from '@ewp/memory';
-import { boundPage, invalidArgument, type ShortenedItem } from '@ewp/tools';
-import { z } from 'zod/v4';
+import { invalidArgument } from '../refusal.js';
+import { boundPage, type ShortenedItem } from '../reply-page.js';
 
 /** Rows a recall answers when no limit is given (the memory ledger's own default). */
 const DEFAULT_RECALL_LIMIT = 10;
 /** How deep the recall ranking can be paged: the memory ledger answers at most this many rows. */
 const MAX_RECALL_RANK = 1000;
-
-/** The `cursor` argument of a paged recall. */
-export const RECALL_CURSOR = z
-  .string()
-  .optional()
-  .describe("a previous page's next_cursor: the rows after it (the ranking is recomputed, so a recall in between can move rows)");
 
 /** A page of recalled rows; a row too large for the page is shortened and carries `truncated: true`. */
 export interface RecallPage {

@@ -3,7 +3,7 @@ import { demoteInlineView, inlineOriginsTrusted } from '../origin-trust.js';
 import { ToolRefusal, toRefusal } from '../refusal.js';
 import { evaluate } from '../stored-view.js';
 import { hasArgument, isAbsent, isAttested, isObject, readId, type ToolArguments } from '../tool-arguments.js';
-import type { EwpTool } from '../tool-context.js';
+import type { ToolImplementation } from '../tool-context.js';
 import { warrantTableFor } from '../warrant-table.js';
 
 const NOTE =
@@ -38,15 +38,7 @@ function decodeInline(value: unknown): EvidenceView {
 }
 
 /** `ewp_warrant_now`: evaluate an inline view or a stored snapshot at the caller's T. Never persists. */
-export const warrantNowTool: EwpTool<'ewp_warrant_now'> = {
-  name: 'ewp_warrant_now',
-  title: 'Evaluate warrant now',
-  description:
-    'Compute the EWP-0.2.0 WarrantView (acceptance, conflict, verification, currency, sufficiency) of a stored proposition ' +
-    '(proposition_id, optional view_id) or of an inline view, at evaluated_at. Inline views are untrusted: their trusted ' +
-    'origins are demoted to inline:<origin>. Read-only.',
-  writes: false,
-  deterministic: true,
+export const warrantNowTool: ToolImplementation<'ewp_warrant_now'> = {
   async run(args, context) {
     const evaluatedAt = readEvaluatedAt(args);
     readPolicyField(args, 'policy_id', POLICY_ID);
