@@ -1,6 +1,7 @@
 /**
  * @ewp/mcp — an MCP server (stdio and Streamable HTTP) that gives agents EWP warrant over any
- * EvidenceStore: the eight tools of `@ewp/tools`, resources for stored views, server-side roles.
+ * EvidenceStore: every tool of the registry (`@ewp/spec/tools`, run by `@ewp/tools`), resources for
+ * stored views, server-side roles.
  * @packageDocumentation
  */
 
@@ -21,11 +22,11 @@ export {
 export { DEFAULT_STDIO_PRINCIPAL, type ObserverGrant, type ObserverGrants, parseObserverGrants, writerOf } from './principals.js';
 export { RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES } from './resources.js';
 export { AGENT_PROMPT_NAME } from './agent-prompt.js';
-export { callEwpTool, createEwpMcpServer, EWP_TOOLS, type EwpMcpServerOptions, refusalResult, SERVER_INSTRUCTIONS } from './server.js';
+export { callEwpTool, createEwpMcpServer, type EwpMcpServerOptions, MCP_GATE, refusalResult, SERVER_INSTRUCTIONS } from './server.js';
 export { type EwpStdioOptions, serveStdio } from './stdio.js';
 export { LineDelimitedServerTransport, MAX_STDIO_MESSAGE_BYTES } from './stdio-transport.js';
 // The toolset's names, re-exported so existing imports from `@ewp/mcp` keep working.
-export { EWP_TOOL_CODES, type EwpTool, type EwpToolCode, type EwpToolName, MAX_CLOCK_SKEW_SECONDS, type ToolContext, ToolRefusal } from '@ewp/tools';
+export { EWP_TOOL_CODES, type EwpToolCode, MAX_CLOCK_SKEW_SECONDS, type ToolContext, ToolRefusal } from '@ewp/tools';
 export {
   checkBodyFields,
   MCP_ERROR_CODES,
@@ -37,6 +38,4 @@ export {
   restErrorReply,
   UnknownFieldError,
 } from './rest-routes.js';
-export { isMemoryToolName, MEMORY_TOOL_INPUTS, MEMORY_TOOL_NAMES, MEMORY_TOOLS, type MemoryToolName, runMemoryTool } from './memory-tools.js';
 export { MEMORY_REST_ROUTES } from './rest-memory.js';
-export { MCP_GATE } from './decision-tools.js';

@@ -5,10 +5,8 @@
  * the same library function the MCP tools and the CLI call.
  */
 import { memoryLedgerFor } from '@ewp/memory';
-import { invalidArgument, memoryRecallQuery, memoryWriteInput, ToolRefusal } from '@ewp/tools';
-import { MEMORY_TOOL_INPUTS, memoryToolArguments } from './memory-tools.js';
-import { pageEvents } from './event-page.js';
-import { recallPage } from './recall-page.js';
+import { TOOL_SPECS } from '@ewp/spec/tools';
+import { invalidArgument, memoryRecallQuery, memoryWriteInput, pageEvents, parseToolArguments, recallPage, ToolRefusal } from '@ewp/tools';
 import type { RestRoute } from './rest-routes.js';
 
 /** The memory routes. */
@@ -18,15 +16,15 @@ export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
     path: '/v1/store',
     role: 'ingest',
     // The tool's fields, `class` for `epistemic_class`; anything else is refused by name.
-    fields: [...Object.keys(MEMORY_TOOL_INPUTS.memory_store.shape).filter((k) => k !== 'epistemic_class'), 'class'],
+    fields: [...Object.keys(TOOL_SPECS.memory_store.input.shape).filter((k) => k !== 'epistemic_class'), 'class'],
     // `{text, class, supports?, project?, source?, derived_from?}`; answers the memory's hash, class and confidence (and the rest of its state).
     // Its source is the token's principal (`source` only a sub-source the operator allowed it: principal/source).
     handler: async (body, _params, ctx) => {
       const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
       const { class: c, ...rest } = b;
-      let a: ReturnType<typeof memoryToolArguments<'memory_store'>>;
+      let a: ReturnType<typeof parseToolArguments<typeof TOOL_SPECS.memory_store.input>>;
       try {
-        a = memoryToolArguments('memory_store', { ...rest, epistemic_class: c });
+        a = parseToolArguments(TOOL_SPECS.memory_store.input, { ...rest, epistemic_class: c });
       } catch (error) {
         // The REST body names the field `class`; the tool schema calls it `epistemic_class`.
         if (ToolRefusal.isInstance(error) && error.path === '$.epistemic_class') throw invalidArgument('$.class', error.reason);
@@ -39,11 +37,11 @@ export const MEMORY_REST_ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/recall',
     role: 'reader',
-    fields: Object.keys(MEMORY_TOOL_INPUTS.memory_recall.shape),
+    fields: Object.keys(TOOL_SPECS.memory_recall.input.shape),
     // `{query, project?, class?, confidence_min?, limit?, cursor?}`; each row has class and confidence; a page of rows
     // (at most `limit`, and at most the page byte bound) with `next_cursor` for the next one.
     handler: async (body, _params, ctx) => {
-      const a = memoryToolArguments('memory_recall', body);
+      const a = parseToolArguments(TOOL_SPECS.memory_recall.input, body);
       return recallPage(memoryLedgerFor(ctx.store, ctx.clock), memoryRecallQuery(a), a.cursor);
     },
   },

@@ -1,26 +1,17 @@
 /**
- * The EWP MCP server over any EvidenceStore: a binding of `@ewp/tools`. Each tool is advertised
- * with the toolset's name, description and JSON Schema and run by the toolset (which reads the
- * arguments by its own rules, so every malformed value gets its own `EWP_*` code); this file only
- * frames results and refusals as MCP tool results. Built on the SDK's low-level `Server` so the
+ * The EWP MCP server over any EvidenceStore: a binding of `@ewp/tools`. Every tool of the registry
+ * (`TOOL_SPECS` of `@ewp/spec/tools`) is advertised with its name, description, JSON Schemas and the
+ * annotations its role implies, and run by `runTool` (which checks the role and reads the arguments by
+ * its own rules, so every malformed value gets its own `EWP_*` code); this file only frames results and
+ * refusals as MCP tool results. Built on the SDK's low-level `Server` so the
  * SDK does not validate arguments first with its own errors.
  */
 import { randomUUID } from 'node:crypto';
 import { PROTOCOL_VERSION } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { memoryLedgerFor, type SalienceStore } from '@ewp/memory';
-import {
-  EWP_TOOL_NAMES,
-  EWP_TOOLS as TOOLSET,
-  type EwpTool,
-  inputJsonSchema,
-  type MemoryWriter,
-  outputJsonSchema,
-  runTool,
-  type ToolContext,
-  type ToolRefusal,
-  toolContext,
-} from '@ewp/tools';
+import { inputJsonSchema, isToolName, outputJsonSchema, TOOL_NAMES, TOOL_SPECS, type ToolSpec } from '@ewp/spec/tools';
+import { type MemoryWriter, runTool, type ToolContext, type ToolRefusal, toolContext } from '@ewp/tools';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -39,14 +30,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
-import { decisionToolList, isDecisionToolName, MCP_GATE, runDecisionTool } from './decision-tools.js';
-import { isMemoryToolName, memoryToolList, runMemoryTool } from './memory-tools.js';
 import { completeResourceArgument, listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
 import { stableJson, stableJsonLiteral } from './stable-json.js';
 import { ToolResultCache } from './tool-result-cache.js';
 
-/** The eight tools, in `tools/list` order. */
-export const EWP_TOOLS: readonly EwpTool[] = EWP_TOOL_NAMES.map((name) => TOOLSET[name] as EwpTool);
+/**
+ * The gate name of the decisions `ewp_may_act` records over MCP, and of those `ewp_decision_outcome`
+ * reports on over MCP (each binding reports on its own gate's decisions).
+ */
+export const MCP_GATE = 'mcp';
 
 /** The `instructions` given to the agent at `initialize`. */
 export const SERVER_INSTRUCTIONS = [
@@ -91,22 +83,24 @@ export interface EwpMcpServerOptions {
 /** The `tools/list` answer, built on first use: converting the schemas costs startup time a server may never need. */
 let toolList: Tool[] | undefined;
 const listTools = (): Tool[] =>
-  (toolList ??= EWP_TOOLS.map(
-    (tool): Tool => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: inputJsonSchema(tool.name),
-      outputSchema: outputJsonSchema(tool.name),
+  (toolList ??= TOOL_NAMES.map((name): Tool => {
+    const { title, description, role } = TOOL_SPECS[name];
+    return {
+      name,
+      title,
+      description,
+      inputSchema: inputJsonSchema(name),
+      outputSchema: outputJsonSchema(name),
       annotations: {
-        title: tool.title,
-        readOnlyHint: !tool.writes,
+        title,
+        readOnlyHint: role === 'read',
         destructiveHint: false,
-        idempotentHint: !tool.writes || tool.name === 'ewp_evidence_view_put',
+        // A re-put of the same view is a no-op; every other write appends.
+        idempotentHint: role === 'read' || name === 'ewp_evidence_view_put',
         openWorldHint: false,
       },
-    }),
-  ).concat(memoryToolList(), decisionToolList()));
+    };
+  }));
 
 /**
  * A refused call: the code in the text (JSON) and, as in the reference, in a top-level `error`;
@@ -138,21 +132,12 @@ function successResultText(result: Record<string, unknown>): string {
  * session goes through {@link createEwpMcpServer}.
  */
 export async function callEwpTool(name: string, rawArguments: unknown, context: ToolContext): Promise<CallToolResult> {
-  if (isMemoryToolName(name)) {
-    const memory = await runMemoryTool(name, rawArguments, context);
-    return memory.ok ? successResult(memory.value) : refusalResult(memory.refusal);
-  }
-  if (isDecisionToolName(name)) {
-    const decided = await runDecisionTool(name, rawArguments, context);
-    return decided.ok ? successResult(decided.value) : refusalResult(decided.refusal);
-  }
   const outcome = await runToolsetCall(name, rawArguments, context);
   return outcome.ok ? successResult(outcome.value as Record<string, unknown>) : refusalResult(outcome.refusal);
 }
 
-/** `JSON.stringify(await callEwpTool(...))`, with a toolset result serialised once (see {@link successResultText}). */
+/** `JSON.stringify(await callEwpTool(...))`, with the result serialised once (see {@link successResultText}). */
 async function callEwpToolText(name: string, rawArguments: unknown, context: ToolContext): Promise<string> {
-  if (isMemoryToolName(name) || isDecisionToolName(name)) return JSON.stringify(await callEwpTool(name, rawArguments, context));
   const outcome = await runToolsetCall(name, rawArguments, context);
   return outcome.ok ? successResultText(outcome.value as Record<string, unknown>) : JSON.stringify(refusalResult(outcome.refusal));
 }
@@ -202,9 +187,9 @@ function directCalls(context: ToolContext, contextFor: (name: string, id: string
     const id = m.id;
     const name = params.name;
     const compute = (): Promise<string> => callEwpToolText(name, args, contextFor(name, id, undefined));
-    const tool = Object.hasOwn(TOOLSET, name) ? (TOOLSET[name as keyof typeof TOOLSET] as EwpTool) : undefined;
+    const spec: ToolSpec | undefined = isToolName(name) ? TOOL_SPECS[name] : undefined;
     // The arguments came from JSON text, so their JSON text names them (key order aside: a miss, never a wrong hit).
-    const result = cache !== undefined && tool?.deterministic === true ? cache.text(`${name}\n${JSON.stringify(args ?? {})}`, compute) : compute();
+    const result = cache !== undefined && spec?.deterministic === true ? cache.text(`${name}\n${JSON.stringify(args ?? {})}`, compute) : compute();
     return result.then(
       (text) => resultReplyText(id, text),
       (error: unknown) => {
@@ -233,7 +218,11 @@ const NO_ELICITATION: jsonSchemaValidator = {
 export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   // The store's one memory layer is made here with this salience store; the memory tools then share it.
   if (options.salience !== undefined) memoryLedgerFor(options.store, options.clock, { salience: options.salience });
-  const context = toolContext({ store: options.store, ingest: options.roles.ingest, now: options.clock, writer: options.writer });
+  // Every call runs under the MCP gate: ewp_decision_outcome reports on the decisions recorded over MCP.
+  const context: ToolContext = {
+    ...toolContext({ store: options.store, ingest: options.roles.ingest, now: options.clock, writer: options.writer }),
+    gate: MCP_GATE,
+  };
   const connection = randomUUID();
   // ewp_may_act records the request's own id, scoped so that no two requests share it (ids restart at each connection).
   const contextFor = (name: string, id: string | number, sessionId: string | undefined): ToolContext =>

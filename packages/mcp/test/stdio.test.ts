@@ -5,8 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEntry } from './bundle-entry.js';
-import { MEMORY_TOOL_NAMES } from '../src/index.js';
-import { DECISION_TOOL_NAMES } from '../src/decision-tools.js';
+import { TOOL_NAMES } from '@ewp/spec/tools';
 import { ok, refused } from './harness.js';
 import { T, verifiedView } from './views.js';
 
@@ -141,7 +140,7 @@ describe('stdio framing with malformed input', () => {
     session.send('{"jsonrpc":"2.0","id":20,"method":"tools/list","params":null}\r\n');
     const reply = await session.next();
     expect(reply.id).toBe(20);
-    expect((reply.result as { tools: unknown[] }).tools).toHaveLength(8 + MEMORY_TOOL_NAMES.length + DECISION_TOOL_NAMES.length);
+    expect((reply.result as { tools: unknown[] }).tools).toHaveLength(TOOL_NAMES.length);
   });
 
   it('a message split across writes is reassembled', async () => {

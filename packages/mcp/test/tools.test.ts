@@ -1,7 +1,6 @@
 /** The eight tools over the SDK's in-memory transport: results and refusal codes of docs/spec/store-contract.md §5. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DECISION_TOOL_NAMES } from '../src/decision-tools.js';
-import { EWP_TOOLS, MEMORY_TOOL_NAMES } from '../src/index.js';
+import { TOOL_NAMES, TOOL_SPECS } from '@ewp/spec/tools';
 import { type Connected, call, connect, ok, refused } from './harness.js';
 import { extractedView, SERVER_NOW, source, T, verifiedView } from './views.js';
 
@@ -13,7 +12,7 @@ beforeEach(async () => {
 afterEach(async () => c.close());
 
 describe('tools/list', () => {
-  it('lists the eight tools, then the memory and decision tools, with input and output schemas', async () => {
+  it('lists the eight tools, then the memory and decision tools, from the registry, with input and output schemas', async () => {
     const { tools } = await c.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'ewp_warrant_now',
@@ -24,16 +23,32 @@ describe('tools/list', () => {
       'ewp_may_act',
       'ewp_memory_context',
       'ewp_list_propositions',
-      ...MEMORY_TOOL_NAMES,
-      ...DECISION_TOOL_NAMES,
+      'memory_store',
+      'memory_recall',
+      'memory_auto_context',
+      'memory_evidence_show',
+      'memory_evidence_link',
+      'memory_evidence_refute',
+      'memory_evidence_audit',
+      'memory_evidence_gates',
+      'ewp_decisions',
+      'ewp_recovery_plan',
+      'ewp_keys',
+      'ewp_decision_outcome',
     ]);
+    expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
     for (const tool of tools) {
+      const spec = TOOL_SPECS[tool.name as keyof typeof TOOL_SPECS];
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
-      expect(tool.description?.length).toBeGreaterThan(40);
+      expect(tool.description).toBe(spec.description);
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(spec.role === 'read');
     }
     expect(tools.find((t) => t.name === 'ewp_warrant_now')?.inputSchema.required).toEqual(['evaluated_at']);
-    expect(EWP_TOOLS).toHaveLength(8);
+    // Results are described, not an open object: the client checks every structuredContent against them.
+    expect(Object.keys((tools.find((t) => t.name === 'memory_store')?.outputSchema?.properties ?? {}) as object)).toEqual(
+      expect.arrayContaining(['hash', 'class', 'confidence', 'links']),
+    );
   });
 
   it('initialize names the server and gives the agent instructions', async () => {
