@@ -3,9 +3,7 @@
  * @packageDocumentation
  */
 export { openSqliteStore, SqliteEvidenceStore, type SqliteStoreOptions } from './sqlite-store.js';
-export { APPLICATION_ID, SCHEMA_VERSION } from './sqlite-schema.js';
 export {
-  hasNodeSqlite,
   type SqliteConnection,
   type SqliteDriverName,
   SqliteDriverUnavailableError,
