@@ -9,4 +9,3 @@ export {
   PostgresEvidenceStore,
   type PostgresStoreOptions,
 } from './postgres-store.js';
-export { SCHEMA_VERSION } from './postgres-schema.js';
