@@ -13,7 +13,7 @@ export {
   type CanonicalizationCode,
   CanonicalizationError,
 } from './canonicalization-error.js';
-export { EBCJ1_MAX_DEPTH, EBCJ1_MAX_INTEGER_DIGITS, EBCJ1_VERSION, ebcj1Bytes, ebcj1String } from './ebcj1.js';
+export { EBCJ1_MAX_DEPTH, EBCJ1_VERSION, ebcj1Bytes, ebcj1String } from './ebcj1.js';
 /** Re-exported from `@ewp/core`, where the rule lives. */
 export { jsonString } from '@ewp/core';
 export { isWellFormed } from './well-formed.js';
@@ -22,11 +22,9 @@ export { type ReadJsonOptions, readJsonExact } from './read-json.js';
 export {
   domainDigest,
   EWP_DOMAINS,
-  type EwpDomain,
   isDigestHex,
   jcsDigest,
   REFERENCE_DOMAINS,
-  type ReferenceDomain,
   sha256Hex,
 } from './digest.js';
 export {
@@ -36,9 +34,7 @@ export {
   type ChainFailureReason,
   type ChainVerification,
   ChainVerifier,
-  chainHash,
   EMPTY_ANCHOR,
-  GENESIS_HASH,
   parseChainHead,
   type StoredChainEntry,
   type VerifyChainOptions,
