@@ -12,7 +12,7 @@ export { checkFieldSize, checkJsonBounds, FieldTooLargeError, fieldTooLarge } fr
 export { JsonFloat, parseJson, parseJsonExact } from './json/parse-json.js';
 export { InvalidJsonError, type InvalidJsonCode, parseJsonStrict, type StrictJsonOptions } from './json/parse-json-strict.js';
 export { type JsonFail, type JsonProblem, type JsonReadPolicy, jsonIndexPath, jsonMemberPath, readJsonWith } from './json/json-reader.js';
-export { decodeUtf8, firstInvalidUtf8, InvalidUtf8Error, isWellFormed, Utf8StreamDecoder } from './json/utf8.js';
+export { decodeUtf8, InvalidUtf8Error, isWellFormed, Utf8StreamDecoder } from './json/utf8.js';
 export { isPlainJsonString, jsonString } from './json/json-string.js';
 export { decodeView, decodeViewJson, namesProposition } from './decode/decode-view.js';
 export { canonicalViewText, deriveViewId } from './decode/view-id.js';
@@ -20,7 +20,6 @@ export { sha256HexOfBytes } from './decode/sha256.js';
 export { compareCodePoints, sortedByCodePoint } from './decode/codepoint-order.js';
 export { pythonFloatRepr, pythonStr } from './decode/python-text.js';
 export {
-  assertReferencePolicy,
   parseEvaluatedAt,
   pieceContains,
   type WarrantPiece,
@@ -37,7 +36,6 @@ export { type GateRule, type GateSituation, gateRuleFor, MAY_ACT_RULES, mayAct }
 export type * from './adapter-contract.js';
 export {
   compareInstants,
-  epochMicros,
   formatInstant,
   type Instant,
   isStale,
