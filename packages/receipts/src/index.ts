@@ -124,27 +124,20 @@ export {
   type DecisionRiskPolicy,
   type DecisionSignature,
   type DecisionVerification,
-  NO_EVIDENCE_RULE,
   type RecoveryGateRecord,
-  SIGNED_DECISION_LABEL,
   buildDecisionRecord,
-  combinedMayAct,
   consultedWarrant,
   decisionAction,
   decisionId,
-  decisionRecordProblem,
   decisionRiskPolicy,
   signDecisionRecord,
   verifyDecisionRecord,
 } from './decision/decision-record.js';
-export { effectiveDecision, minDecision, recoveryBound } from './decision/effective-decision.js';
+export { effectiveDecision, minDecision } from './decision/effective-decision.js';
 export {
-  VIEW_META_EVIDENCE_ID,
   type WarrantReverification,
   reverifyWarrant,
-  warrantCheckpoint,
-  warrantEvidence,
 } from './decision/warrant-reverification.js';
-export { type DecisionRecoveryGate, type DecisionRecoveryInput, actionCheckpoint, decisionRecoveryGate } from './decision/decision-recovery.js';
+export { type DecisionRecoveryGate, type DecisionRecoveryInput, decisionRecoveryGate } from './decision/decision-recovery.js';
 export { INVALIDATION_REASONS } from './recovery/recovery-plan.js';
 export { operationDigest } from './replay/replay-guard.js';
