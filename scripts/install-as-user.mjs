@@ -7,8 +7,9 @@
 // on zod 3 runs the examples of the bindings that accept it, and the lowest-versions lane runs each
 // binding's example on the oldest version of every framework peer its ranges allow.
 //
-// The example of a package is its `example.mjs` (it imports the package by name, runs offline, exits 0),
-// and its README shows that file verbatim in a ```js block (docs/releasing.md).
+// The example of a package is its `example.mjs` (it imports the package by name, runs offline, exits 0;
+// one that needs a service, like Zep, says what it needs and exits 0 when it is not configured), and its
+// README shows that file verbatim in a ```js block (docs/releasing.md).
 //
 //   node scripts/install-as-user.mjs [--only @ewp/x,@ewp/y] [--results FILE]   packages must be built
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

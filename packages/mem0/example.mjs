@@ -2,11 +2,21 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mem0Adapter } from '@ewp/mem0';
-import { offlineMemory } from '@ewp/mem0/testing';
 
-// A real open-source Mem0 Memory that never touches the network (local embedder, SQLite vectors, no LLM).
+// A real open-source Mem0 Memory that never touches the network: telemetry off (read when mem0ai/oss
+// loads), a toy local embedder (letter counts; use a real one in production), SQLite vectors and history
+// in a temp dir, no LLM (the adapter writes with infer: false).
 // With the hosted platform: mem0HostedAdapter(new MemoryClient({ apiKey }), { userId }).
-const memory = await offlineMemory(mkdtempSync(join(tmpdir(), 'ewp-mem0-')));
+process.env.MEM0_TELEMETRY ??= 'false';
+const { Memory } = await import('mem0ai/oss');
+const dir = mkdtempSync(join(tmpdir(), 'ewp-mem0-'));
+const embed = (text) => [...'abcdefghijklmnopqrstuvwxyz0123456789'].map((c) => text.toLowerCase().split(c).length - 1);
+const memory = new Memory({
+  embedder: { provider: 'langchain', config: { model: { embedQuery: async (t) => embed(t), embedDocuments: async (ts) => ts.map(embed) }, embeddingDims: 36 } },
+  vectorStore: { provider: 'memory', config: { collectionName: 'ewp', dimension: 36, dbPath: join(dir, 'vectors.db') } },
+  llm: { provider: 'langchain', config: { model: { invoke: () => Promise.reject(new Error('offline: no LLM')) } } },
+  historyDbPath: join(dir, 'history.db'),
+});
 const store = mem0Adapter(memory, { userId: 'agent-7' }); // an EvidenceStore
 const source = {
   source_id: 'chat-1',

@@ -1,12 +1,15 @@
 import { ZepClient } from '@getzep/zep-cloud';
 import { ZepAdapter } from '@ewp/zep';
-import { startZepGraphServer } from '@ewp/zep/testing';
 
-// Zep Cloud: new ZepClient({ apiKey: process.env.ZEP_API_KEY }). Offline here: the local server that speaks Zep's v2 graph API.
-const local = await startZepGraphServer();
-const client = new ZepClient({ apiKey: local.apiKey, baseUrl: local.baseUrl });
-await client.graph.create({ graphId: 'agent-7-evidence' });
-const store = new ZepAdapter({ client, graphId: 'agent-7-evidence' }); // an EvidenceStore
+// Needs a Zep: Zep Cloud with ZEP_API_KEY, or a Zep-compatible server with ZEP_BASE_URL (and its key).
+if (!process.env.ZEP_API_KEY) {
+  console.log('Set ZEP_API_KEY (and ZEP_BASE_URL for a server other than Zep Cloud) to run this example against Zep.');
+  process.exit(0);
+}
+const client = new ZepClient({ apiKey: process.env.ZEP_API_KEY, baseUrl: process.env.ZEP_BASE_URL });
+const graphId = `ewp-example-${Date.now()}`;
+await client.graph.create({ graphId });
+const store = new ZepAdapter({ client, graphId }); // an EvidenceStore
 const source = {
   source_id: 'chat-1',
   lineage_id: 'L-chat-1',
@@ -32,4 +35,4 @@ await store.put({
   evidence: [],
 }); // waits until Zep has processed the episodes
 console.log((await store.get('P-db-version'))?.view_id); // digest-verified, or StoreUnavailableError ('damaged')
-await local.close();
+await client.graph.delete(graphId);

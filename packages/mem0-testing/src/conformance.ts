@@ -18,7 +18,10 @@ export function offlineMem0OssSubject(): AdapterSubject {
   // Made on the first fixture: a subject that is listed but never run leaves nothing behind.
   let dir: string | undefined;
   return mem0OssSubject({
-    memory: () => offlineMemory((dir = mkdtempSync(join(tmpdir(), 'ewp-mem0-conformance-')))),
+    memory: () => {
+      dir = mkdtempSync(join(tmpdir(), 'ewp-mem0-conformance-'));
+      return offlineMemory(dir);
+    },
     namespace: 'conformance',
     close: async () => {
       if (dir) rmSync(dir, { recursive: true, force: true });

@@ -37,7 +37,8 @@ function expireOneMember(update: (adapter: Mem0EvidenceStore, id: string) => Pro
 const capabilities = { search: true, nativeRecords: true, snapshots: true, metaNamespace: '@ewp/mem0' };
 
 function checkNamespace(namespace: unknown, field: string): void {
-  if (typeof namespace !== 'string' || namespace === '') throw new InvalidArgumentError(field, `${field} must be a non-empty string (the prefix of the users the run creates)`);
+  if (typeof namespace !== 'string' || namespace === '')
+    throw new InvalidArgumentError(field, `${field} must be a non-empty string (the prefix of the users the run creates)`);
 }
 
 /** The open-source `Memory` the run writes into, given by the caller. */
