@@ -278,7 +278,7 @@ export async function decideWithLayer(s: Scenario, threshold?: number): Promise<
       made.decision_id!,
       s.act.tool,
       () => true,
-      gate === 'confirm' ? { confirmation: { confirmed_by: 'harm-bench' } } : {},
+      gate === 'confirm' ? { confirmation: { confirmedBy: 'harm-bench' } } : {},
     );
     if (run.status === 'refused') recheck = 'hold';
   }

@@ -2,16 +2,16 @@
  * The committed scenarios through the framework bindings: the MCP server (`ewp_may_act`, called by
  * the official MCP SDK client over an in-memory transport), the Claude Code PreToolUse hook (the
  * event JSON answered by @ewp/claude-code), and, with each framework's own mock model scripted to
- * call the tool, the AI SDK (`gateTool` in `generateText`), the OpenAI Agents SDK (`gateAgentTool`
+ * call the tool, the AI SDK (`gate` in `generateText`), the OpenAI Agents SDK (`gate`
  * in a run) and LangChain (`warrantMiddleware` in `createAgent`). Each decides on its own replay of
  * the scenario at its decision time; its decision must equal the library's gate arm (d).
  */
 import { readFileSync } from 'node:fs';
-import { gateTool } from '@ewp/ai-sdk';
+import { gate as aiSdkGate } from '@ewp/ai-sdk';
 import { answerPreToolUse, parseToolMapping } from '@ewp/claude-code';
 import { warrantMiddleware } from '@ewp/langchain/middleware';
 import { createEwpMcpServer } from '@ewp/mcp';
-import { gateAgentTool } from '@ewp/openai-agents';
+import { gate as agentsGate } from '@ewp/openai-agents';
 import { tool as langchainTool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -24,6 +24,11 @@ import { z } from 'zod';
 import { scriptedModel } from '../../ai-sdk/test/scripted-model.js';
 import { agentWith, restartModel, restartTool, toolOutputs } from '../../openai-agents/test/scripted-agent.js';
 import { COMMITTED_SCENARIOS, type Decision, decideWithLayer, decisionStore, decodeScenarios, type Scenario } from '../src/index.js';
+
+/** The scenario's action as a binding's gate options name it (camelCase), under an id of the binding's own. */
+function gateAction(d: Awaited<ReturnType<typeof decisionStore>>, id: string) {
+  return { id, kind: d.action.kind, risk: d.action.risk, reversible: d.action.reversible };
+}
 
 const scenarios = decodeScenarios(readFileSync(COMMITTED_SCENARIOS, 'utf8'));
 
@@ -68,8 +73,8 @@ async function viaClaudeHook(s: Scenario): Promise<Decision | 'no_claim'> {
 function outcome(ran: boolean, confirmation: boolean, refused: unknown): Decision | string {
   if (ran) return 'act';
   if (confirmation) return 'confirm';
-  const gate = (typeof refused === 'string' && refused.startsWith('{') ? JSON.parse(refused) : refused) as { ewp_gate?: string } | undefined;
-  return gate?.ewp_gate === 'DENY' ? 'hold' : `unexpected: ${JSON.stringify(refused)}`;
+  const gate = (typeof refused === 'string' && refused.startsWith('{') ? JSON.parse(refused) : refused) as { ewpGate?: string } | undefined;
+  return gate?.ewpGate === 'DENY' ? 'hold' : `unexpected: ${JSON.stringify(refused)}`;
 }
 
 /** The AI SDK binding: `generateText` with a mock model scripted to call the gated tool once. */
@@ -85,9 +90,10 @@ async function viaAiSdk(s: Scenario): Promise<Decision | string> {
       return { done: subject };
     },
   });
-  const gated = gateTool(act, {
+  const gated = aiSdkGate(act, {
+    name: 'act',
     proposition: d.propositionId,
-    action: { ...d.action, action_id: `${s.id}:ai-sdk` },
+    action: gateAction(d, `${s.id}:ai-sdk`),
     store: d.store,
     now: () => new Date(d.at),
   });
@@ -105,9 +111,9 @@ async function viaOpenAiAgents(s: Scenario): Promise<Decision | string> {
   const d = await decisionStore(s);
   if (d.propositionId === undefined) return 'no_claim';
   const calls: string[] = [];
-  const gated = gateAgentTool(restartTool(calls), {
+  const gated = agentsGate(restartTool(calls), {
     proposition: d.propositionId,
-    action: { ...d.action, action_id: `${s.id}:agents` },
+    action: gateAction(d, `${s.id}:agents`),
     store: d.store,
     now: () => new Date(d.at),
   });
@@ -128,7 +134,7 @@ async function viaLangChain(s: Scenario): Promise<Decision | string> {
     { name: 'act', description: `Run ${s.act.tool}`, schema: z.object({ subject: z.string() }) },
   );
   const middleware = warrantMiddleware({
-    act: { proposition: d.propositionId, action: { ...d.action, action_id: `${s.id}:langchain` }, store: d.store, now: () => new Date(d.at) },
+    act: { proposition: d.propositionId, action: gateAction(d, `${s.id}:langchain`), store: d.store, now: () => new Date(d.at) },
   });
   const id = `${s.id}-langchain`;
   const model = new FakeToolCallingModel({ toolCalls: [[{ name: 'act', args: { subject: s.act.subject ?? s.id }, id }], []] });

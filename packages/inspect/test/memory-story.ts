@@ -59,18 +59,19 @@ export async function memoryStory(): Promise<MemoryStory> {
   const gate = {
     store,
     proposition: `mem:${h.hash}`,
-    action: { action_id: 'remount-nfs', kind: 'remount', risk: 'low' as const, reversible: true },
+    action: { id: 'remount-nfs', kind: 'remount', risk: 'low' as const, reversible: true },
     now,
-    record: { gate: 'test' },
   };
-  const first = await runGuarded(gate, {}, () => 'remounted');
+  // A call of the `test` gate with no framework call id (each run is a decision of its own).
+  const call = { gate: 'test', tool: 'remount', callId: undefined };
+  const first = await runGuarded(gate, {}, call, () => 'remounted');
   await recordRetraction(store, {
     proposition_id: `mem:${h.hash}`,
     records: [`evidence:sup:${o.hash}`],
     note: 'the log was of another host',
     at: now().toISOString(),
   });
-  const second = await runGuarded(gate, {}, () => 'remounted');
+  const second = await runGuarded(gate, {}, call, () => 'remounted');
   const plan = await planLedgerRecovery(store, { record: true });
   await store.close();
   return {
@@ -79,7 +80,7 @@ export async function memoryStory(): Promise<MemoryStory> {
     hypothesis: h.hash,
     observation: o.hash,
     echo: e.hash,
-    decisions: [first.decision_id as string, second.decision_id as string],
+    decisions: [first.decisionId as string, second.decisionId as string],
     planId: plan.plan_id as string,
   };
 }
