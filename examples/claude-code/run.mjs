@@ -1,6 +1,7 @@
 // Offline Claude Code walkthrough: the PreToolUse hook as Claude Code runs it (a process per tool
-// call, the event JSON on stdin, the answer on stdout), and the Agent SDK's canUseTool from the same
-// tool mapping file. Run: pnpm --filter @ewp/example-claude-code start
+// call, the event JSON on stdin, the answer on stdout), the PostToolUse hook recording a health
+// check's result as evidence for the claim a restart depends on, and the Agent SDK's canUseTool from
+// the same tool mapping file. Run: pnpm --filter @ewp/example-claude-code start
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -64,13 +65,17 @@ try {
   await ledger.put(disputed);
   await ledger.close();
 
-  // The tool mapping (what .claude/ewp-tools.json would hold).
+  // The tool mapping (what .claude/ewp-tools.json would hold): a restart depends on a claim in words,
+  // which the health check's results are evidence for; the other rules name evidence stored by id.
   const mappingJson = {
     unmapped: 'ask',
+    no_evidence: 'ask',
     tools: [
+      { match: 'mcp__ops__restart', claim: '{tool_input.server} is healthy', action: { action_id: 'restart:{tool_input.server}', kind: 'restart', risk: 'low' } },
       { match: 'mcp__ops__status', proposition: 'P-win', action: { kind: 'read', risk: 'low' } },
       { match: 'mcp__ops__drop_*', proposition: 'P-x', action: { action_id: 'drop:{tool_input.table}', kind: 'drop', risk: 'high', reversible: false } },
     ],
+    observe: [{ match: 'mcp__ops__health_check', claim: '{tool_input.server} is healthy', supports_when: '"status":\\s*"ok"' }],
   };
   const map = join(dir, 'ewp-tools.json');
   writeFileSync(map, JSON.stringify(mappingJson));
@@ -84,11 +89,20 @@ try {
     decided.push(answer.permissionDecision);
     return `${answer.permissionDecision} (${answer.permissionDecisionReason.slice(0, 110)}...)`;
   };
+  // Claude Code's report after a tool ran, as the PostToolUse hook gets it: what it recorded is on stderr.
+  const report = (stdin) => {
+    const r = spawnSync(process.execPath, [bin, 'hook', 'post-tool-use', '--map', map, '--db', db], { input: stdin, encoding: 'utf8' });
+    return r.stderr.trim().replace(/^ewp hook: /, '');
+  };
   // Each call has its own tool_use_id: the decisions are recorded under the gate claude-code with it, and
   // an allowed call is claimed once (Claude Code's PostToolUse report records its outcome).
   let uses = 0;
   const event = (tool_name, tool_input) =>
     JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: dir, tool_name, tool_input, tool_use_id: `toolu_hook_${++uses}` });
+  console.log('restart server01        ->', hook(event('mcp__ops__restart', { server: 'server01' })));
+  const check = JSON.parse(event('mcp__ops__health_check', { server: 'server01' }));
+  console.log('health check reported   ->', report(JSON.stringify({ ...check, hook_event_name: 'PostToolUse', tool_response: { status: 'ok' } })));
+  console.log('restart server01 again  ->', hook(event('mcp__ops__restart', { server: 'server01' })));
   console.log('status of server01      ->', hook(event('mcp__ops__status', { server: 'server01' })));
   console.log('drop table users        ->', hook(event('mcp__ops__drop_table', { table: 'users' })));
   console.log('an unmapped Write       ->', hook(event('Write', { file_path: '/etc/hosts' })));
@@ -112,9 +126,9 @@ try {
   console.log('canUseTool drop         ->', sdk(await canUseTool('mcp__ops__drop_table', { table: 'users' }, { toolUseID: 'toolu_sdk_2' })));
   console.log('canUseTool Write        ->', sdk(await canUseTool('Write', { file_path: '/etc/hosts' }, { toolUseID: 'toolu_sdk_3' })));
   await store.close();
-  const [status, drop, write, malformed, sdkStatus, sdkDrop, sdkWrite] = decided;
+  const [unchecked, checked, status, drop, write, malformed, sdkStatus, sdkDrop, sdkWrite] = decided;
   console.log(
-    `decided: hook status ${status}, drop table ${drop}, unmapped Write ${write}, malformed input ${malformed}; canUseTool (the human declines) status ${sdkStatus}, drop ${sdkDrop}, Write ${sdkWrite}`,
+    `decided: hook restart ${unchecked} before the health check and ${checked} after it, status ${status}, drop table ${drop}, unmapped Write ${write}, malformed input ${malformed}; canUseTool (the human declines) status ${sdkStatus}, drop ${sdkDrop}, Write ${sdkWrite}`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });
