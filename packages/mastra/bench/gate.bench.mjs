@@ -1,5 +1,5 @@
 // Gate overhead per tool call through a Mastra agent (Node >= 22.13): one `generate` whose AI SDK mock
-// model calls `restart` once and then answers, with the tool gated by gateMastraTool + warrantToolHooks
+// model calls `restart` once and then answers, with the tool gated by gate() + warrantToolHooks
 // (MAY_ACT: requireApproval and beforeToolCall decide on a stored view, each decision recorded, and the
 // call runs through runGuarded: decided again, claimed and its outcome recorded) against the same tool
 // ungated, sampled in turn in the same process. Needs the package built (`pnpm build`).
@@ -13,14 +13,14 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { overhead } from '../../../bench/latency.mjs';
 import { QUICK, REPO, writeResults } from '../../../bench/machine.mjs';
-import { gateMastraTool, warrantToolHooks } from '../dist/index.js';
+import { gate as gateTool, warrantToolHooks } from '../dist/index.js';
 
 const N = QUICK ? 100 : 600;
 const store = new MemoryEvidenceStore();
 await store.put(JSON.parse(readFileSync(`${REPO}conformance/pack/fixtures/08-verified-now.json`, 'utf8')));
 const gate = {
   proposition: 'P-win',
-  action: { action_id: 'restart', kind: 'restart', risk: 'high', reversible: true },
+  action: { risk: 'high', reversible: true },
   store,
   now: () => new Date('2026-09-21T21:00:00Z'),
 };
@@ -56,10 +56,10 @@ const agentWith = (tools, hooks) => {
   };
 };
 
-const row = await overhead(agentWith({ restart }), agentWith({ restart: gateMastraTool(restart, gate) }, warrantToolHooks({ restart: gate })), N);
+const row = await overhead(agentWith({ restart }), agentWith({ restart: gateTool(restart, gate) }, warrantToolHooks({ restart: gate })), N);
 const path = writeResults('mastra-gate', {
   description:
-    'one Agent.generate (tool call + answer, MockLanguageModelV3) with the tool gated by gateMastraTool + warrantToolHooks (MAY_ACT) vs ungated, sampled in turn; ms',
+    'one Agent.generate (tool call + answer, MockLanguageModelV3) with the tool gated by gate() + warrantToolHooks (MAY_ACT) vs ungated, sampled in turn; ms',
   rows: [{ operation: 'generate(): restart via the warrant gate vs plain tool', store: 'MemoryEvidenceStore', ...row }],
 });
 console.log(JSON.stringify(row), '->', path);

@@ -1,13 +1,13 @@
 /**
- * @ewp/mastra — EWP warrant for Mastra agents: `ewpMastraTools()` (the eight EWP tools of
- * @ewp/tools as Mastra tools), `gateMastraTool()` and `warrantToolHooks()` (`mayAct` as
+ * @ewp/mastra — EWP warrant for Mastra agents: `ewpTools()` (the agent-callable EWP tools as Mastra
+ * tools), `observe()` (a tool whose results are recorded as observations of a claim), `gate()` and
+ * `warrantToolHooks()` (an action that runs only when the evidence for its claim warrants it: Mastra's
  * `requireApproval` and a `beforeToolCall` refusal) and `WarrantMemoryProcessor` (the warrant of
  * recalled messages, and the hot/confirmed context of an `@ewp/memory` ledger).
  * @packageDocumentation
  */
-export { type EwpMastraTool, type EwpMastraToolsOptions, ewpMastraTools, type IngestMastraTools, type ReadMastraTools } from './tools/ewp-mastra-tools.js';
-export { gateMastraTool, type WarrantGates, warrantToolHooks } from './gate/warrant-gate.js';
+export { type EwpMastraTool, type EwpToolsOptions, ewpTools, type IngestMastraTools, type ReadMastraTools } from './tools/ewp-tools.js';
+export { gate, type WarrantGates, warrantToolHooks } from './gate/gate.js';
+export { type MastraToolInput, type MastraToolResult, observe } from './gate/observe.js';
 export { type RecalledWarrant, WarrantMemoryProcessor, type WarrantMemoryProcessorOptions } from './memory/warrant-memory-processor.js';
-export { decideGate, type GateDecision, type GateOptions, type GateRefusal, gateRefusalSchema } from '@ewp/tools';
-export { type EwpToolCode, type IngestCapability, type RefusalPayload, ToolRefusal } from '@ewp/tools';
-export { refusalSchema } from '@ewp/spec/tools';
+export type { GateAction, GateOptions, GateRefusal, GateRiskPolicy, ObserveOptions, RefusalPayload } from '@ewp/tools';

@@ -2,11 +2,11 @@
 import type { ContractOutcome, ToolBinding, ToolCaller } from '@ewp/tools/testing';
 import { Agent } from '@mastra/core/agent';
 import { scriptedModel } from '../../ai-sdk/test/scripted-model.js';
-import { ewpMastraTools } from '../src/tools/ewp-mastra-tools.js';
+import { ewpTools } from '../src/tools/ewp-tools.js';
 
 // Each call has an id of its own, as a real model's are: ewp_may_act claims a call id once.
 let id = 0;
-function caller(tools: ReturnType<typeof ewpMastraTools>): ToolCaller {
+function caller(tools: ReturnType<typeof ewpTools>): ToolCaller {
   const agent = new Agent({ id: 'contract', name: 'contract', instructions: 'call tools', model: scriptedModel([]), tools });
   return {
     call: async (name, args): Promise<ContractOutcome> => {
@@ -22,12 +22,12 @@ function caller(tools: ReturnType<typeof ewpMastraTools>): ToolCaller {
   };
 }
 
-/** `ewpMastraTools()` run by a Mastra `Agent` with an AI SDK mock model, over the suite's store. */
+/** `ewpTools()` run by a Mastra `Agent` with an AI SDK mock model, over the suite's store. */
 export const mastraContractBinding: ToolBinding = {
   name: 'mastra Agent.generate',
   open: async ({ now, store }) => ({
-    ingest: caller(ewpMastraTools({ store, ingest: true, now })),
-    reader: caller(ewpMastraTools({ store, now })),
+    ingest: caller(ewpTools({ store, ingest: true, now })),
+    reader: caller(ewpTools({ store, now })),
     close: async () => undefined,
   }),
 };

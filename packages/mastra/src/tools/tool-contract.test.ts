@@ -7,17 +7,17 @@ import { Agent } from '@mastra/core/agent';
 import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../../ai-sdk/test/scripted-model.js';
 import { mastraContractBinding } from '../../test/contract-binding.js';
-import { ewpMastraTools } from './ewp-mastra-tools.js';
+import { ewpTools } from './ewp-tools.js';
 
 const T0 = new Date('2026-09-21T21:00:00Z');
 
 runToolContract(mastraContractBinding);
 
-describe('ewpMastraTools ewp_may_act', () => {
+describe('ewpTools ewp_may_act', () => {
   it('records under the gate mastra with the toolCallId of the call, and claims that call once', async () => {
     const store = new MemoryEvidenceStore();
     await store.put(structuredClone(loadFixtures().find((f) => f.name === '08-verified-now')!.view));
-    const tools = ewpMastraTools({ store, ingest: true, now: () => T0 });
+    const tools = ewpTools({ store, ingest: true, now: () => T0 });
     const agent = new Agent({ id: 'ops', name: 'ops', instructions: 'call tools', model: scriptedModel([]), tools });
     const input = { proposition_id: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'high', reversible: true } };
     const ask = async () => {

@@ -10,7 +10,7 @@ import { createTool } from '@mastra/core/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { opsAgent, restartModel, restartTool } from '../../test/scripted-agent.js';
-import { gateMastraTool, warrantToolHooks } from './warrant-gate.js';
+import { gate as gateTool, warrantToolHooks } from './gate.js';
 
 const fixtures = loadFixtures();
 const fixture = (name: string) => structuredClone(fixtures.find((f) => f.name === name)!.view);
@@ -25,8 +25,8 @@ async function setup() {
   return { store, calls, restart: restartTool(calls) };
 }
 
-const medium = { action_id: 'restart', kind: 'restart', risk: 'medium' as const, reversible: true };
-const high = (reversible: boolean) => ({ action_id: 'restart', kind: 'restart', risk: 'high' as const, reversible });
+const medium = { id: 'restart', kind: 'restart', risk: 'medium' as const, reversible: true };
+const high = (reversible: boolean) => ({ id: 'restart', kind: 'restart', risk: 'high' as const, reversible });
 
 /** Stream a run to its end; the chunk types and the run id. */
 async function streamed(agent: Agent, prompt: string) {
@@ -53,7 +53,7 @@ describe('the Mastra warrant gate', () => {
   it('MAY_ACT runs the tool without asking', async () => {
     const { store, calls, restart } = await setup();
     const gate = { proposition: 'P-win', action: high(true), store, now: () => T0 };
-    const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'Restarted.'), warrantToolHooks({ restart: gate }));
+    const agent = opsAgent({ restart: gateTool(restart, gate) }, restartModel(['server01'], 'Restarted.'), warrantToolHooks({ restart: gate }));
     const result = await agent.generate('restart server01');
     expect(calls).toEqual(['server01']);
     expect(result.toolResults[0]?.payload.result).toEqual({ restarted: 'server01' });
@@ -64,11 +64,11 @@ describe('the Mastra warrant gate', () => {
     const { store, calls, restart } = await setup();
     const gate = { proposition: 'P-x', action: high(false), store, now: () => T0 };
     const model = restartModel(['server01'], 'I may not restart it.');
-    const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, model, warrantToolHooks({ restart: gate }));
+    const agent = opsAgent({ restart: gateTool(restart, gate) }, model, warrantToolHooks({ restart: gate }));
     const result = await agent.generate('restart');
     expect(calls).toEqual([]);
-    expect(result.toolResults[0]?.payload.result).toMatchObject({ ewp_gate: 'DENY', proposition_id: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' });
-    expect(JSON.stringify(model.prompts[1])).toContain('"ewp_gate":"DENY"');
+    expect(result.toolResults[0]?.payload.result).toMatchObject({ ewpGate: 'DENY', propositionId: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' });
+    expect(JSON.stringify(model.prompts[1])).toContain('"ewpGate":"DENY"');
     expect(result.text).toBe('I may not restart it.');
   });
 
@@ -77,14 +77,14 @@ describe('the Mastra warrant gate', () => {
     const agent = opsAgent({ restart }, restartModel(['server01']), warrantToolHooks({ restart: { proposition: 'P-unknown', action: high(true), store } }));
     const result = await agent.generate('restart');
     expect(calls).toEqual([]);
-    expect(result.toolResults[0]?.payload.result).toMatchObject({ ewp_gate: 'DENY', view_id: null });
+    expect(result.toolResults[0]?.payload.result).toMatchObject({ ewpGate: 'DENY', viewId: null });
   });
 
   it('REQUIRE_CONFIRMATION suspends the run for approval; approveToolCall runs the call', async () => {
     const { store, calls, restart } = await setup();
     const gate = { proposition: 'P-win', action: medium, store, now: () => LATER };
     const agent = opsAgent(
-      { restart: gateMastraTool(restart, gate) },
+      { restart: gateTool(restart, gate) },
       restartModel(['server01'], 'Restarted after your confirmation.'),
       warrantToolHooks({ restart: gate }),
     );
@@ -99,7 +99,7 @@ describe('the Mastra warrant gate', () => {
   it('declineToolCall never runs the call', async () => {
     const { store, calls, restart } = await setup();
     const gate = { proposition: 'P-win', action: medium, store, now: () => LATER };
-    const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'Not restarted.'), warrantToolHooks({ restart: gate }));
+    const agent = opsAgent({ restart: gateTool(restart, gate) }, restartModel(['server01'], 'Not restarted.'), warrantToolHooks({ restart: gate }));
     const first = await streamed(agent, 'restart');
     expect(first.types).toContain('tool-call-approval');
     await drained(await agent.declineToolCall({ runId: first.runId }));
@@ -110,14 +110,14 @@ describe('the Mastra warrant gate', () => {
     const { store, calls, restart } = await setup();
     let risk: 'medium' | 'high' = 'medium';
     const gate = { proposition: 'P-win', action: () => ({ ...medium, risk }), store, now: () => LATER };
-    const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'Refused.'), warrantToolHooks({ restart: gate }));
+    const agent = opsAgent({ restart: gateTool(restart, gate) }, restartModel(['server01'], 'Refused.'), warrantToolHooks({ restart: gate }));
     const first = await streamed(agent, 'restart');
     expect(first.types).toContain('tool-call-approval');
     await store.extend('P-win', [{ kind: 'lineage', record: { from_id: 'P-win', to_id: 'P-win-2025', kind: 'superseded_by' } }]);
     risk = 'high';
     const second = await drained(await agent.approveToolCall({ runId: first.runId }));
     expect(calls).toEqual([]);
-    expect(second.toolResults[0]?.payload.result).toMatchObject({ ewp_gate: 'DENY', currency: 'SUPERSEDED' });
+    expect(second.toolResults[0]?.payload.result).toMatchObject({ ewpGate: 'DENY', currency: 'SUPERSEDED' });
   });
 
   it('a REQUIRE_CONFIRMATION nobody was asked about is refused (a tool gated by the hook alone)', async () => {
@@ -129,7 +129,7 @@ describe('the Mastra warrant gate', () => {
     );
     const result = await agent.generate('restart');
     expect(calls).toEqual([]);
-    expect(result.toolResults[0]?.payload.result).toMatchObject({ ewp_gate: 'REQUIRE_CONFIRMATION' });
+    expect(result.toolResults[0]?.payload.result).toMatchObject({ ewpGate: 'REQUIRE_CONFIRMATION' });
   });
 
   it('reads the proposition and the action from the tool input; ungated tools and inner hooks run as before', async () => {
@@ -137,17 +137,17 @@ describe('the Mastra warrant gate', () => {
     const seen: string[] = [];
     const gate = {
       proposition: (input: { server: string }) => (input.server === 'server01' ? 'P-win' : 'P-x'),
-      action: (input: { server: string }) => ({ ...high(true), action_id: `restart:${input.server}` }),
+      action: (input: { server: string }) => ({ ...high(true), id: `restart:${input.server}` }),
       store,
       now: () => T0,
     };
     const hooks = warrantToolHooks({ restart: gate }, { beforeToolCall: async (c) => void seen.push(c.toolName) });
-    const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01', 'other']), hooks);
+    const agent = opsAgent({ restart: gateTool(restart, gate) }, restartModel(['server01', 'other']), hooks);
     const result = await agent.generate('restart both');
     expect(calls).toEqual(['server01']);
     const outputs = result.toolResults.map((r) => r.payload.result);
     expect(outputs).toContainEqual({ restarted: 'server01' });
-    expect(outputs).toContainEqual(expect.objectContaining({ ewp_gate: 'DENY', action_id: 'restart:other' }));
+    expect(outputs).toContainEqual(expect.objectContaining({ ewpGate: 'DENY', actionId: 'restart:other' }));
     expect(seen).toEqual(['restart']); // the inner hook ran for the call the gate let through
   });
 
@@ -161,7 +161,7 @@ describe('the Mastra warrant gate', () => {
       execute: async ({ server }) => calls.push(server),
     });
     const gate = { proposition: 'P-win', action: high(true), store, now: () => T0 };
-    const agent = opsAgent({ restart: gateMastraTool(careful, gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate }));
+    const agent = opsAgent({ restart: gateTool(careful, gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate }));
     const first = await streamed(agent, 'restart');
     expect(first.types).toContain('tool-call-approval');
     expect(calls).toEqual([]);
@@ -177,17 +177,21 @@ describe('the Mastra warrant gate', () => {
       }
       return 'no error';
     };
-    expect(codeOf(() => gateMastraTool({} as never, { proposition: 'P', action: high(true), store }))).toBe('WRONG_TYPE tool');
-    expect(codeOf(() => gateMastraTool(restart, { proposition: 'P', action: high(true), store: undefined as never }))).toBe('MISSING_FIELD gate.store');
-    expect(codeOf(() => warrantToolHooks({ restart: { proposition: 'P', action: high(true) } as never }))).toBe('MISSING_FIELD gates.restart.store');
-    expect(codeOf(() => warrantToolHooks(null as never))).toBe('NOT_AN_OBJECT gates');
+    expect(codeOf(() => gateTool({} as never, { proposition: 'P', action: high(true), store }))).toBe('EWP_REFUSE_INVALID_ARGUMENT tool');
+    expect(codeOf(() => gateTool(restart, { proposition: 'P', action: high(true), store: undefined as never }))).toBe(
+      'EWP_REFUSE_INVALID_ARGUMENT options.store',
+    );
+    expect(codeOf(() => warrantToolHooks({ restart: { proposition: 'P', action: high(true) } as never }))).toBe(
+      'EWP_REFUSE_INVALID_ARGUMENT gates.restart.store',
+    );
+    expect(codeOf(() => warrantToolHooks(null as never))).toBe('EWP_REFUSE_INVALID_ARGUMENT gates');
   });
 
   describe('guarded execution (runGuarded): decision, approval, execution claim and outcome in the ledger', () => {
     it('MAY_ACT: the call runs once, under a recorded decision with its execution claim and outcome; that decision never runs again', async () => {
       const { store, calls, restart } = await setup();
       const gate = { proposition: 'P-win', action: high(true), store, now: () => T0 };
-      const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'Restarted.'), warrantToolHooks({ restart: gate }));
+      const agent = opsAgent({ restart: gateTool(restart, gate) }, restartModel(['server01'], 'Restarted.'), warrantToolHooks({ restart: gate }));
       await agent.generate('restart server01');
       expect(calls).toEqual(['server01']);
       const ledger = await ledgerOf(store, 'P-win');
@@ -217,7 +221,7 @@ describe('the Mastra warrant gate', () => {
         await first.put(fixture('08-verified-now'));
         const calls: string[] = [];
         const gate = { proposition: 'P-win', action: high(true), store: first, now: () => T0 };
-        await opsAgent({ restart: gateMastraTool(restartTool(calls), gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate })).generate('x');
+        await opsAgent({ restart: gateTool(restartTool(calls), gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate })).generate('x');
         expect(calls).toEqual(['server01']);
         await first.close();
         const reopened = new JsonFileEvidenceStore(dir);
@@ -236,12 +240,12 @@ describe('the Mastra warrant gate', () => {
     it('DENY: the refusals are recorded decisions, and nothing is claimed or executed', async () => {
       const { store, calls, restart } = await setup();
       const gate = { proposition: 'P-x', action: high(false), store, now: () => T0 };
-      const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'no'), warrantToolHooks({ restart: gate }));
+      const agent = opsAgent({ restart: gateTool(restart, gate) }, restartModel(['server01'], 'no'), warrantToolHooks({ restart: gate }));
       const result = await agent.generate('restart');
       expect(calls).toEqual([]);
-      const refusal = result.toolResults[0]?.payload.result as { decision_id: string };
+      const refusal = result.toolResults[0]?.payload.result as { decisionId: string };
       const ledger = await ledgerOf(store, 'P-x');
-      expect(ledger.map((h) => h.decision.decision_id)).toContain(refusal.decision_id);
+      expect(ledger.map((h) => h.decision.decision_id)).toContain(refusal.decisionId);
       for (const h of ledger) {
         expect(h.decision.record).toMatchObject({ decision: 'DENY', gate: 'mastra' });
         expect([h.execution, h.outcome, h.confirmation]).toEqual([null, null, null]);
@@ -251,18 +255,18 @@ describe('the Mastra warrant gate', () => {
     it('DENY without the hook: the guarded run itself refuses, and the model reads the refusal', async () => {
       const { store, calls, restart } = await setup();
       const model = restartModel(['server01'], 'no');
-      const agent = opsAgent({ restart: gateMastraTool(restart, { proposition: 'P-x', action: high(false), store, now: () => T0 }) }, model);
+      const agent = opsAgent({ restart: gateTool(restart, { proposition: 'P-x', action: high(false), store, now: () => T0 }) }, model);
       const result = await agent.generate('restart');
       expect(calls).toEqual([]);
-      expect(result.toolResults[0]?.payload.result).toMatchObject({ ewp_gate: 'DENY', proposition_id: 'P-x', conflict: 'OPEN' });
-      expect(JSON.stringify(model.prompts[1])).toContain('"ewp_gate":"DENY"');
+      expect(result.toolResults[0]?.payload.result).toMatchObject({ ewpGate: 'DENY', propositionId: 'P-x', conflict: 'OPEN' });
+      expect(JSON.stringify(model.prompts[1])).toContain('"ewpGate":"DENY"');
       for (const h of await ledgerOf(store, 'P-x')) expect(h.execution).toBeNull();
     });
 
     it('REQUIRE_CONFIRMATION: the approval is recorded as the confirmation of the decision that ran, once', async () => {
       const { store, calls, restart } = await setup();
       const gate = { proposition: 'P-win', action: medium, store, now: () => LATER };
-      const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'ok'), warrantToolHooks({ restart: gate }));
+      const agent = opsAgent({ restart: gateTool(restart, gate) }, restartModel(['server01'], 'ok'), warrantToolHooks({ restart: gate }));
       const first = await streamed(agent, 'restart server01');
       expect(first.types).toContain('tool-call-approval');
       // Mastra asks requireApproval without the call id: the question is decided, not recorded (a record
@@ -282,7 +286,7 @@ describe('the Mastra warrant gate', () => {
     it('declineToolCall: no confirmation, no execution claim', async () => {
       const { store, calls, restart } = await setup();
       const gate = { proposition: 'P-win', action: medium, store, now: () => LATER };
-      const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel(['server01'], 'ok'), warrantToolHooks({ restart: gate }));
+      const agent = opsAgent({ restart: gateTool(restart, gate) }, restartModel(['server01'], 'ok'), warrantToolHooks({ restart: gate }));
       const first = await streamed(agent, 'restart');
       await drained(await agent.declineToolCall({ runId: first.runId }));
       expect(calls).toEqual([]);
@@ -300,7 +304,7 @@ describe('the Mastra warrant gate', () => {
         },
       });
       const gate = { proposition: 'P-win', action: high(true), store, now: () => T0 };
-      await opsAgent({ restart: gateMastraTool(failing, gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate })).generate('restart');
+      await opsAgent({ restart: gateTool(failing, gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate })).generate('restart');
       const executed = (await ledgerOf(store, 'P-win')).filter((h) => h.execution !== null);
       expect(executed.map((h) => h.outcome?.body)).toEqual([expect.objectContaining({ status: 'failed', error: 'Error: winrm unreachable' })]);
     });
@@ -314,7 +318,7 @@ describe('the Mastra warrant gate', () => {
         const readOnly = new JsonFileEvidenceStore(dir, { readOnly: true });
         const calls: string[] = [];
         const gate = { proposition: 'P-win', action: high(true), store: readOnly, now: () => T0 };
-        await opsAgent({ restart: gateMastraTool(restartTool(calls), gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate }))
+        await opsAgent({ restart: gateTool(restartTool(calls), gate) }, restartModel(['server01']), warrantToolHooks({ restart: gate }))
           .generate('x')
           .catch(() => undefined);
         expect(calls).toEqual([]);

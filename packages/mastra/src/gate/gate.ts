@@ -4,11 +4,21 @@
  * `beforeToolCall` hook (DENY skips the call and hands the model a typed refusal). The decision is
  * the shared gate of `@ewp/tools`, made on the latest stored evidence when Mastra asks whether the
  * call needs approval and made again just before it runs. Every decision is recorded in the ledger,
- * and a tool gated by `gateMastraTool` executes through `runGuarded` (decided once more, run only on
+ * and a tool gated by `gate()` executes through `runGuarded` (decided once more, run only on
  * MAY_ACT or an approval Mastra gave, once per tool call id (per decision without one), its outcome recorded).
  */
-import { EwpError } from '@ewp/core';
-import { decideGate, denyReason, type GateDecision, type GateOptions, type GateRefusal, gateOptionsForCall, gateRefusal, runGuarded } from '@ewp/tools';
+import { type GateName, InvalidArgumentError } from '@ewp/core';
+import {
+  checkGateOptions,
+  decideGate,
+  denyReason,
+  type GateCall,
+  type GateDecision,
+  type GateOptions,
+  type GateRefusal,
+  gateRefusal,
+  runGuarded,
+} from '@ewp/tools';
 import type { Tool, ToolHooks } from '@mastra/core/tools';
 
 /** The gates of an agent, by the tool name the model calls. */
@@ -44,21 +54,15 @@ function askedFor(options: GateOptions<unknown>): Map<string, boolean> {
 
 const inputKey = (input: unknown): string => JSON.stringify(input) ?? 'undefined';
 
-/** The gate name on the decision records this binding writes (its gate and its `ewp_may_act` tool). */
-export const RECORDING_GATE = 'mastra';
+/** The gate name the decisions of `gate()`, `warrantToolHooks()` and `ewpTools()`' `ewp_may_act` are recorded under. */
+export const GATE = 'mastra' satisfies GateName;
 
-/**
- * The caller's gate options for one call: its records name this gate (unless the caller named one or
- * turned recording off) and carry Mastra's tool call id when there is one (unless the caller maps its
- * own), so the decisions made on one call read as one call in the ledger.
- */
-function forCall<INPUT>(gate: GateOptions<INPUT>, callId: string | undefined): GateOptions<INPUT> {
-  return gateOptionsForCall(gate, RECORDING_GATE, callId);
-}
+/** One call of a gated tool: this binding's gate, the tool's id, Mastra's tool call id. */
+const callOf = (tool: string, callId: string | undefined): GateCall => ({ gate: GATE, tool, callId });
 
 /** The gate for a question asked without the call id: decided, nothing recorded (`dryRun`). */
 function askOnly<INPUT>(gate: GateOptions<INPUT>): GateOptions<INPUT> {
-  return { ...gate, record: gate.record === false ? false : { ...gate.record, gate: gate.record?.gate ?? RECORDING_GATE, dryRun: true } };
+  return { ...gate, record: gate.record === false ? false : { ...gate.record, dryRun: true } };
 }
 
 /** The tool call id in what Mastra passes a tool's `execute` (`context.agent`) or the hooks (the call options). */
@@ -69,13 +73,17 @@ export function toolCallIdOf(context: unknown): string | undefined {
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-function checkGate(options: GateOptions<unknown>, path: string): void {
-  if (options === null || typeof options !== 'object') throw new EwpError('NOT_AN_OBJECT', 'a gate is an object { proposition, action, store }', { path });
-  if (options.store === undefined || options.store === null) throw new EwpError('MISSING_FIELD', 'an EvidenceStore is required', { path: `${path}.store` });
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: any Mastra tool, whatever its schemas.
-type AnyMastraTool = Tool<any, any, any, any, any, any, any>;
+export type AnyMastraTool = Tool<any, any, any, any, any, any, any>;
+
+/** A Mastra tool with an `execute`. @throws {InvalidArgumentError} `tool` for anything else. */
+export function checkedMastraTool<T>(tool: T, what: string): T & AnyMastraTool {
+  const t = tool as { execute?: unknown; id?: unknown } | null;
+  if (t === null || typeof t !== 'object' || typeof t.execute !== 'function' || typeof t.id !== 'string') {
+    throw new InvalidArgumentError('tool', `${what}() wraps a Mastra tool (createTool) with an id and an execute function`);
+  }
+  return tool as T & AnyMastraTool;
+}
 
 /**
  * The same tool with `requireApproval` decided by the warrant: REQUIRE_CONFIRMATION asks a human,
@@ -90,37 +98,42 @@ type AnyMastraTool = Tool<any, any, any, any, any, any, any>;
  * `listDecisions` / `decisionHistory` of `@ewp/tools`, or `ewp decisions list`. A refusal there is the
  * `GateRefusal` the model reads, as from the hook.
  *
+ * @example
+ * const gates = { restart: { claim: 'server01 is healthy', store } };
+ * const agent = new Agent({ ..., tools: { restart: gate(restart, gates.restart) }, hooks: warrantToolHooks(gates) });
+ *
+ * @throws {InvalidArgumentError} at wrap time: not a Mastra tool with an execute (`tool`), malformed
+ * gate options (the field, see `checkGateOptions`).
  * @throws {DecisionError} from `execute` (and the approval and hook decisions) when the ledger
  * cannot record (`EWP_REFUSE_DECISION_NOT_RECORDED`: nothing runs), or when the decision, or the tool
  * call under another decision, was already executed once (`EWP_REFUSE_DECISION_NOT_EXECUTABLE`).
  */
-export function gateMastraTool<T extends AnyMastraTool, INPUT = unknown>(tool: T, gate: GateOptions<INPUT>): T {
-  if (tool === null || typeof tool !== 'object' || typeof tool.execute !== 'function') {
-    throw new EwpError('WRONG_TYPE', 'gateMastraTool wraps a Mastra tool with an execute function', { path: 'tool' });
-  }
-  checkGate(gate as GateOptions<unknown>, 'gate');
+export function gate<T extends AnyMastraTool, INPUT = unknown>(tool: T, options: GateOptions<INPUT>): T {
+  checkedMastraTool(tool, 'gate');
+  checkGateOptions(options, GATE);
   const { needsApprovalFn: _resolved, requireApproval: own, execute: ownExecute, ...rest } = tool as T & { needsApprovalFn?: unknown };
   const requireApproval = async (input: unknown, ctx?: { requestContext?: Record<string, unknown> }): Promise<boolean> => {
     // Mastra does not pass the tool call id here (@mastra/core 1.71: only the arguments and the request
     // context), so this question is decided as a recorded decision would be and not appended: a record
     // with a made-up call id would read as another call. The call's records are the hook's and the
     // guarded run's, under its toolCallId.
-    const d = await decideGate(askOnly(gate), input as INPUT);
+    const d = await decideGate(askOnly(options), input as INPUT, callOf(tool.id, undefined));
     const answer = REQUIRE_APPROVAL[d.decision] ?? (typeof own === 'function' ? await own(input, ctx) : own === true);
-    askedFor(gate as GateOptions<unknown>).set(inputKey(input), d.decision === 'REQUIRE_CONFIRMATION');
+    askedFor(options as GateOptions<unknown>).set(inputKey(input), d.decision === 'REQUIRE_CONFIRMATION');
     return answer;
   };
   const execute = async (input: unknown, context?: unknown): Promise<unknown> => {
     const callId = toolCallIdOf(context);
     const run = await runGuarded(
       {
-        ...forCall(gate, callId),
+        ...options,
         confirm: () =>
-          askedFor(gate as GateOptions<unknown>).get(inputKey(input)) === true
-            ? { confirmed_by: `mastra approveToolCall of ${tool.id} call ${callId ?? '(no call id)'}` }
+          askedFor(options as GateOptions<unknown>).get(inputKey(input)) === true
+            ? { confirmedBy: `mastra approveToolCall of ${tool.id} call ${callId ?? '(no call id)'}` }
             : false,
       },
       input as INPUT,
+      callOf(tool.id, callId),
       (i) => (ownExecute as (input: unknown, context?: unknown) => unknown)(i, context),
     );
     return run.status === 'executed' ? run.result : run.refusal;
@@ -130,7 +143,7 @@ export function gateMastraTool<T extends AnyMastraTool, INPUT = unknown>(tool: T
 }
 
 /** A refusal the model reads instead of the tool's result. */
-function refused(d: GateDecision, gate: GateRefusal['ewp_gate'], reason: string) {
+function refused(d: GateDecision, gate: GateRefusal['ewpGate'], reason: string) {
   return { proceed: false as const, output: gateRefusal(d, gate, reason) };
 }
 
@@ -138,17 +151,17 @@ function refused(d: GateDecision, gate: GateRefusal['ewp_gate'], reason: string)
  * `hooks` for `new Agent({ hooks })` (or one `generate`/`stream` call): before a gated tool runs,
  * decide again; DENY skips the call and returns the `GateRefusal` as its output, and so does a
  * REQUIRE_CONFIRMATION no human was asked about (a tool gated only here, not by
- * {@link gateMastraTool}, is never asked). Tools without a gate, and `inner`'s hooks, run as before.
+ * {@link gate}, is never asked). Tools without a gate, and `inner`'s hooks, run as before.
  */
 export function warrantToolHooks(gates: WarrantGates, inner: ToolHooks = {}): ToolHooks {
-  if (gates === null || typeof gates !== 'object') throw new EwpError('NOT_AN_OBJECT', 'gates: an object of gates by tool name', { path: 'gates' });
-  for (const [name, gate] of Object.entries(gates)) checkGate(gate, `gates.${name}`);
+  if (gates === null || typeof gates !== 'object') throw new InvalidArgumentError('gates', 'an object of gate options by tool name');
+  for (const [name, options] of Object.entries(gates)) checkGateOptions(options, GATE, `gates.${name}`);
   return {
     ...inner,
     beforeToolCall: async (context) => {
       const gate = Object.hasOwn(gates, context.toolName) ? gates[context.toolName] : undefined;
       if (gate !== undefined) {
-        const d = await decideGate(forCall(gate, toolCallIdOf(context.context)), context.input);
+        const d = await decideGate(gate, context.input, callOf(context.toolName, toolCallIdOf(context.context)));
         if (d.decision === 'DENY') return refused(d, 'DENY', denyReason(d));
         if (d.decision === 'REQUIRE_CONFIRMATION' && askedFor(gate).get(inputKey(context.input)) !== true) {
           return refused(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action; it was not given`);
