@@ -71,7 +71,11 @@ try {
     unmapped: 'ask',
     no_evidence: 'ask',
     tools: [
-      { match: 'mcp__ops__restart', claim: '{tool_input.server} is healthy', action: { action_id: 'restart:{tool_input.server}', kind: 'restart', risk: 'low' } },
+      {
+        match: 'mcp__ops__restart',
+        claim: '{tool_input.server} is healthy',
+        action: { action_id: 'restart:{tool_input.server}', kind: 'restart', risk: 'low' },
+      },
       { match: 'mcp__ops__status', proposition: 'P-win', action: { kind: 'read', risk: 'low' } },
       { match: 'mcp__ops__drop_*', proposition: 'P-x', action: { action_id: 'drop:{tool_input.table}', kind: 'drop', risk: 'high', reversible: false } },
     ],
