@@ -63,7 +63,10 @@ const rows = [
     operation: 'kernel: warrantNow + mayAct (view in hand)',
     ops_per_s: await rate(async () => mayAct(warrantNow(stored, REFERENCE_V2, now().toISOString()), action)),
   },
-  { operation: 'decideGate (store read + kernel)', ops_per_s: await rate(() => decideGate(gate, { server: 's1' }, { gate: 'ai-sdk', tool: 'restart', callId: undefined })) },
+  {
+    operation: 'decideGate (store read + kernel)',
+    ops_per_s: await rate(() => decideGate(gate, { server: 's1' }, { gate: 'ai-sdk', tool: 'restart', callId: undefined })),
+  },
   { operation: 'generateText tool call, plain tool', ops_per_s: await rate(() => generateText({ model: toolCallModel(), tools: plainTools, prompt: 'x' })) },
   { operation: 'generateText tool call, gated tool', ops_per_s: await rate(() => generateText({ model: toolCallModel(), tools: gatedTools, prompt: 'x' })) },
 ];

@@ -29,10 +29,7 @@ function setup(ok: boolean | null = true) {
       return `restarted ${server}`;
     },
   });
-  const tools = [
-    observe(health, { store, claim: CLAIM, supports: (r: { ok: boolean | null }) => r.ok ?? undefined }),
-    gate(restart, { store, claim: CLAIM }),
-  ];
+  const tools = [observe(health, { store, claim: CLAIM, supports: (r: { ok: boolean | null }) => r.ok ?? undefined }), gate(restart, { store, claim: CLAIM })];
   return { store, restarted, tools };
 }
 
