@@ -75,7 +75,7 @@ for (const [label, at, risk] of [
   // each approved call executed once through runGuarded and recorded succeeded or failed.
   const { tools, toolApproval } = withToolApproval(
     { restart },
-    { restart: { proposition: 'P-win', action: { action_id: 'restart', kind: 'restart', risk, reversible: true }, store, now: () => new Date(at) } },
+    { restart: { proposition: 'P-win', action: { risk, reversible: true }, store, now: () => new Date(at) } },
   );
   const result = await generateText({ model: scripted(), tools, toolApproval, prompt: 'restart server01', stopWhen: stepCountIs(3) });
   const request = result.content.find((p) => p.type === 'tool-approval-request' && !p.isAutomatic);

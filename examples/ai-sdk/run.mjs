@@ -1,6 +1,6 @@
 // Offline AI SDK walkthrough: a tool gated by the warrant layer. The model is MockLanguageModelV3
 // from `ai/test`, scripted to call the tool; no network. Run: pnpm --filter @ewp/example-ai-sdk start
-import { ewpTools, gateTool } from '@ewp/ai-sdk';
+import { ewpTools, gate } from '@ewp/ai-sdk';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { generateText, stepCountIs, tool } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
@@ -73,7 +73,7 @@ const patch = tool({
     return { patched: server };
   },
 });
-const gated = gateTool(patch, { proposition: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'medium', reversible: true }, store, now: () => now });
+const gated = gate(patch, { name: 'patch', proposition: 'P-win', action: { risk: 'medium', reversible: true }, store, now: () => now });
 // A model gives every tool call its own id; the gate runs one call id once.
 const run = (messages, id) =>
   generateText({
@@ -98,9 +98,10 @@ await generateText({ model: scripted(['patched after confirmation']), tools: { p
 console.log('   after a human approved -> ran:', patched.length === 2);
 
 // 3. A high-risk action on a proposition with no evidence: DENY, with a result the model reads.
-const risky = gateTool(patch, {
+const risky = gate(patch, {
+  name: 'patch',
   proposition: 'P-unknown',
-  action: { action_id: 'wipe', kind: 'wipe', risk: 'high', reversible: false },
+  action: { id: 'wipe', kind: 'wipe', risk: 'high', reversible: false },
   store,
   now: () => now,
 });
@@ -110,11 +111,11 @@ const denied = await generateText({
   prompt: 'wipe server02',
   stopWhen: stepCountIs(3),
 });
-console.log('3. no evidence, high risk ->', JSON.stringify(denied.steps[0].toolResults[0].output.ewp_gate), '| ran:', patched.includes('server02'));
+console.log('3. no evidence, high risk ->', JSON.stringify(denied.steps[0].toolResults[0].output.ewpGate), '| ran:', patched.includes('server02'));
 
 // What the model sees when it asks for the memory context.
 const ctx = await tools.ewp_memory_context.execute({ proposition_id: 'P-win' }, { toolCallId: 'ctx', messages: [] });
 console.log('memory context:', JSON.stringify(ctx.warrant), ctx.warnings);
 console.log(
-  `decided: fresh tool evidence MAY_ACT (patch ran: ${patched.includes('server01')}), stale evidence REQUIRE_CONFIRMATION (ran after a human approved: ${patched.length === 2}), no evidence at high risk ${denied.steps[0].toolResults[0].output.ewp_gate} (ran: ${patched.includes('server02')})`,
+  `decided: fresh tool evidence MAY_ACT (patch ran: ${patched.includes('server01')}), stale evidence REQUIRE_CONFIRMATION (ran after a human approved: ${patched.length === 2}), no evidence at high risk ${denied.steps[0].toolResults[0].output.ewpGate} (ran: ${patched.includes('server02')})`,
 );

@@ -1,6 +1,6 @@
 // The Mastra walkthrough itself (run.mjs starts it under Node >= 22.13).
 import { MemoryEvidenceStore } from '@ewp/ledger';
-import { gateMastraTool, WarrantMemoryProcessor, warrantToolHooks } from '@ewp/mastra';
+import { gate as gateTool, WarrantMemoryProcessor, warrantToolHooks } from '@ewp/mastra';
 import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';
 import { InMemoryStore } from '@mastra/core/storage';
@@ -94,12 +94,12 @@ const agentWith = (gate, prompts) => {
     name: 'ops',
     instructions: 'Operate servers.',
     model: model(prompts),
-    tools: { patch: gateMastraTool(patch, gate) },
+    tools: { patch: gateTool(patch, gate) },
     hooks: warrantToolHooks({ patch: gate }),
   });
   return new Mastra({ agents: { ops: agent }, storage: new InMemoryStore(), logger: false }).getAgent('ops');
 };
-const gate = { proposition: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'medium', reversible: true }, store, now: () => now };
+const gate = { proposition: 'P-win', action: { risk: 'medium', reversible: true }, store, now: () => now };
 
 // 1. Verified and current: MAY_ACT, the tool runs.
 await agentWith(gate).generate('Patch server01.');
@@ -121,12 +121,12 @@ console.log('after approveToolCall:', patched);
 // 3. Nothing stored for the claim: DENY, beforeToolCall refuses and the model reads why.
 const denied = await agentWith({ ...gate, proposition: 'P-unknown', action: { ...gate.action, risk: 'high' } }).generate('Patch it.');
 const refusal = denied.toolResults[0].payload.result;
-console.log('DENY:', refusal.ewp_gate, '-', refusal.reason);
+console.log('DENY:', refusal.ewpGate, '-', refusal.reason);
 
 // 4. A recalled message that names P-win carries its warrant to the model.
 const processor = new WarrantMemoryProcessor({ store, now: () => now });
 console.log('warrant of a recalled P-win message:', JSON.stringify(await processor.warrantOf('P-win', now.toISOString())));
-if (patched.length !== 2 || refusal.ewp_gate !== 'DENY') process.exit(1);
+if (patched.length !== 2 || refusal.ewpGate !== 'DENY') process.exit(1);
 console.log(
-  `decided: fresh evidence MAY_ACT (patched), stale evidence REQUIRE_CONFIRMATION (patched after approveToolCall: ${patched.length === 2}), nothing stored ${refusal.ewp_gate} (not run)`,
+  `decided: fresh evidence MAY_ACT (patched), stale evidence REQUIRE_CONFIRMATION (patched after approveToolCall: ${patched.length === 2}), nothing stored ${refusal.ewpGate} (not run)`,
 );

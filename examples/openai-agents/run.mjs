@@ -1,6 +1,6 @@
 // Offline OpenAI Agents SDK walkthrough: a tool gated by the warrant layer, and a session whose turns
 // become evidence. The model is the SDK's ScriptedModel; no network. Run: pnpm --filter @ewp/example-openai-agents start
-import { EvidenceSession, ewpAgentTools, gateAgentTool } from '@ewp/openai-agents';
+import { EvidenceSession, ewpTools, gate } from '@ewp/openai-agents';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { Agent, MemorySession, RunContext, run, setTracingDisabled, tool } from '@openai/agents-core';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents-core/testing';
@@ -22,7 +22,7 @@ const src = (id, at) => ({
 });
 
 // The ingest side records a tool-verified view through the EWP tools (trusted origins need the attestation).
-const putTool = ewpAgentTools({ store, ingest: true, now: () => now }).find((t) => t.name === 'ewp_evidence_view_put');
+const putTool = ewpTools({ store, ingest: true, now: () => now }).find((t) => t.name === 'ewp_evidence_view_put');
 const observed = '2026-09-23T08:00:00Z';
 const put = await putTool.invoke(
   new RunContext(),
@@ -57,9 +57,9 @@ const patch = tool({
     return `patched ${server}`;
   },
 });
-const gated = gateAgentTool(patch, {
+const gated = gate(patch, {
   proposition: 'P-win',
-  action: { action_id: 'patch', kind: 'patch', risk: 'medium', reversible: true },
+  action: { risk: 'medium', reversible: true },
   store,
   now: () => now,
 });
@@ -87,15 +87,15 @@ result = await run(agent, result.state);
 console.log('after approve():', patched);
 
 // 3. A claim nothing was stored for: DENY, the guardrail refuses with the reason the model reads.
-const disputed = gateAgentTool(patch, {
+const disputed = gate(patch, {
   proposition: 'P-unknown',
-  action: { action_id: 'patch', kind: 'patch', risk: 'high', reversible: false },
+  action: { risk: 'high', reversible: false },
   store,
   now: () => now,
 });
 result = await run(new Agent({ name: 'ops', model: script(), tools: [disputed] }), 'Patch it.');
 const refusal = JSON.parse(result.newItems.find((i) => i.type === 'tool_call_output_item').output);
-console.log('DENY:', refusal.ewp_gate, '-', refusal.reason);
+console.log('DENY:', refusal.ewpGate, '-', refusal.reason);
 
 // The session's turns are evidence: a claim that was made, never a verification.
 const w = await session.warrant();
@@ -107,7 +107,7 @@ console.log(
   'verification',
   w.warrant.verification,
 );
-if (patched.length !== 2 || refusal.ewp_gate !== 'DENY' || w.warrant.verification !== 'NONE') process.exit(1);
+if (patched.length !== 2 || refusal.ewpGate !== 'DENY' || w.warrant.verification !== 'NONE') process.exit(1);
 console.log(
-  `decided: patch ran ${patched.length} times (MAY_ACT, then REQUIRE_CONFIRMATION approved), the unsupported action ${refusal.ewp_gate}; chat turns ${w.warrant.acceptance}, verification ${w.warrant.verification}`,
+  `decided: patch ran ${patched.length} times (MAY_ACT, then REQUIRE_CONFIRMATION approved), the unsupported action ${refusal.ewpGate}; chat turns ${w.warrant.acceptance}, verification ${w.warrant.verification}`,
 );
