@@ -1,19 +1,15 @@
 import { MemoryEvidenceStore } from '@ewp/ledger';
-import { gateAgentTool } from '@ewp/openai-agents';
-import { Agent, run, setTracingDisabled, tool } from '@openai/agents-core';
-import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents-core/testing';
+import { gate, observe } from '@ewp/openai-agents';
+import { RunContext, tool } from '@openai/agents-core';
 import { z } from 'zod';
 
-setTracingDisabled(true);
-const store = new MemoryEvidenceStore(); // any EvidenceStore; nothing is stored for P-server01-healthy yet
-const restart = tool({
-  name: 'restart',
-  description: 'Restart a server',
-  parameters: z.object({ server: z.string() }),
-  execute: async ({ server }) => `restarted ${server}`,
-});
-const gated = gateAgentTool(restart, { proposition: 'P-server01-healthy', action: { action_id: 'restart', kind: 'restart', risk: 'high' }, store });
-// An offline model that asks for the restart, then answers; use a real model in your agent.
-const model = new ScriptedModel([[functionCall('restart', { server: 'server01' }, { callId: 'c1' })], [assistantMessage('Not restarted.')]]);
-const result = await run(new Agent({ name: 'ops', model, tools: [gated] }), 'Restart server01 if it is safe.');
-console.log(result.newItems.find((i) => i.type === 'tool_call_output_item').output); // the DENY refusal the model read
+const store = new MemoryEvidenceStore(); // any EvidenceStore: SqliteEvidenceStore, PostgresEvidenceStore, ...
+const claim = 'server01 is healthy';
+const parameters = z.object({ server: z.string() });
+const healthCheck = observe(tool({ name: 'health_check', description: 'Check a server', parameters, execute: async ({ server }) => ({ server, ok: true }) }), { claim, supports: (r) => r.ok, store });
+const restart = gate(tool({ name: 'restart', description: 'Restart a server', parameters, execute: async ({ server }) => `restarted ${server}` }), { claim, store });
+// run(new Agent({ name: 'ops', tools: [healthCheck, restart] }), prompt) invokes them like this:
+const call = (t, callId) => t.invoke(new RunContext(), '{"server":"server01"}', { toolCall: { callId } });
+console.log(JSON.parse(await call(restart, 'c1')).ewpGate); // DENY: nothing observed yet, the restart did not run
+await call(healthCheck, 'c2'); // its result is recorded: a tool observation supporting the claim
+console.log(await call(restart, 'c3')); // restarted server01
