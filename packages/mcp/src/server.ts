@@ -13,7 +13,6 @@ import { memoryLedgerFor, type SalienceStore } from '@ewp/memory';
 import { inputJsonSchema, isToolName, outputJsonSchema, TOOL_NAMES, TOOL_SPECS, type ToolSpec } from '@ewp/spec/tools';
 import { type MemoryWriter, runTool, type ToolContext, type ToolRefusal, toolContext } from '@ewp/tools';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -32,7 +31,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { AGENT_PROMPT, getAgentPrompt } from './agent-prompt.js';
 import { completeResourceArgument, listResources, RESOURCE_TEMPLATES, readResource } from './resources.js';
 import { stableJson, stableJsonLiteral } from './stable-json.js';
-import { ToolResultCache } from './tool-result-cache.js';
+import { openToolCallSeam } from './tool-call-seam.js';
 
 /**
  * The gate name of the decisions `ewp_may_act` records over MCP, and of those `ewp_decision_outcome`
@@ -152,57 +151,6 @@ async function runToolsetCall(name: string, rawArguments: unknown, context: Tool
 }
 
 /**
- * Answers a plain `tools/call` request (params holding only a string `name` and an object
- * `arguments`, which is all the SDK's `CallToolRequestSchema` would check) straight from the
- * toolset, with the JSON text of the JSON-RPC reply; returns undefined for every other message,
- * which goes through the SDK server. The SDK path costs three schema passes (two of them failing,
- * which allocate their issues), a cancellation controller and a request context per call; the
- * answer is the same. A deterministic tool's result text is reused while the ledger is unchanged
- * (see {@link ToolResultCache}).
- */
-export type DirectCalls = (message: unknown) => Promise<string> | undefined;
-
-const DIRECT_CALLS = new WeakMap<Server, DirectCalls>();
-
-/** The direct `tools/call` path of a server made by {@link createEwpMcpServer} (for its transport). */
-export function directCallsOf(server: Server): DirectCalls | undefined {
-  return DIRECT_CALLS.get(server);
-}
-
-/** The reply to request `id` whose result is the JSON text `resultText`. */
-function resultReplyText(id: string | number, resultText: string): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultText}}`;
-}
-
-function directCalls(context: ToolContext, contextFor: (name: string, id: string | number, sessionId: undefined) => ToolContext): DirectCalls {
-  const cache = ToolResultCache.over(context.store);
-  return (message) => {
-    const m = message as { id?: unknown; method?: unknown; params?: unknown };
-    if (m.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return undefined;
-    const params = m.params as Record<string, unknown> | undefined;
-    if (typeof params !== 'object' || params === null) return undefined;
-    for (const key in params) if (key !== 'name' && key !== 'arguments') return undefined;
-    const args = params.arguments;
-    if (typeof params.name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) return undefined;
-    const id = m.id;
-    const name = params.name;
-    const compute = (): Promise<string> => callEwpToolText(name, args, contextFor(name, id, undefined));
-    const spec: ToolSpec | undefined = isToolName(name) ? TOOL_SPECS[name] : undefined;
-    // The arguments came from JSON text, so their JSON text names them (key order aside: a miss, never a wrong hit).
-    const result = cache !== undefined && spec?.deterministic === true ? cache.text(`${name}\n${JSON.stringify(args ?? {})}`, compute) : compute();
-    return result.then(
-      (text) => resultReplyText(id, text),
-      (error: unknown) => {
-        // As the SDK replies to a handler that throws.
-        const e = error as { code?: unknown; message?: unknown };
-        const code = typeof e.code === 'number' && Number.isSafeInteger(e.code) ? e.code : ErrorCode.InternalError;
-        return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message: typeof e.message === 'string' ? e.message : 'Internal error' } });
-      },
-    );
-  };
-}
-
-/**
  * The SDK validates with JSON Schema only the answers to `elicitation/create`, which this server
  * never sends; its default (an Ajv instance with every format) costs each server several
  * milliseconds and its compiled meta-schemas. Should an answer ever arrive, it is refused.
@@ -234,10 +182,8 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
     { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
-  // Registered on the protocol layer: `Server` would wrap it to parse the request a second time and
-  // re-validate (and copy) every result, which is built above by `successResult`/`refusalResult` and
-  // checked by the client against the advertised output schema.
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request, extra) =>
+  // Registered through `Server`, which checks the request and the result with the SDK's own schemas.
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
     callEwpTool(request.params.name, request.params.arguments, contextFor(request.params.name, extra.requestId, extra.sessionId)),
   );
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(options.store) }));
@@ -246,6 +192,11 @@ export function createEwpMcpServer(options: EwpMcpServerOptions): Server {
   server.setRequestHandler(CompleteRequestSchema, async (request) => completeResourceArgument(options.store, request.params.ref, request.params.argument));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [AGENT_PROMPT] }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => getAgentPrompt(request.params.name));
-  DIRECT_CALLS.set(server, directCalls(context, contextFor));
+  // The fast road of `tools/call` (see tool-call-seam.ts): the same handler's work, as text.
+  openToolCallSeam(server, {
+    store: options.store,
+    deterministic: (name) => isToolName(name) && (TOOL_SPECS[name] as ToolSpec).deterministic === true,
+    resultText: (name, args, id) => callEwpToolText(name, args, contextFor(name, id, undefined)),
+  });
   return server;
 }
