@@ -6,7 +6,12 @@ import { z } from 'zod';
 const store = new MemoryEvidenceStore(); // any EvidenceStore: SqliteEvidenceStore, PostgresEvidenceStore, ...
 const claim = 'server01 is healthy';
 const inputSchema = z.object({ server: z.string() });
-const healthCheck = observe(tool({ inputSchema, execute: async ({ server }) => ({ server, ok: true }) }), { name: 'health_check', claim, supports: (r) => r.ok, store });
+const healthCheck = observe(tool({ inputSchema, execute: async ({ server }) => ({ server, ok: true }) }), {
+  name: 'health_check',
+  claim,
+  supports: (r) => r.ok,
+  store,
+});
 const restart = gate(tool({ inputSchema, execute: async ({ server }) => `restarted ${server}` }), { name: 'restart', claim, store });
 // generateText({ model, tools: { health_check: healthCheck, restart }, prompt }) calls them like this:
 const call = (t, toolCallId) => t.execute({ server: 'server01' }, { toolCallId, messages: [] });

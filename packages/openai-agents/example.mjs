@@ -6,8 +6,15 @@ import { z } from 'zod';
 const store = new MemoryEvidenceStore(); // any EvidenceStore: SqliteEvidenceStore, PostgresEvidenceStore, ...
 const claim = 'server01 is healthy';
 const parameters = z.object({ server: z.string() });
-const healthCheck = observe(tool({ name: 'health_check', description: 'Check a server', parameters, execute: async ({ server }) => ({ server, ok: true }) }), { claim, supports: (r) => r.ok, store });
-const restart = gate(tool({ name: 'restart', description: 'Restart a server', parameters, execute: async ({ server }) => `restarted ${server}` }), { claim, store });
+const healthCheck = observe(tool({ name: 'health_check', description: 'Check a server', parameters, execute: async ({ server }) => ({ server, ok: true }) }), {
+  claim,
+  supports: (r) => r.ok,
+  store,
+});
+const restart = gate(tool({ name: 'restart', description: 'Restart a server', parameters, execute: async ({ server }) => `restarted ${server}` }), {
+  claim,
+  store,
+});
 // run(new Agent({ name: 'ops', tools: [healthCheck, restart] }), prompt) invokes them like this:
 const call = (t, callId) => t.invoke(new RunContext(), '{"server":"server01"}', { toolCall: { callId } });
 console.log(JSON.parse(await call(restart, 'c1')).ewpGate); // DENY: nothing observed yet, the restart did not run
