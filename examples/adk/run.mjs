@@ -127,28 +127,36 @@ console.log('observation:', row.class, row.source, row.text);
 // "server01 is healthy" is refused until the observed health check supports it.
 const parameters = z.object({ server: z.string() });
 const claim = ({ server }) => `${server} is healthy`;
-const health = observe(new FunctionTool({ name: 'check_health', description: 'Check a server', parameters, execute: async ({ server }) => ({ server, status: 'ok' }) }), {
-  store,
-  claim,
-  supports: (result) => result.status === 'ok',
-});
-const restart = gate(new FunctionTool({ name: 'restart', description: 'Restart a server', parameters, execute: async ({ server }) => ({ restarted: server }) }), {
-  store,
-  claim,
-  action: { risk: 'low' },
-});
+const health = observe(
+  new FunctionTool({ name: 'check_health', description: 'Check a server', parameters, execute: async ({ server }) => ({ server, status: 'ok' }) }),
+  {
+    store,
+    claim,
+    supports: (result) => result.status === 'ok',
+  },
+);
+const restart = gate(
+  new FunctionTool({ name: 'restart', description: 'Restart a server', parameters, execute: async ({ server }) => ({ restarted: server }) }),
+  {
+    store,
+    claim,
+    action: { risk: 'low' },
+  },
+);
 const ask = async (...names) => {
   const turns = names.map((name, i) => call(name, { server: 'server01' }, `w-${i}`));
   const wrapped = new InMemoryRunner({ agent: new LlmAgent({ name: 'ops', model: new ScriptedLlm(turns), tools: [health, restart] }), appName: 'ops' });
   const responses = [];
-  for await (const event of wrapped.runEphemeral({ userId: 'u1', newMessage: { role: 'user', parts: [{ text: 'Restart server01.' }] } })) responses.push(...getFunctionResponses(event));
+  for await (const event of wrapped.runEphemeral({ userId: 'u1', newMessage: { role: 'user', parts: [{ text: 'Restart server01.' }] } }))
+    responses.push(...getFunctionResponses(event));
   return responses.at(-1)?.response;
 };
 const before = await ask('restart');
 console.log('restart without a check:', before.ewpGate, '|', before.reason.slice(0, 80));
 const after = await ask('check_health', 'restart');
 console.log('check, then restart:', JSON.stringify(after));
-if (patched.length !== 1 || check.allowed || row.source !== 'tool:read_schedule' || before.ewpGate !== 'DENY' || after.restarted !== 'server01') process.exit(1);
+if (patched.length !== 1 || check.allowed || row.source !== 'tool:read_schedule' || before.ewpGate !== 'DENY' || after.restarted !== 'server01')
+  process.exit(1);
 console.log(
   `decided: ${decisions.map((d) => `${d.record.action.kind} ${d.record.decision}`).join(', ')}; the consequential step after the run ${check.allowed ? 'allowed' : 'blocked'}; the tool result stored as an ${row.class}; restart ${before.ewpGate} before the observed check, run after it`,
 );

@@ -54,16 +54,22 @@ for (const m of out.messages.filter((m) => m.getType() === 'tool')) console.log(
 // the restart gated on that claim runs only after it (a model that skips the check reads why not).
 const schema = z.object({ server: z.string() });
 const claim = ({ server }) => `${server} is healthy`;
-const check = observe(tool(async ({ server }) => ({ server, status: 'ok' }), { name: 'check_health', description: 'Check a server', schema }), {
-  store,
-  claim,
-  supports: (result) => result.status === 'ok',
-});
-const restart = gate(tool(async ({ server }) => `restarted ${server}`, { name: 'restart', description: 'Restart a server', schema }), {
-  store,
-  claim,
-  action: { risk: 'low' },
-});
+const check = observe(
+  tool(async ({ server }) => ({ server, status: 'ok' }), { name: 'check_health', description: 'Check a server', schema }),
+  {
+    store,
+    claim,
+    supports: (result) => result.status === 'ok',
+  },
+);
+const restart = gate(
+  tool(async ({ server }) => `restarted ${server}`, { name: 'restart', description: 'Restart a server', schema }),
+  {
+    store,
+    claim,
+    action: { risk: 'low' },
+  },
+);
 let callNo = 0;
 const ask = async (...names) => {
   const script = new FakeToolCallingModel({ toolCalls: [...names.map((name) => [{ name, args: { server: 'server01' }, id: `h${++callNo}` }]), []] });

@@ -57,7 +57,13 @@ describe('the gate scenario through the ADK binding', () => {
     await recordRetraction(store, { proposition_id: 'P-win', records: [`check:${check}`], note: 'the WinRM reading was of another host' });
     // The library's recording gate on the same ledger, deciding without recording: what the binding must answer.
     const reference = await decideGate(
-      { proposition: 'P-win', action: { id: 'restart', kind: 'restart', risk: verified.risk, reversible: verified.reversible }, store, now: () => T0, record: { gate: 'reference', dryRun: true } },
+      {
+        proposition: 'P-win',
+        action: { id: 'restart', kind: 'restart', risk: verified.risk, reversible: verified.reversible },
+        store,
+        now: () => T0,
+        record: { gate: 'reference', dryRun: true },
+      },
       {},
       { gate: 'reference', tool: 'restart', callId: undefined },
     );

@@ -301,7 +301,11 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     expect(alone).toMatchObject({ ewpGate: 'DENY', claim: 'server01 is healthy', viewId: null });
     expect(String(alone?.reason)).toContain('observe(tool, { claim })');
     expect(ran).toEqual([]);
-    const responses = await ask([functionCall('check_health', { server: 'server01' }, 'fc-b'), functionCall('restart', { server: 'server01' }, 'fc-c'), text('ok')]);
+    const responses = await ask([
+      functionCall('check_health', { server: 'server01' }, 'fc-b'),
+      functionCall('restart', { server: 'server01' }, 'fc-c'),
+      text('ok'),
+    ]);
     expect(responses).toEqual([{ server: 'server01', status: 'ok' }, { restarted: 'server01' }]);
     expect(ran).toEqual(['server01']);
     const decisions = await listDecisions(store);
@@ -328,6 +332,8 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     expect(refused({ gates: { restart: { proposition: 'P-win', action, store, record: false } } })).toEqual([invalid, 'gates.restart.record']);
     expect(refused({ observe: { check: { store, supports: () => true } } })).toEqual([invalid, 'observe.check.claim']);
     expect(refused({ observe: { check: { store, claim: 'x' } } })).toEqual([invalid, 'observe.check.supports']);
-    expect(refused({ gates: { restart: { proposition: 'P-win', action, store } }, observe: { check: { store, claim: 'x', supports: () => true } } })).toEqual(['accepted']);
+    expect(refused({ gates: { restart: { proposition: 'P-win', action, store } }, observe: { check: { store, claim: 'x', supports: () => true } } })).toEqual([
+      'accepted',
+    ]);
   });
 });

@@ -89,12 +89,10 @@ describe('observe() and gate() in createAgent', () => {
   it('a result that refutes the claim is recorded against it', async () => {
     health = 'down';
     await run([{ name: 'check_health', id: 'c1' }]);
-    const result = await observeResult(
-      { store, claim, supports: (r: Health) => r.status === 'ok' },
-      'check_health',
-      { server: 'server01' },
-      { server: 'server01', status: 'down' } as Health,
-    );
+    const result = await observeResult({ store, claim, supports: (r: Health) => r.status === 'ok' }, 'check_health', { server: 'server01' }, {
+      server: 'server01',
+      status: 'down',
+    } as Health);
     // The same result again is one memory (not new evidence), recorded as opposing the claim.
     expect(result).toMatchObject({ polarity: 'opposes', source: 'tool:check_health', stored: false, propositionId: claimProposition('server01 is healthy') });
   });
