@@ -29,7 +29,7 @@ export interface CommitRecordEvidenceStoreOptions extends CommitRecordBackendOpt
 
 /** Options of {@link CommitRecordEvidenceStore.search}. */
 export interface StoreSearchOptions {
-  /** Most hits asked of the store (default {@link DEFAULT_SEARCH_LIMIT}; the store may clamp it). */
+  /** Most hits asked of the store (default 10; the store may clamp it). */
   limit?: number;
   /** Search within this snapshot instead of the latest. */
   viewId?: string;

@@ -32,19 +32,11 @@ export type {
   StoredBindingRow,
   StoredEntryRow,
 } from './ledger-backend.js';
-export {
-  DEFAULT_ENTRY_LIMIT,
-  ENTRY_DIGEST_DOMAIN,
-  entryKey,
-  MAX_ENTRY_ID_LENGTH,
-  MAX_ENTRY_KIND_LENGTH,
-  MAX_ENTRY_LIMIT,
-  selectEntries,
-} from './ledger-entries.js';
-export { LedgerEngineStore, MAX_DELTA_DEPTH, sealView } from './ledger-engine.js';
+export { entryKey } from './ledger-entries.js';
+export { LedgerEngineStore, sealView } from './ledger-engine.js';
 export { MemoryEvidenceStore, type MemoryEvidenceStoreOptions } from './memory-store.js';
-export { type Binding, type BindingKind, bindingKey, type MemberRef } from './snapshot-layout.js';
-export { fileKey, JsonFileEvidenceStore, type JsonFileStoreOptions } from './json-file-store.js';
+export { type Binding, type BindingKind, bindingKey } from './snapshot-layout.js';
+export { JsonFileEvidenceStore, type JsonFileStoreOptions } from './json-file-store.js';
 export { type FileLockOwner, type HeldFileLock, tryFileLock, withFileLock } from './file-lock.js';
 export {
   COMMIT_RECORD_META,
@@ -62,8 +54,7 @@ export {
   type CommitRecordChainVerification,
   CommitRecordEvidenceStore,
   type CommitRecordEvidenceStoreOptions,
-  DEFAULT_SEARCH_LIMIT,
   type StoreSearchOptions,
 } from './commit-record-evidence-store.js';
-export { MemoryCommitRecordStore, matchesCommitQuery } from './commit-record-memory-store.js';
+export { MemoryCommitRecordStore } from './commit-record-memory-store.js';
 export { makeDirectories } from './make-directories.js';
