@@ -1,10 +1,10 @@
 /**
  * The Mastra entry points over one store (Node 22, as @mastra/core): the tool contract through
- * `Agent.generate` (`ewpMastraTools`, an AI SDK mock model) and the warrant gate (`gateMastraTool` +
+ * `Agent.generate` (`ewpTools`, an AI SDK mock model) and the warrant gate (`gate` +
  * `warrantToolHooks`) on the gate cases of `fixture-ledger.ts`, compared with the reference store and
  * with the outcomes the fixtures give.
  */
-import { gateMastraTool, warrantToolHooks } from '@ewp/mastra';
+import { gate as mastraGate, warrantToolHooks } from '@ewp/mastra';
 import type { EvidenceStore } from '@ewp/ledger';
 import { runToolContract } from '@ewp/tools/testing';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ async function mastraGatedCall(store: EvidenceStore, c: GateCase) {
   const gate = caseGateOptions(store, c);
   // Each case is a call of its own: its own call id (a gate runs one call id once per ledger).
   const agent = opsAgent(
-    { restart: gateMastraTool(restartTool(calls), gate) },
+    { restart: mastraGate(restartTool(calls), gate) },
     restartModel(['server01'], 'done', `case-${++callNo}`),
     warrantToolHooks({ restart: gate }),
   );
@@ -38,7 +38,7 @@ export function runMastraConformance(factory: StoreFactory): void {
   describe(`mastra over ${factory.name}`, () => {
     runToolContract(mastraContractBinding, factory);
 
-    describe('Mastra gateMastraTool + warrantToolHooks', () => {
+    describe('Mastra gate + warrantToolHooks', () => {
       it('decides every case as over the reference store, and as the fixtures say', async () => {
         const got = await withStore(factory, async (store) => Promise.all(GATE_CASES.map((c) => mastraGatedCall(store, c))));
         const want = await withStore(REFERENCE, async (store) => Promise.all(GATE_CASES.map((c) => mastraGatedCall(store, c))));

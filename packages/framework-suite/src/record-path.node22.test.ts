@@ -1,10 +1,10 @@
 /**
  * The record-path comparison of record-path.test.ts for the bindings that need Node 22: Mastra
- * (`gateMastraTool` + `warrantToolHooks` in a Mastra agent) and AI SDK 7 (`withToolApproval` under
+ * (`gate` + `warrantToolHooks` in a Mastra agent) and AI SDK 7 (`withToolApproval` under
  * ai@7's `generateText`), each against the library's own guarded run.
  */
 import { withToolApproval } from '@ewp/ai-sdk';
-import { gateMastraTool, warrantToolHooks } from '@ewp/mastra';
+import { gate as mastraGate, warrantToolHooks } from '@ewp/mastra';
 import { createTool } from '@mastra/core/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -24,7 +24,7 @@ function restartBody(ran: string[], fail: boolean) {
 
 const BINDINGS: RecordBinding[] = [
   {
-    name: 'Mastra gateMastraTool + warrantToolHooks',
+    name: 'Mastra gate + warrantToolHooks',
     run: async (store, fail) => {
       const ran: string[] = [];
       const gate = { proposition, action, store, now, name: 'restart' };
@@ -34,7 +34,7 @@ const BINDINGS: RecordBinding[] = [
         inputSchema: z.object({ server: z.string() }),
         execute: restartBody(ran, fail),
       });
-      const agent = opsAgent({ restart: gateMastraTool(restart, gate) }, restartModel([SCENARIO.server], 'done', 'ma'), warrantToolHooks({ restart: gate }));
+      const agent = opsAgent({ restart: mastraGate(restart, gate) }, restartModel([SCENARIO.server], 'done', 'ma'), warrantToolHooks({ restart: gate }));
       const stream = await agent.stream('restart server01');
       for await (const _ of stream.fullStream) {
         // drained: the tool runs as the stream is read
