@@ -54,7 +54,7 @@ const SNAPSHOT_COLUMNS = 'seq, owner AS proposition_id, view_id, content_digest,
 /**
  * A snapshot row from its columns in {@link SNAPSHOT_COLUMNS} order. The single-row reads fetch raw
  * arrays and build the row here: one object literal, one shape, where a driver adds the named
- * properties one by one (about 1 µs of a warrant call's read).
+ * properties one by one, which shows in a warrant call's read.
  */
 function snapshotRow(columns: unknown[] | undefined): SnapshotRow | undefined {
   if (columns === undefined) return undefined;

@@ -111,8 +111,8 @@ export async function openSqliteStore(path: string, options?: SqliteStoreOptions
 }
 
 /**
- * SQLite page size of new ledgers. Measured on the batched-ingest bench (100,000 records): 4 KiB
- * 107k rec/s, 16 KiB 119k, 32 KiB 128k, 64 KiB 117k; reads and single-record extends unchanged.
+ * SQLite page size of new ledgers: the fastest batched ingest of the sizes tried, with reads and
+ * single-record extends unchanged (docs/performance.md, "Figures behind choices in the code").
  */
 const PAGE_SIZE = 32768;
 
