@@ -92,7 +92,7 @@ const ITEMS_PER_YIELD = 256;
 /**
  * Bytes per read. Under V8's large-object threshold (128 KiB), so a decoded chunk is an ordinary
  * young-generation string: a larger one is mapped outside the heap, every line sliced from it keeps
- * it alive, and `ewp eval --jsonl` ran 1.4x slower with 128 KiB reads than with 64 KiB.
+ * it alive, which made `ewp eval --jsonl` slower (docs/performance.md).
  */
 const READ_CHUNK_BYTES = 64 * 1024;
 
