@@ -86,7 +86,7 @@ const PLAIN_STRING = String.raw`"[^"\\]*"`;
 const NO_TOKEN_START = String.raw`[^"\-0-9NI]`;
 /** Runs of what reads the same in both, as one unrolled loop: the fastest form, but its backtracking state grows with the run, so only for texts up to {@link UNCAPPED_MAX_CHARS}. */
 const SAME_IN_BOTH_UNCAPPED = new RegExp(`${NO_TOKEN_START}*(?:${PLAIN_STRING}${NO_TOKEN_START}*)*`, 'y');
-/** The same, at most 64 steps per call, for longer texts (about a quarter slower). */
+/** The same, at most 64 steps per call, for longer texts (slower, but its state stays bounded). */
 const SAME_IN_BOTH_CAPPED = new RegExp(`(?:${PLAIN_STRING}|${NO_TOKEN_START}+){0,64}`, 'y');
 /** At most one step per two characters: a few hundred kilobytes of regex backtracking state at most. */
 const UNCAPPED_MAX_CHARS = 1 << 16;
