@@ -1,5 +1,5 @@
 import { loadFixtures } from '@ewp/conformance/pack';
-import { EwpError } from '@ewp/core';
+import { InvalidArgumentError } from '@ewp/core';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { agentContextText, MemoryLedger } from '@ewp/memory';
 import { Agent, type MastraDBMessage } from '@mastra/core/agent';
@@ -69,9 +69,9 @@ describe('WarrantMemoryProcessor', () => {
     });
     await agent.generate('may I restart server01?', { memory: { thread: 't1', resource: 'u1' } });
     const byId = Object.fromEntries(seen[0]!.map((m) => [m.id, m.content.metadata?.ewp]));
-    expect(byId.m1).toMatchObject({ proposition_id: 'P-win', acceptance: 'ACCEPTED', verification: 'EXTERNAL', unrecorded: false });
-    expect(byId.m2).toMatchObject({ proposition_id: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' });
-    expect(byId.m3).toMatchObject({ proposition_id: 'P-freeze', view_id: null, acceptance: null, unrecorded: true });
+    expect(byId.m1).toMatchObject({ propositionId: 'P-win', acceptance: 'ACCEPTED', verification: 'EXTERNAL', unrecorded: false });
+    expect(byId.m2).toMatchObject({ propositionId: 'P-x', acceptance: 'TENTATIVE', conflict: 'OPEN' });
+    expect(byId.m3).toMatchObject({ propositionId: 'P-freeze', viewId: null, acceptance: null, unrecorded: true });
     expect(byId.m4).toBeUndefined(); // names no proposition
     // The new user message is input, not recalled: no warrant on it.
     expect(seen[0]!.find((m) => m.role === 'user' && JSON.stringify(m.content).includes('may I restart'))?.content.metadata?.ewp).toBeUndefined();
@@ -121,7 +121,7 @@ describe('WarrantMemoryProcessor', () => {
       new WarrantMemoryProcessor({ store: undefined as never });
       expect.unreachable();
     } catch (e) {
-      expect(EwpError.isInstance(e) && e.code === 'MISSING_FIELD' && e.path === 'store').toBe(true);
+      expect(InvalidArgumentError.isInstance(e) && e.path === 'options.store').toBe(true);
     }
   });
 });

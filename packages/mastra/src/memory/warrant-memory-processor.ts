@@ -7,7 +7,7 @@
  * `agentContextText`'s rendering: the one every binding shares, so a disputed memory is marked
  * `[DISPUTED]` and a hypothesis `[HYPOTHESIS]` here as in LangChain, the AI SDK and MCP.
  */
-import { EwpError, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
+import { InvalidArgumentError, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { agentContextText, type MemoryLedger } from '@ewp/memory';
 import type { MastraDBMessage } from '@mastra/core/agent';
@@ -15,10 +15,10 @@ import type { ProcessInputArgs, ProcessInputResultWithSystemMessages, Processor 
 
 /** What `content.metadata.ewp` holds on a recalled message. */
 export interface RecalledWarrant {
-  proposition_id: string;
+  propositionId: string;
   /** `null` when nothing is stored for the proposition (an unrecorded claim). */
-  view_id: string | null;
-  evaluated_at: string;
+  viewId: string | null;
+  evaluatedAt: string;
   acceptance: Warrant['acceptance'] | null;
   conflict: Warrant['conflict'] | null;
   verification: Warrant['verification'] | null;
@@ -47,8 +47,8 @@ function declaredProposition(message: MastraDBMessage): string | undefined {
 }
 
 function axesLine(w: RecalledWarrant): string {
-  if (w.unrecorded) return `- ${w.proposition_id}: no recorded evidence (an unverified claim)`;
-  return `- ${w.proposition_id}: acceptance ${w.acceptance}, conflict ${w.conflict}, verification ${w.verification}, currency ${w.currency}, sufficiency ${w.sufficiency}`;
+  if (w.unrecorded) return `- ${w.propositionId}: no recorded evidence (an unverified claim)`;
+  return `- ${w.propositionId}: acceptance ${w.acceptance}, conflict ${w.conflict}, verification ${w.verification}, currency ${w.currency}, sufficiency ${w.sufficiency}`;
 }
 
 /**
@@ -64,7 +64,7 @@ export class WarrantMemoryProcessor implements Processor<'ewp-warrant-memory'> {
 
   constructor(options: WarrantMemoryProcessorOptions) {
     if (options === null || typeof options !== 'object' || options.store === undefined || options.store === null) {
-      throw new EwpError('MISSING_FIELD', 'an EvidenceStore is required', { path: 'store' });
+      throw new InvalidArgumentError('options.store', 'an EvidenceStore is required');
     }
     this.#options = options;
   }
@@ -74,14 +74,14 @@ export class WarrantMemoryProcessor implements Processor<'ewp-warrant-memory'> {
     const view = await this.#options.store.get(propositionId);
     if (view === undefined) {
       const none = { acceptance: null, conflict: null, verification: null, currency: null, sufficiency: null };
-      return { proposition_id: propositionId, view_id: null, evaluated_at: evaluatedAt, ...none, unrecorded: true };
+      return { propositionId, viewId: null, evaluatedAt, ...none, unrecorded: true };
     }
     const w = warrantNow(view, REFERENCE_V2, evaluatedAt);
     const { acceptance, conflict, verification, currency, sufficiency } = w.warrant;
     return {
-      proposition_id: propositionId,
-      view_id: w.view_id,
-      evaluated_at: evaluatedAt,
+      propositionId,
+      viewId: w.view_id,
+      evaluatedAt,
       acceptance,
       conflict,
       verification,

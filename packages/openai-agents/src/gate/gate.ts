@@ -89,7 +89,7 @@ function gateGuardrail<INPUT>(options: GateOptions<INPUT>, toolName: string): To
         // Decided MAY_ACT when proposed, REQUIRE_CONFIRMATION now: nobody was asked.
         return refuse(d, 'REQUIRE_CONFIRMATION', `${d.propositionId} needs a human confirmation before this action; it was not given`);
       }
-      return ToolGuardrailFunctionOutputFactory.allow({ ewp_gate: d.decision, proposition_id: d.propositionId, evaluated_at: d.evaluatedAt });
+      return ToolGuardrailFunctionOutputFactory.allow({ ewpGate: d.decision, propositionId: d.propositionId, evaluatedAt: d.evaluatedAt });
     },
   });
 }
