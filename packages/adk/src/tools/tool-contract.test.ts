@@ -35,4 +35,29 @@ describe('ewpTools ewp_may_act', () => {
     const decisions = await listDecisions(store);
     expect(decisions.map((d) => [d.record.gate, d.record.call_id, d.decision_id])).toEqual([['adk', callId, out.decision_id]]);
   });
+
+  it('ewp_decision_outcome reports on a decision ewp_may_act recorded under the gate adk', async () => {
+    const store = new MemoryEvidenceStore();
+    await store.put(structuredClone(loadFixtures().find((f) => f.name === '08-verified-now')!.view));
+    const tools = ewpTools({ store, ingest: true, now: () => T0 });
+    const call = async (name: string, args: Record<string, unknown>, id: string) => {
+      const runner = new InMemoryRunner({
+        agent: new LlmAgent({ name: 'ops', model: new ScriptedLlm([functionCall(name, args, id), text('ok')]), tools }),
+        appName: 'ops',
+      });
+      const session = await runner.sessionService.createSession({ appName: 'ops', userId: 'u' });
+      let response: Record<string, unknown> | undefined;
+      for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'go' }] } }))
+        response ??= getFunctionResponses(event)[0]?.response;
+      return JSON.parse(JSON.stringify(response)) as Record<string, unknown>;
+    };
+    const decided = await call(
+      'ewp_may_act',
+      { proposition_id: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'high', reversible: true } },
+      'adk-2',
+    );
+    expect(decided).toMatchObject({ decision: 'MAY_ACT', claimed: true });
+    const reported = await call('ewp_decision_outcome', { decision_id: decided.decision_id, outcome: 'succeeded' }, 'adk-3');
+    expect(reported).toEqual({ recorded: true, decision_id: decided.decision_id, call_id: decided.call_id, outcome: 'succeeded' });
+  });
 });

@@ -58,6 +58,16 @@ describe('ewpTools', () => {
     });
   });
 
+  it('ewp_decision_outcome reports on a decision ewp_may_act recorded under the gate langchain', async () => {
+    const store = new MemoryEvidenceStore();
+    await store.put(structuredClone(loadFixtures().find((f) => f.name === '08-verified-now')!.view));
+    const tools = ewpTools({ store, ingest: true, now: () => T0 });
+    const args = { proposition_id: 'P-win', action: { action_id: 'patch', kind: 'patch', risk: 'high', reversible: true } };
+    const decided = JSON.parse(String((await viaAgent(tools, 'ewp_may_act', args, 'call-lc-2')).content)) as { decision_id: string };
+    const reported = await viaAgent(tools, 'ewp_decision_outcome', { decision_id: decided.decision_id, outcome: 'succeeded' }, 'call-lc-3');
+    expect(JSON.parse(String(reported.content))).toEqual({ recorded: true, decision_id: decided.decision_id, call_id: 'call-lc-2', outcome: 'succeeded' });
+  });
+
   it('malformed arguments get the EWP code and path, not a LangChain parsing error', async () => {
     const tools = ewpTools({ store: new MemoryEvidenceStore() });
     const out = await viaAgent(tools, 'ewp_memory_context', { proposition_id: true });
