@@ -20,16 +20,12 @@ export {
   type AdapterLossReport,
   type LossCount,
   type ChainStatus,
-  DEFAULT_DECISION_PAGE,
-  DEFAULT_PAGE_SIZE,
   type DecisionPage,
   type DecisionRow,
   InspectorApi,
   type InspectorMeta,
   InspectorRequestError,
   type LossReportPanel,
-  MAX_DECISION_PAGE,
-  MAX_PAGE_SIZE,
   type MemoryAnswer,
   type MemoryGateAttempt,
   type MemoryLink,
@@ -44,4 +40,3 @@ export {
   toWireView,
   type WireView,
 } from './inspector-api.js';
-export { SalienceFileReader } from './salience-file.js';
