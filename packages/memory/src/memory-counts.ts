@@ -12,6 +12,7 @@ import {
   pieceContains,
   REFERENCE_V2,
   type Warrant,
+  type WarrantPiece,
   type WarrantView,
   warrantNow,
   warrantWithHorizon,
@@ -95,11 +96,19 @@ export function confidenceAt(layer: MemoryLayer, cached: CachedView, at: Instant
  * the T the piece was computed at: callers here take T from `at`); else computed and kept.
  */
 function warrantOf(cached: CachedView, at: At): WarrantView {
+  return warrantPieceOf(cached, at, true).warrant;
+}
+
+/**
+ * The warrant piece of a cached view holding T: the kept one while T is inside it, else computed (and
+ * kept when `keep`). Its `evaluated_at` is the T it was computed at.
+ */
+export function warrantPieceOf(cached: CachedView, at: At, keep: boolean): WarrantPiece {
   const kept = cached.piece;
-  if (kept !== undefined && pieceContains(kept, at.instant)) return kept.warrant;
+  if (kept !== undefined && pieceContains(kept, at.instant)) return kept;
   const piece = warrantWithHorizon(cached.view, REFERENCE_V2, at.text);
-  cached.piece = piece;
-  return piece.warrant;
+  if (keep) cached.piece = piece;
+  return piece;
 }
 
 /** The state of memory `hash` at T (its view kept in the cache unless `keep` is false). */

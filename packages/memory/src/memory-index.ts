@@ -67,6 +67,11 @@ export class MemoryIndex {
   readonly #views = new Map<string, CachedView>();
   #lastIndex = -1;
   #revision: string | undefined;
+  /**
+   * Told what may have changed as events are read: a memory (`hash`) or anything (`null`). The
+   * confirmed part's index (confirmed-index.ts) keeps itself by it.
+   */
+  onStale: (hash: string | null) => void = () => {};
 
   constructor(store: EvidenceStore, salienceOf: (hash: string) => SalienceRecord | undefined) {
     this.#store = store;
@@ -80,6 +85,7 @@ export class MemoryIndex {
     // so they move it too): no query for entries, the recall hot path's largest cost before.
     if (revision !== undefined && revision === this.#revision) return;
     if (revision !== undefined) this.#views.clear();
+    let read = 0;
     // By chain position only, kinds filtered here: a store answers `afterIndex` from its chain index,
     // where a kind filter may lead it to walk every memory event first.
     for (;;) {
@@ -89,10 +95,15 @@ export class MemoryIndex {
         // applied (a reclass applied twice would count twice).
         if (entry.chain_index <= this.#lastIndex) continue;
         this.#lastIndex = entry.chain_index;
+        read += 1;
         if (entry.kind.startsWith('memory.')) this.#apply(entry);
+        // Any entry naming a memory (of this layer or not) may have changed its view.
+        for (const s of entry.subjects) if (s.startsWith('mem:')) this.onStale(s.slice(4));
       }
       if (page.length < ENTRY_PAGE) break;
     }
+    // A commit that wrote no entry names nothing: any view may have changed.
+    if (revision !== undefined && this.#revision !== undefined && read === 0) this.onStale(null);
     // Only once every entry up to it is read: a failed read is read again next time.
     this.#revision = revision;
   }
@@ -127,7 +138,11 @@ export class MemoryIndex {
     }
     if (entry.kind !== MEMORY_EVENT_KINDS.promoGate) {
       // A link changes the target's view; a reclass changes which records count everywhere.
-      if (entry.kind === MEMORY_EVENT_KINDS.reclass) this.#views.clear();
+      if (entry.kind === MEMORY_EVENT_KINDS.reclass) {
+        this.#views.clear();
+        // A reclass changes which records count in every view.
+        this.onStale(null);
+      }
       else for (const s of entry.subjects) this.#views.delete(s.slice(4));
     }
   }
@@ -175,5 +190,6 @@ export class MemoryIndex {
   /** Forget the cached view of `hash` (the caller just changed it). */
   dropView(hash: string): void {
     this.#views.delete(hash);
+    this.onStale(hash);
   }
 }

@@ -5,6 +5,7 @@
 import type { Instant } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from './config.js';
+import { ConfirmedIndex } from './confirmed-index.js';
 import { maySupport } from './epistemic-class.js';
 import { type Indexed, MemoryIndex } from './memory-index.js';
 import { instantOf } from './memory-input.js';
@@ -42,6 +43,8 @@ export interface MemoryLayer {
   readonly salienceElsewhere: boolean;
   readonly now: () => string;
   readonly index: MemoryIndex;
+  /** The confirmed part's index, kept by the index's reads. */
+  readonly confirmed: ConfirmedIndex;
   /** Whether a record counts: unless it is a memory's record and that memory is now an inference or hypothesis. */
   readonly qualifies: (recordId: string) => boolean;
 }
@@ -50,6 +53,8 @@ export interface MemoryLayer {
 export function makeLayer(store: EvidenceStore, options: MemoryLedgerOptions): MemoryLayer {
   const config = resolveMemoryConfig(options.config);
   const index: MemoryIndex = new MemoryIndex(store, (hash) => salience.get(hash));
+  const confirmed = new ConfirmedIndex();
+  index.onStale = (hash) => (hash === null ? confirmed.invalidateAll() : confirmed.invalidate(hash));
   const salience: SalienceStore =
     options.salience ??
     new InMemorySalienceStore(
@@ -65,6 +70,7 @@ export function makeLayer(store: EvidenceStore, options: MemoryLedgerOptions): M
     salienceElsewhere: options.salience !== undefined,
     now: options.now ?? (() => new Date().toISOString()),
     index,
+    confirmed,
     qualifies: (recordId) => {
       const h = memoryOfRecord(recordId);
       const m = h === undefined ? undefined : index.get(h);

@@ -173,9 +173,43 @@ function touch(layer: MemoryLayer, m: Indexed, hash: string, at: string): Salien
  * `omitted` says how many qualifying memories were left out, so a ledger of any size gives a bounded context.
  * @throws {MemoryError} `EWP_REFUSE_MEMORY_INPUT` naming the field (`project`, `at`, `limit`, `maxBytes`).
  */
-export async function autoContext(
+export function autoContext(
   layer: MemoryLayer,
   options: { project?: string | null; at?: string; limit?: number; maxBytes?: number } = {},
+): Promise<AutoContext> {
+  return contextWith(layer, options, (project, at) => layer.confirmed.confirmed(layer, project, at));
+}
+
+/**
+ * The auto-context with its confirmed part found by judging every memory of the scope: the reference
+ * the confirmed index is tested and measured against (internal, not exported from the package).
+ */
+export function autoContextByScan(
+  layer: MemoryLayer,
+  options: { project?: string | null; at?: string; limit?: number; maxBytes?: number } = {},
+): Promise<AutoContext> {
+  return contextWith(layer, options, (project, at) => confirmedByScan(layer, project, at));
+}
+
+/** The confirmed memories of a scope at T, by confidence then hash, from a judgement of every memory of it. */
+export async function confirmedByScan(layer: MemoryLayer, project: string | null, at: At): Promise<{ hash: string; confidence: number }[]> {
+  // Confidence first; the warrant only when confidence alone does not confirm.
+  const confirmed: { hash: string; confidence: number }[] = [];
+  for (const [hash, m] of layer.index.memories) {
+    if (m.facts.project !== project) continue;
+    const keep = layer.index.isCached(hash);
+    const confidence = confidenceAt(layer, await layer.index.cached(hash, keep), at.instant);
+    if (confidence >= layer.config.confirmed_confidence || (await stateOf(layer, hash, at, keep)).warrant.acceptance === 'ACCEPTED') {
+      confirmed.push({ hash, confidence });
+    }
+  }
+  return confirmed.sort((a, b) => b.confidence - a.confidence || (a.hash < b.hash ? -1 : 1));
+}
+
+async function contextWith(
+  layer: MemoryLayer,
+  options: { project?: string | null; at?: string; limit?: number; maxBytes?: number },
+  confirmedOf: (project: string | null, at: At) => Promise<readonly { hash: string; confidence: number }[]>,
 ): Promise<AutoContext> {
   const project = checkProject(options.project, 'project');
   const at = timeOf(layer, options.at);
@@ -202,18 +236,9 @@ export async function autoContext(
   }
   const hot = await contextPart(layer, hotRanking(candidates, bias, candidates.length), k, maxBytes, at);
 
-  // Confirmed: every memory of the scope is judged (confidence first; the warrant only when
-  // confidence alone does not confirm), then the best `k` that fit are shown.
-  const confirmed: { hash: string; confidence: number }[] = [];
-  for (const [hash, m] of layer.index.memories) {
-    if (m.facts.project !== project) continue;
-    const keep = layer.index.isCached(hash);
-    const confidence = confidenceAt(layer, await layer.index.cached(hash, keep), at.instant);
-    if (confidence >= layer.config.confirmed_confidence || (await stateOf(layer, hash, at, keep)).warrant.acceptance === 'ACCEPTED') {
-      confirmed.push({ hash, confidence });
-    }
-  }
-  confirmed.sort((a, b) => b.confidence - a.confidence || (a.hash < b.hash ? -1 : 1));
+  // Confirmed: the members at T (from the index: only memories whose state may have changed are
+  // judged again), then the best `k` that fit are shown.
+  const confirmed = await confirmedOf(project, at);
   const shownConfirmed = await contextPart(
     layer,
     confirmed.map((c) => c.hash),
