@@ -69,6 +69,19 @@ export class InvalidEntryError extends LedgerError {
   }
 }
 
+/**
+ * What a reader is told when a proposition has no snapshot (or not that `view_id`), with how to make
+ * the first one: records can only extend a snapshot that exists.
+ */
+export function missingViewMessage(propositionId: string, viewId?: string): string {
+  if (viewId !== undefined) return `no stored snapshot ${JSON.stringify(viewId)} for proposition ${JSON.stringify(propositionId)}`;
+  return (
+    `no stored snapshot for proposition ${JSON.stringify(propositionId)}: nothing is recorded for it yet. Create the first snapshot with ` +
+    'ewp_evidence_view_put (a whole EvidenceView; ewp_evidence_record and ewp_check_record only extend an existing one), or record ' +
+    'evidence for a claim in words: observe(tool, { claim }) in a binding, memory_store of an observation supporting it, `ewp observe` on the command line'
+  );
+}
+
 /** No stored snapshot for that proposition (or that `view_id`). */
 export class MissingViewError extends LedgerError {
   static override readonly marker: symbol = Symbol.for('ewp.error.MissingViewError');
@@ -76,12 +89,7 @@ export class MissingViewError extends LedgerError {
   readonly propositionId: string;
   readonly viewId: string | undefined;
   constructor(propositionId: string, viewId?: string) {
-    super(
-      'EWP_REFUSE_MISSING_VIEW',
-      viewId === undefined
-        ? `no stored snapshot for proposition ${JSON.stringify(propositionId)}`
-        : `no stored snapshot ${JSON.stringify(viewId)} for proposition ${JSON.stringify(propositionId)}`,
-    );
+    super('EWP_REFUSE_MISSING_VIEW', missingViewMessage(propositionId, viewId));
     this.name = 'MissingViewError';
     this.propositionId = propositionId;
     this.viewId = viewId;

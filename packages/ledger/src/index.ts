@@ -12,6 +12,7 @@ export {
   LedgerError,
   type LedgerErrorCode,
   MissingViewError,
+  missingViewMessage,
   StoreUnavailableError,
   type StoreUnavailableReason,
 } from './errors.js';

@@ -18,7 +18,7 @@ describe('claims and observations', () => {
     const view = await store.get(r.propositionId);
     expect(view?.evidence).toHaveLength(1);
     expect(view?.evidence[0]?.source.origin_type).toBe('tool');
-    expect(view?.assertions[0]?.text).toBe(claim);
+    expect(view?.assertions).toEqual([]);
     const low = await decideGate({ store, claim }, {}, call);
     expect(low).toMatchObject({ decision: 'MAY_ACT', claim, action: { id: 'restart', kind: 'restart', risk: 'low', reversible: true } });
     const high = await decideGate({ store, claim, action: { risk: 'high', reversible: false } }, {}, call);
@@ -26,17 +26,40 @@ describe('claims and observations', () => {
     expect(high.rule?.id).toBe('high.requires_accepted');
   });
 
-  it('the same result of the same tool is one memory, not new evidence; a refuting result opens the conflict', async () => {
+  it('the same result of the same tool is one observation; a refutation alone never warrants acting; both open the conflict', async () => {
     const store = new MemoryEvidenceStore();
     const claim = 'the disk has room';
-    const first = await recordObservation({ store, claim, tool: 'df', result: '40% used', supports: true });
-    const again = await recordObservation({ store, claim, tool: 'df', result: '40% used', supports: true });
-    expect(again.stored).toBe(false);
-    expect(again.confidence).toBe(first.confidence);
     const refuted = await recordObservation({ store, claim, tool: 'df', result: '99% used', supports: false });
     expect(refuted.polarity).toBe('opposes');
+    const onlyRefuted = await decideGate({ store, claim }, {}, call);
+    expect(onlyRefuted.decision).toBe('DENY');
+    expect(onlyRefuted.warrant?.warrant.acceptance).toBe('UNACCEPTED');
+    const first = await recordObservation({ store, claim, tool: 'df', result: '40% used', supports: true });
+    const again = await recordObservation({ store, claim, tool: 'df', result: '40% used', supports: true });
+    expect(first.stored).toBe(true);
+    expect(again).toMatchObject({ stored: false, observation: first.observation, viewId: first.viewId });
     const view = await store.get(first.propositionId);
     expect(view?.evidence.map((e) => e.polarity).sort()).toEqual(['opposes', 'supports']);
+    expect(view?.assertions).toEqual([]);
+    expect(view?.adapter_meta).toEqual({ claim, project: null });
+    const both = await decideGate({ store, claim }, {}, call);
+    expect(both.warrant?.warrant.conflict).toBe('OPEN');
+  });
+
+  it('two writers racing on the first observation of a claim both land', async () => {
+    const store = new MemoryEvidenceStore();
+    const claim = 'queue is drained';
+    await Promise.all([
+      recordObservation({ store, claim, tool: 'probe_a', result: 0, supports: true }),
+      recordObservation({ store, claim, tool: 'probe_b', result: 0, supports: true }),
+    ]);
+    const view = await store.get(claimProposition(claim));
+    expect(view?.evidence.map((e) => e.source.origin_locator).sort()).toEqual(['tool:probe_a', 'tool:probe_b']);
+  });
+
+  it('the same words in two projects are two claims', () => {
+    expect(claimProposition('x is up', { project: 'a' })).not.toBe(claimProposition('x is up', { project: 'b' }));
+    expect(claimProposition('x is up')).toMatch(/^claim:[0-9a-f]{32}$/);
   });
 
   it('refuses a malformed observation by field, writing nothing', async () => {

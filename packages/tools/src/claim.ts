@@ -1,34 +1,29 @@
 /**
  * Claims and observations, the way agents produce evidence: an action depends on a claim ("server01
- * is healthy"), a tool's result is an observation for or against it, and what the model says is its
- * own hypothesis. A claim is the agent's hypothesis memory of that text (`mem:<hash>`), so the gate
- * and the recorder name the same proposition without anyone writing an id, and a claim the agent
- * stored itself through `memory_store` is the same memory. The observation's source is the tool that
- * produced it, bound by the binding: a model never names it, so it cannot pass its own conclusion
- * off as observed.
+ * is healthy"), and a tool's result is an observation for or against it. A claim is a proposition of
+ * its own, named by its words (`claim:<hash>`), whose snapshot holds only the observations recorded
+ * on it: nobody asserts it, so what the model says never lifts it (a claim with only refutations is
+ * UNACCEPTED, one with support and refutation is in conflict), and the gate and the recorder name the
+ * same proposition without anyone writing an id. The observation's source is the tool that produced
+ * it, bound by the binding: a model never names it, so it cannot pass its own conclusion off as observed.
  */
-import { InvalidArgumentError } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
-import { memoryHash, memoryLedgerFor, propositionOf } from '@ewp/memory';
+import { domainDigest, sha256Hex } from '@ewp/canonical';
+import { deriveViewId, type EvidenceItem, type EvidenceView, InvalidArgumentError } from '@ewp/core';
+import { type EvidenceStore, MissingViewError, type PutResult } from '@ewp/ledger';
 import { isSourceName } from './memory-tool-args.js';
-
-/** The principal whose hypothesis a claim is, unless a binding names another. */
-export const CLAIM_PRINCIPAL = 'agent';
 
 /** Longest observation text kept from a tool's result; the rest is cut (the record says so). */
 const MAX_OBSERVATION_TEXT = 4096;
 
-/** Where a claim lives: its project scope and the principal whose hypothesis it is. */
+/** Where a claim lives: its project scope (the same words in two projects are two claims). */
 export interface ClaimScope {
-  /** Project scope of the claim and of its observations. Default: global. */
+  /** Project scope of the claim. Default: global. */
   project?: string | null | undefined;
-  /** The principal whose hypothesis the claim is. Default `agent`. */
-  principal?: string | undefined;
 }
 
-/** The proposition a claim is stored as: the `mem:<hash>` of the principal's hypothesis of that text. */
+/** The proposition a claim is stored as: `claim:` and 32 hex digits of the digest of its words and project. */
 export function claimProposition(claim: string, scope: ClaimScope = {}): string {
-  return propositionOf(memoryHash({ text: claim, project: scope.project ?? null, source: scope.principal ?? CLAIM_PRINCIPAL }));
+  return `claim:${domainDigest('ewp-claim', { project: scope.project ?? null, text: claim }).slice(0, 32)}`;
 }
 
 /** One tool result to record against a claim. */
@@ -51,15 +46,15 @@ export interface RecordedObservation {
   claim: string;
   /** The claim's proposition: what a gate on the claim evaluates. */
   propositionId: string;
-  /** The observation memory's hash. */
+  /** The evidence id of the observation in the claim's snapshot. */
   observation: string;
   polarity: 'supports' | 'opposes';
   /** The tool's source name (`tool:<name>`). */
   source: string;
-  /** False when the same result was already recorded (the same text from the same tool is one memory, not new evidence). */
+  /** False when the same result of the same tool was already recorded on the claim (it is one observation, not new evidence). */
   stored: boolean;
-  /** The claim's confidence (0–100) after the write. */
-  confidence: number;
+  /** The claim's snapshot after the write. */
+  viewId: string;
 }
 
 /** The text of a tool result as an observation: the tool's name and its JSON result, cut to a bound. */
@@ -74,10 +69,31 @@ function observationText(tool: string, result: unknown): string {
   return text.length <= MAX_OBSERVATION_TEXT ? text : `${text.slice(0, MAX_OBSERVATION_TEXT)}… (cut)`;
 }
 
+/** The claim's first snapshot: no assertion, the observation, and the claim's words kept for readers (never evaluated). */
+function firstView(propositionId: string, claim: string, project: string | null, item: EvidenceItem): EvidenceView {
+  return {
+    proposition_id: propositionId,
+    view_id: '',
+    assertions: [],
+    evidence: [item],
+    lineage: [],
+    conflicts: [],
+    checks: [],
+    omitted_sources: [],
+    retrieval_scope: 'complete',
+    degraded: false,
+    freshness_policy_seconds: 2_592_000,
+    adapter_meta: { claim, project },
+    subjects: [],
+  };
+}
+
 /**
- * Record a tool's result as an observation for or against a claim: the claim is stored as the
- * principal's hypothesis (once), the result as an observation of source `tool:<name>`, linked as
- * support or refutation. Idempotent: the same result of the same tool adds nothing.
+ * Record a tool's result as an observation for or against a claim: an evidence item of source
+ * `tool:<name>` (origin `tool`) in the claim's snapshot, the first one created on the first
+ * observation. Idempotent: the same result of the same tool with the same polarity adds nothing.
+ * Safe with concurrent writers in any number of processes (the store's extend is atomic, and a
+ * racing first snapshot is re-extended).
  * @throws {InvalidArgumentError} naming the field: an empty claim, a tool name that is no source name.
  */
 export async function recordObservation(o: Observation): Promise<RecordedObservation> {
@@ -88,25 +104,51 @@ export async function recordObservation(o: Observation): Promise<RecordedObserva
   }
   if (typeof o.supports !== 'boolean') throw new InvalidArgumentError('supports', 'must be true (the result supports the claim) or false (it refutes it)');
   const project = o.project ?? null;
-  const principal = o.principal ?? CLAIM_PRINCIPAL;
-  const ledger = memoryLedgerFor(o.store, o.now ?? (() => new Date()));
-  const claim = await ledger.store({ text: o.claim, class: 'hypothesis', project, source: principal });
-  const observed = await ledger.store({
-    text: observationText(o.tool, o.result),
-    class: 'observation',
-    project,
-    source,
-    origin_type: 'tool',
-    ...(o.supports ? { supports: [claim.hash] } : {}),
-  });
-  const link = o.supports ? observed.links.find((l) => l.target === claim.hash) : await ledger.refute(observed.hash, claim.hash);
-  return {
-    claim: o.claim,
-    propositionId: claim.proposition_id,
-    observation: observed.hash,
-    polarity: o.supports ? 'supports' : 'opposes',
-    source,
-    stored: observed.status === 'stored',
-    confidence: link?.target_confidence ?? claim.confidence,
+  const propositionId = claimProposition(o.claim, { project });
+  const polarity = o.supports ? 'supports' : 'opposes';
+  const content = observationText(o.tool, o.result);
+  const contentHash = sha256Hex(content);
+  const id = domainDigest('ewp-claim-observation', { proposition_id: propositionId, source, polarity, content_hash: contentHash }).slice(0, 32);
+  const observedAt = (o.now ?? (() => new Date()))().toISOString();
+  const item: EvidenceItem = {
+    evidence_id: `obs:${id}`,
+    proposition_id: propositionId,
+    polarity,
+    source: {
+      source_id: `${source}@${id}`,
+      lineage_id: source,
+      origin_type: 'tool',
+      origin_locator: source,
+      snapshot_id: id,
+      content_hash: `sha256:${contentHash}`,
+      observed_at: observedAt,
+      extractor_id: null,
+      parent_source_id: null,
+    },
+    content,
+    observed_at: observedAt,
   };
+  const before = await o.store.get(propositionId);
+  // The same observation recorded before (at another instant) is that one, not a second.
+  const known = before?.evidence.find((e) => e.evidence_id === item.evidence_id);
+  if (known !== undefined) return { claim: o.claim, propositionId, observation: item.evidence_id, polarity, source, stored: false, viewId: before?.view_id ?? '' };
+  const written = before === undefined ? await createThenExtend(o.store, o.claim, project, item) : await extendOrCreate(o.store, o.claim, project, item);
+  return { claim: o.claim, propositionId, observation: item.evidence_id, polarity, source, stored: written.status === 'stored', viewId: written.view_id };
+}
+
+async function extendOrCreate(store: EvidenceStore, claim: string, project: string | null, item: EvidenceItem): Promise<PutResult> {
+  try {
+    return await store.extend(item.proposition_id, [{ kind: 'evidence', record: item }]);
+  } catch (error) {
+    if (!MissingViewError.isInstance(error)) throw error;
+    return createThenExtend(store, claim, project, item);
+  }
+}
+
+async function createThenExtend(store: EvidenceStore, claim: string, project: string | null, item: EvidenceItem): Promise<PutResult> {
+  const view = firstView(item.proposition_id, claim, project, item);
+  const created = await store.put({ ...view, view_id: deriveViewId(view) });
+  // A writer racing on the first snapshot may have replaced ours: extending again keeps both (a present record is skipped).
+  const extended = await store.extend(item.proposition_id, [{ kind: 'evidence', record: item }]);
+  return created.status === 'stored' ? { ...extended, status: 'stored' } : extended;
 }

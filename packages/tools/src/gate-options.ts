@@ -81,6 +81,13 @@ function checkAction(a: unknown, path: string): asserts a is GateAction {
   if (a.reversible !== undefined && typeof a.reversible !== 'boolean') throw new InvalidArgumentError(`${path}.reversible`, 'must be a boolean');
 }
 
+/** A store every gate and observer reads and writes: the same one. */
+function checkStore(store: unknown, path: string): void {
+  if (!isObject(store) || typeof store.get !== 'function' || typeof store.extend !== 'function') {
+    throw new InvalidArgumentError(`${path}.store`, 'an EvidenceStore is required: the one your gates read and observe() writes (e.g. new SqliteEvidenceStore(file))');
+  }
+}
+
 /**
  * The one check of a gate's options, made when a binding wraps a tool: a store, exactly one of `claim`
  * and `proposition`, a well-formed action and policy, and the binding's gate name. `path` names the
@@ -90,10 +97,7 @@ function checkAction(a: unknown, path: string): asserts a is GateAction {
 export function checkGateOptions<INPUT>(options: GateOptions<INPUT>, gate: string, path = 'options'): void {
   if (typeof gate !== 'string' || gate === '') throw new InvalidArgumentError('gate', "a binding's gate name is required (it names the decisions it records)");
   if (!isObject(options)) throw new InvalidArgumentError(path, 'must be an object { store, claim, action?, ... }');
-  const store = options.store as unknown;
-  if (!isObject(store) || typeof (store as { get?: unknown }).get !== 'function') {
-    throw new InvalidArgumentError(`${path}.store`, 'an EvidenceStore is required (the one your tools and observe() write to, e.g. new SqliteEvidenceStore(file))');
-  }
+  checkStore(options.store, path);
   const hasClaim = options.claim !== undefined;
   const hasProposition = options.proposition !== undefined;
   if (hasClaim === hasProposition) {
@@ -187,10 +191,7 @@ export interface ObserveOptions<INPUT = unknown, RESULT = unknown> extends Claim
  */
 export function checkObserveOptions<INPUT, RESULT>(options: ObserveOptions<INPUT, RESULT>, path = 'options'): void {
   if (!isObject(options)) throw new InvalidArgumentError(path, 'must be an object { store, claim, supports, ... }');
-  const store = options.store as unknown;
-  if (!isObject(store) || typeof (store as { get?: unknown }).get !== 'function') {
-    throw new InvalidArgumentError(`${path}.store`, 'an EvidenceStore is required (the one your gates read, e.g. new SqliteEvidenceStore(file))');
-  }
+  checkStore(options.store, path);
   const claim = options.claim as unknown;
   if (typeof claim !== 'function' && (typeof claim !== 'string' || claim.trim() === '')) {
     throw new InvalidArgumentError(`${path}.claim`, 'name the claim the results speak to: a non-empty string (e.g. "server01 is healthy") or a function of (input, result)');
@@ -224,7 +225,6 @@ export async function observeResult<INPUT, RESULT>(
     result,
     supports,
     project: options.project,
-    principal: options.principal,
     now: options.now,
   });
 }

@@ -62,7 +62,7 @@ export {
   wireAction,
   wireRiskPolicy,
 } from './gate-options.js';
-export { CLAIM_PRINCIPAL, type ClaimScope, claimProposition, type Observation, type RecordedObservation, recordObservation } from './claim.js';
+export { type ClaimScope, claimProposition, type Observation, type RecordedObservation, recordObservation } from './claim.js';
 export { type ConversationTurn, recordTurn, turnAssertion } from './turn-evidence.js';
 export { DEFAULT_WARRANT_TABLE_ENTRIES, WarrantTable, type WarrantTableOptions, warrantTableFor } from './warrant-table.js';
 export * from './decisions/index.js';

@@ -1,6 +1,6 @@
 /** Reading snapshots and evaluating them, with failures mapped to tool refusals. */
 import { type EvidenceView, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
+import { type EvidenceStore, missingViewMessage } from '@ewp/ledger';
 import { ToolRefusal, toRefusal } from './refusal.js';
 
 /**
@@ -15,12 +15,7 @@ export async function loadStoredView(store: EvidenceStore, propositionId: string
     throw toRefusal(error);
   }
   if (view === undefined) {
-    throw new ToolRefusal(
-      'EWP_REFUSE_MISSING_VIEW',
-      viewId === undefined
-        ? `no stored view for proposition ${JSON.stringify(propositionId)}`
-        : `no stored view ${JSON.stringify(viewId)} for proposition ${JSON.stringify(propositionId)}`,
-    );
+    throw new ToolRefusal('EWP_REFUSE_MISSING_VIEW', missingViewMessage(propositionId, viewId));
   }
   return view;
 }

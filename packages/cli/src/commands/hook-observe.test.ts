@@ -115,7 +115,7 @@ describe('ewp observe', () => {
     const r = await observe(['--claim', 'server05 is healthy', '--tool', 'health_check', '--supports', '--result', '{"status":"ok"}']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toBe(
-      `recorded: tool:health_check supports "server05 is healthy"\n  claim ${claimProposition('server05 is healthy')}, confidence ${/confidence (\d+)/.exec(r.stdout)?.[1]}\n  observation ${/observation (\S+)/.exec(r.stdout)?.[1]}\n`,
+      `recorded: tool:health_check supports "server05 is healthy"\n  claim ${claimProposition('server05 is healthy')}, snapshot ${/snapshot (\S+)/.exec(r.stdout)?.[1]}\n  observation ${/observation (\S+)/.exec(r.stdout)?.[1]}\n`,
     );
     expect((await pre('server05'))?.permissionDecision).toBe('allow');
     const again = await observe(['--claim', 'server05 is healthy', '--tool', 'health_check', '--supports', '--result', '{"status":"ok"}', '--json']);

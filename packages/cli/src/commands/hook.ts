@@ -213,7 +213,7 @@ async function recordReport(
   }
   for (const o of outcome.observed) {
     io.stderr.write(
-      `ewp hook: ${o.stored ? 'observed' : 'already observed'}: ${o.source} ${o.polarity === 'supports' ? 'supports' : 'refutes'} ${JSON.stringify(o.claim)} (confidence ${o.confidence})\n`,
+      `ewp hook: ${o.stored ? 'observed' : 'already observed'}: ${o.source} ${o.polarity === 'supports' ? 'supports' : 'refutes'} ${JSON.stringify(o.claim)} (snapshot ${o.viewId})\n`,
     );
   }
   if (outcome.recorded) {

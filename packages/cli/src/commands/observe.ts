@@ -111,7 +111,7 @@ export const observeCommand: Command = async (args: string[], io: CliIO) => {
     const verb = r.polarity === 'supports' ? 'supports' : 'refutes';
     io.stdout.write(
       `${r.stored ? 'recorded' : 'already recorded'}: ${r.source} ${verb} ${JSON.stringify(r.claim)}\n` +
-        `  claim ${r.propositionId}, confidence ${r.confidence}\n  observation ${r.observation}\n`,
+        `  claim ${r.propositionId}, snapshot ${r.viewId}\n  observation ${r.observation}\n`,
     );
     return EXIT_OK;
   } catch (error) {

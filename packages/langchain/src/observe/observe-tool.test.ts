@@ -5,7 +5,6 @@
  */
 import { InvalidArgumentError } from '@ewp/core';
 import { MemoryEvidenceStore } from '@ewp/ledger';
-import { memoryLedgerFor } from '@ewp/memory';
 import { claimProposition, listDecisions, observeResult } from '@ewp/tools';
 import { tool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
@@ -70,8 +69,8 @@ describe('observe() and gate() in createAgent', () => {
     expect(messages[1]?.content).toBe('restarted server01');
     expect(ran).toEqual(['server01']);
     // The observation's source is the tool, bound by the binding.
-    const rows = await memoryLedgerFor(store).recall({});
-    expect(rows.find((r) => r.class === 'observation')).toMatchObject({ source: 'tool:check_health' });
+    const view = await store.get(claimProposition('server01 is healthy'));
+    expect(view?.evidence.map((e) => [e.polarity, e.source.origin_locator])).toEqual([['supports', 'tool:check_health']]);
     const [decision, ...more] = await listDecisions(store);
     expect(more).toEqual([]);
     expect(decision?.record).toMatchObject({ gate: 'langchain', call_id: 'c2', decision: 'MAY_ACT' });
@@ -93,14 +92,12 @@ describe('observe() and gate() in createAgent', () => {
       server: 'server01',
       status: 'down',
     } as Health);
-    // The same result again is one memory (not new evidence), recorded as opposing the claim.
+    // The same result again is one observation (not new evidence), recorded as opposing the claim.
     expect(result).toMatchObject({ polarity: 'opposes', source: 'tool:check_health', stored: false, propositionId: claimProposition('server01 is healthy') });
   });
 
-  // KNOWN GAP (reported to the lead): a refuting observation leaves the claim's warrant TENTATIVE with no
-  // conflict, so a low-risk action on it is still MAY_ACT. This flips (and fails) once the memory layer's
-  // warrant reads a refutation; then make it a plain `it`.
-  it.fails('a gated low-risk action on a refuted claim is DENY', async () => {
+  // A claim holds only observations, so a refutation alone leaves it UNACCEPTED: nothing warrants acting.
+  it('a gated low-risk action on a refuted claim is DENY', async () => {
     health = 'down';
     const messages = await run([
       { name: 'check_health', id: 'c1' },
@@ -113,7 +110,7 @@ describe('observe() and gate() in createAgent', () => {
   it('supports answering undefined records nothing', async () => {
     health = 'timeout';
     await run([{ name: 'check_health', id: 'c1' }]);
-    expect(await memoryLedgerFor(store).recall({})).toEqual([]);
+    expect(await store.get(claimProposition('server01 is healthy'))).toBeUndefined();
   });
 
   it('keeps the inner name, description and schema', () => {

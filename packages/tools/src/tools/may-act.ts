@@ -1,4 +1,5 @@
 import { type Action, checkFieldSize, parseInstant, type RiskPolicy, RISKS } from '@ewp/core';
+import { missingViewMessage } from '@ewp/ledger';
 import { DecisionError } from '../decisions/decision-error.js';
 import { decide } from '../decisions/recording-gate.js';
 import { claimDecision } from '../decisions/run-guarded.js';
@@ -157,7 +158,7 @@ export const mayActTool: ToolImplementation<'ewp_may_act'> = {
     const claimed =
       made.decision_id !== null && callId !== undefined && made.record.decision === 'MAY_ACT' ? await claimCall(made.decision_id, action, context) : undefined;
     const w = made.warrants.get(propositionId);
-    if (w === undefined) throw new ToolRefusal('EWP_REFUSE_MISSING_VIEW', `no stored view for proposition ${JSON.stringify(propositionId)}`);
+    if (w === undefined) throw new ToolRefusal('EWP_REFUSE_MISSING_VIEW', missingViewMessage(propositionId));
     const { record } = made;
     return {
       decision: record.decision,
