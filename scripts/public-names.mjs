@@ -1,4 +1,4 @@
-// Public names per package, and how many of them nothing outside the package names (issue #33): a
+// Public names per package, and how many of them nothing outside the package names: a
 // count to read before and after pruning a public entry, not a gate.
 //
 //   node scripts/public-names.mjs                  one line per public package, then the totals

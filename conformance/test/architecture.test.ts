@@ -12,6 +12,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The layers of the "Layers and dependency direction" diagram, bottom first. */
 const LAYERS: string[][] = [
+  // The contracts: wire types, vocabularies, field limits, the tool registry. No dependencies.
+  ['@ewp/spec'],
   ['@ewp/core'],
   ['@ewp/canonical', '@ewp/http-guard'],
   ['@ewp/ledger', '@ewp/receipts', '@ewp/conformance'],

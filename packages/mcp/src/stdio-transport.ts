@@ -4,7 +4,7 @@
  * once 10 MB accumulate without a newline, which would let one bad client line end the server.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { decodeJsonBytes, errorReply, guardMessage, INVALID_REQUEST, PARSE_ERROR, parseJsonText } from './jsonrpc-guard.js';
 
 /** Longest accepted line (one message), in bytes. */
@@ -219,7 +219,7 @@ export class LineDelimitedServerTransport implements Transport {
         if (this.answerInFlight === 0 && this.waitingAt < this.waiting.length) this.handleWaiting();
       };
       void answer.then(settle, (error: unknown) => {
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        this.onerror?.(error instanceof Error ? error : new McpError(ErrorCode.InternalError, String(error)));
         settle(undefined);
       });
       return;

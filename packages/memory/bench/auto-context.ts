@@ -1,5 +1,5 @@
 /**
- * Auto-context benchmark (issue #36), on the SQLite store, one run: the auto-context over a scope of
+ * Auto-context benchmark, on the SQLite store, one run: the auto-context over a scope of
  * EWP_BENCH_CONTEXT_MEMORIES memories (default 20,000; some confirmed by a second source, some recalled),
  * with its confirmed part from the confirmed index against the reference that judges every memory of the
  * scope (`autoContextByScan`), each arm on its own layer over the same file:

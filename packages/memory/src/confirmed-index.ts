@@ -1,5 +1,5 @@
 /**
- * The index behind the auto-context's "confirmed" part (issue #36): for each memory of a scope already
+ * The index behind the auto-context's "confirmed" part: for each memory of a scope already
  * read, whether it is confirmed ({@link isConfirmed}'s rule: warrant ACCEPTED, or confidence at or above
  * `confirmed_confidence`) and its confidence, with the span of T over which both hold. Membership at T
  * is a pure function of the memory's view, the other memories' classes and T, and changes with T only
