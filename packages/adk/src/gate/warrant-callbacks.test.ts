@@ -4,9 +4,8 @@
  * state delta, the decision records in the ledger, and the early-closed event stream.
  */
 import type { MemoryEvidenceStore } from '@ewp/ledger';
-import { memoryLedgerFor } from '@ewp/memory';
 import { InvalidArgumentError } from '@ewp/core';
-import { DECISION_ENTRY_KINDS, DecisionError, decisionHistory, listDecisions } from '@ewp/tools';
+import { claimProposition, DECISION_ENTRY_KINDS, DecisionError, decisionHistory, listDecisions } from '@ewp/tools';
 import {
   type Context,
   type Event,
@@ -271,11 +270,13 @@ describe('warrantCallbacks in a real InMemoryRunner (@google/adk 2.0.0)', () => 
     const session = await runner.sessionService.createSession({ appName: APP, userId: 'u1' });
     const events = await all(runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'go' }] } }));
     expect(events.flatMap((e) => getFunctionResponses(e)).map((r) => r.response)).toMatchObject([{ job: 'backup', starts_at: '06:00' }, { ewpGate: 'DENY' }]);
-    const rows = await memoryLedgerFor(store).recall({});
-    expect(rows.map((r) => [r.class, r.source, r.text]).sort()).toEqual([
-      ['hypothesis', 'agent', claim],
-      ['observation', 'tool:read_scheduler', 'read_scheduler returned {"job":"backup","starts_at":"06:00"}'],
+    const view = await store.get(claimProposition(claim));
+    expect(view?.assertions).toEqual([]);
+    expect(view?.evidence.map((e) => [e.polarity, e.source.origin_locator, e.content])).toEqual([
+      ['supports', 'tool:read_scheduler', 'read_scheduler returned {"job":"backup","starts_at":"06:00"}'],
     ]);
+    // The refused restart never ran: no observation of it exists.
+    expect(await store.get(claimProposition('server01 restarted'))).toBeUndefined();
   });
 
   it('an observed check lets a gated low-risk action on the same claim run; the action alone is DENY with how to record evidence', async () => {

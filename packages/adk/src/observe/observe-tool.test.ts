@@ -5,7 +5,6 @@
  */
 import { InvalidArgumentError } from '@ewp/core';
 import { MemoryEvidenceStore } from '@ewp/ledger';
-import { memoryLedgerFor } from '@ewp/memory';
 import { claimProposition, decisionHistory, listDecisions } from '@ewp/tools';
 import { type Event, FunctionTool, getFunctionResponses, InMemoryRunner, LlmAgent } from '@google/adk';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -76,8 +75,8 @@ describe('observe() and gate() on ADK tools in an InMemoryRunner', () => {
     // The model was offered the inner tools' declarations.
     const declared = model.requests[0]?.config?.tools?.flatMap((t) => ('functionDeclarations' in t ? (t.functionDeclarations ?? []) : [])).map((f) => f.name);
     expect(declared).toEqual(['check_health', 'restart']);
-    const rows = await memoryLedgerFor(store).recall({});
-    expect(rows.find((r) => r.class === 'observation')).toMatchObject({ source: 'tool:check_health' });
+    const view = await store.get(claimProposition('server01 is healthy'));
+    expect(view?.evidence.map((e) => [e.polarity, e.source.origin_locator])).toEqual([['supports', 'tool:check_health']]);
     const [decision, ...more] = await listDecisions(store);
     expect(more).toEqual([]);
     expect(decision?.record).toMatchObject({ gate: 'adk', call_id: `${invocationId}:fc-2`, decision: 'MAY_ACT' });
@@ -98,7 +97,7 @@ describe('observe() and gate() on ADK tools in an InMemoryRunner', () => {
       { name: 'check_health', id: 'fc-1' },
       { name: 'restart', id: 'fc-2' },
     ]);
-    expect(await memoryLedgerFor(store).recall({})).toEqual([]);
+    expect(await store.get(claimProposition('server01 is healthy'))).toBeUndefined();
     expect(responses[1]).toMatchObject({ ewpGate: 'DENY' });
   });
 
