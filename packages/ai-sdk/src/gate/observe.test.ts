@@ -48,9 +48,8 @@ describe('observe and gate on one claim', () => {
     expect(result.steps[1]!.toolResults[0]!.output).toBe('restarted server01');
     expect(restarted).toEqual(['server01']);
     const view = await store.get(claimProposition(CLAIM));
-    expect(view?.evidence.map((e) => [e.polarity, e.source.origin_type, e.source.source_id])).toEqual([
-      ['supports', 'tool', expect.stringMatching(/source:tool:health_check$/)],
-    ]);
+    expect(view?.assertions).toEqual([]);
+    expect(view?.evidence.map((e) => [e.polarity, e.source.origin_type, e.source.origin_locator])).toEqual([['supports', 'tool', 'tool:health_check']]);
     const [decision] = await listDecisions(store, { proposition: claimProposition(CLAIM) });
     expect(decision?.record).toMatchObject({ decision: 'MAY_ACT', gate: 'ai-sdk', call_id: 'r1' });
   });
@@ -66,13 +65,15 @@ describe('observe and gate on one claim', () => {
     expect(refusal.reason).toMatch(/no stored evidence for "server01 is healthy".*observe\(tool, \{ claim \}\)/);
   });
 
-  it('a refuting result is recorded against the claim', async () => {
+  it('a refuting result is recorded against the claim, and the gated action on it is DENY (a refutation alone never warrants acting)', async () => {
     const store = new MemoryEvidenceStore();
-    const { tools: set } = tools(store, { ok: false });
-    const model = scriptedModel([{ toolCalls: [healthCall] }, { text: 'done' }]);
-    const result = await generateText({ model, tools: set, prompt: 'check', stopWhen: stepCountIs(2) });
+    const { restarted, tools: set } = tools(store, { ok: false });
+    const model = scriptedModel([{ toolCalls: [healthCall] }, { toolCalls: [restartCall('r1')] }, { text: 'done' }]);
+    const result = await generateText({ model, tools: set, prompt: 'restart server01 if healthy', stopWhen: stepCountIs(4) });
     expect(result.steps[0]!.toolResults[0]!.output).toEqual({ server: 'server01', ok: false });
     expect((await store.get(claimProposition(CLAIM)))?.evidence.map((e) => e.polarity)).toEqual(['opposes']);
+    expect(result.steps[1]!.toolResults[0]!.output).toMatchObject({ ewpGate: 'DENY', claim: CLAIM });
+    expect(restarted).toEqual([]);
   });
 
   it('supports → undefined records nothing; the claim may be a function of input and result', async () => {
