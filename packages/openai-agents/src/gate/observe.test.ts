@@ -45,9 +45,8 @@ describe('observe and gate on one claim (run() with a ScriptedModel)', () => {
     expect(toolOutputs(result)).toEqual([{ server: 'server01', ok: true }, 'restarted server01']);
     expect(restarted).toEqual(['server01']);
     const view = await store.get(claimProposition(CLAIM));
-    expect(view?.evidence.map((e) => [e.polarity, e.source.origin_type, e.source.source_id])).toEqual([
-      ['supports', 'tool', expect.stringMatching(/source:tool:health_check$/)],
-    ]);
+    expect(view?.assertions).toEqual([]);
+    expect(view?.evidence.map((e) => [e.polarity, e.source.origin_type, e.source.origin_locator])).toEqual([['supports', 'tool', 'tool:health_check']]);
     const decided = await listDecisions(store, { proposition: claimProposition(CLAIM) });
     expect(decided.map((d) => [d.record.decision, d.record.gate, d.record.call_id])).toContainEqual(['MAY_ACT', 'openai-agents', 'r1']);
   });
@@ -60,6 +59,16 @@ describe('observe and gate on one claim (run() with a ScriptedModel)', () => {
     const refusal = JSON.parse(String(toolOutputs(result)[0])) as Record<string, unknown>;
     expect(refusal).toMatchObject({ ewpGate: 'DENY', claim: CLAIM, propositionId: claimProposition(CLAIM), actionId: 'restart' });
     expect(refusal.reason).toMatch(/no stored evidence for "server01 is healthy".*observe\(tool, \{ claim \}\)/);
+  });
+
+  it('a refuting result is recorded against the claim, and the gated action on it is DENY (a refutation alone never warrants acting)', async () => {
+    const { store, restarted, tools } = setup(false);
+    const model = new ScriptedModel([[check], [restartCall], [assistantMessage('done')]]);
+    const result = await run(new Agent({ name: 'ops', model, tools }), 'restart server01 if healthy');
+    expect(toolOutputs(result)[0]).toEqual({ server: 'server01', ok: false });
+    expect((await store.get(claimProposition(CLAIM)))?.evidence.map((e) => e.polarity)).toEqual(['opposes']);
+    expect(JSON.parse(String(toolOutputs(result)[1]))).toMatchObject({ ewpGate: 'DENY', claim: CLAIM });
+    expect(restarted).toEqual([]);
   });
 
   it('supports → undefined records nothing', async () => {
