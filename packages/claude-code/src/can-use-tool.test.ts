@@ -165,7 +165,9 @@ describe("the README's starting mapping", () => {
       const checked = { ...event('mcp__ops__health_check', { server: 'server01' }, 'toolu_sample_check'), hook_event_name: 'PostToolUse' as const };
       expect(await post({ ...checked, tool_response: { status: 'ok' } }, 'toolu_sample_check', { signal })).toEqual({});
       const restart = await hook(event('mcp__ops__restart', { server: 'server01' }, 'toolu_sample_restart'), 'toolu_sample_restart', { signal });
-      expect(restart).toMatchObject({ hookSpecificOutput: { permissionDecisionReason: expect.stringMatching(/^EWP (MAY_ACT|REQUIRE_CONFIRMATION): mem:/) } });
+      const healthy = claimProposition('server01 is healthy');
+      expect((await fresh.get(healthy))?.evidence.map((e) => [e.polarity, e.source.origin_locator])).toEqual([['supports', 'tool:mcp__ops__health_check']]);
+      expect(restart).toMatchObject({ hookSpecificOutput: { permissionDecisionReason: expect.stringMatching(new RegExp(`^EWP (MAY_ACT|REQUIRE_CONFIRMATION): ${healthy}`)) } });
     } finally {
       await fresh.close();
       rmSync(dir, { recursive: true, force: true });
