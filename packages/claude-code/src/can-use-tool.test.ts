@@ -167,7 +167,9 @@ describe("the README's starting mapping", () => {
       const restart = await hook(event('mcp__ops__restart', { server: 'server01' }, 'toolu_sample_restart'), 'toolu_sample_restart', { signal });
       const healthy = claimProposition('server01 is healthy');
       expect((await fresh.get(healthy))?.evidence.map((e) => [e.polarity, e.source.origin_locator])).toEqual([['supports', 'tool:mcp__ops__health_check']]);
-      expect(restart).toMatchObject({ hookSpecificOutput: { permissionDecisionReason: expect.stringMatching(new RegExp(`^EWP (MAY_ACT|REQUIRE_CONFIRMATION): ${healthy}`)) } });
+      expect(restart).toMatchObject({
+        hookSpecificOutput: { permissionDecisionReason: expect.stringMatching(new RegExp(`^EWP (MAY_ACT|REQUIRE_CONFIRMATION): ${healthy}`)) },
+      });
     } finally {
       await fresh.close();
       rmSync(dir, { recursive: true, force: true });
