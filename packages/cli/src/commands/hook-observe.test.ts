@@ -74,7 +74,10 @@ describe('claims and observations through the Claude Code hooks', () => {
     const observed = await healthCheck('server02', { status: 'ok', uptime: 86400 });
     expect(observed.answer).toEqual({});
     expect(observed.stderr).toContain('observed: tool:mcp__ops__health_check supports "server02 is healthy"');
-    expect(await pre('server02')).toMatchObject({ permissionDecision: 'allow', permissionDecisionReason: expect.stringMatching(/^EWP MAY_ACT: mem:/) });
+    expect(await pre('server02')).toMatchObject({
+      permissionDecision: 'allow',
+      permissionDecisionReason: expect.stringMatching(new RegExp(`^EWP MAY_ACT: ${claimProposition('server02 is healthy')}`)),
+    });
     // The same report again is not new evidence.
     expect((await healthCheck('server02', { status: 'ok', uptime: 86400 })).stderr).toContain('already observed');
     // Another server's evidence says nothing about this one.
@@ -126,6 +129,8 @@ describe('ewp observe', () => {
     const r = await observe(['--claim', 'server06 is healthy', '--tool', 'ping', '--refutes', '--result', '-', '--json'], '100% packet loss\n');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ polarity: 'opposes', source: 'tool:ping', stored: true });
+    // A refutation alone never warrants acting.
+    expect(await pre('server06')).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^EWP DENY: claim:/) });
   });
 
   it.each([
