@@ -40,9 +40,8 @@ describe('observe and gate on one claim (Agent.generate with a mock model)', () 
     expect(result.steps[0]?.toolResults[0]?.payload.result).toEqual({ server: 'server01', ok: true });
     expect(restarted).toEqual(['server01']);
     const view = await store.get(claimProposition(CLAIM));
-    expect(view?.evidence.map((e) => [e.polarity, e.source.origin_type, e.source.source_id])).toEqual([
-      ['supports', 'tool', expect.stringMatching(/source:tool:health_check$/)],
-    ]);
+    expect(view?.assertions).toEqual([]);
+    expect(view?.evidence.map((e) => [e.polarity, e.source.origin_type, e.source.origin_locator])).toEqual([['supports', 'tool', 'tool:health_check']]);
     const decided = await listDecisions(store, { proposition: claimProposition(CLAIM) });
     expect(decided.map((d) => [d.record.decision, d.record.gate, d.record.call_id])).toContainEqual(['MAY_ACT', 'mastra', 'r1']);
   });
@@ -55,6 +54,14 @@ describe('observe and gate on one claim (Agent.generate with a mock model)', () 
     const refusal = result.toolResults[0]?.payload.result as Record<string, unknown>;
     expect(refusal).toMatchObject({ ewpGate: 'DENY', claim: CLAIM, propositionId: claimProposition(CLAIM), actionId: 'restart' });
     expect(refusal.reason).toMatch(/no stored evidence for "server01 is healthy".*observe\(tool, \{ claim \}\)/);
+  });
+
+  it('a refuting result is recorded against the claim, and the gated action on it is DENY (a refutation alone never warrants acting)', async () => {
+    const { store, restarted, tools, hooks } = setup(false);
+    const result = await opsAgent(tools, scriptedModel([check, restartCall, { text: 'done' }]), hooks).generate('restart server01 if healthy', { maxSteps: 4 });
+    expect((await store.get(claimProposition(CLAIM)))?.evidence.map((e) => e.polarity)).toEqual(['opposes']);
+    expect(result.steps[1]?.toolResults[0]?.payload.result).toMatchObject({ ewpGate: 'DENY', claim: CLAIM });
+    expect(restarted).toEqual([]);
   });
 
   it('supports → undefined records nothing', async () => {
