@@ -46,6 +46,8 @@ describe('observe + withToolApproval (AI SDK 7)', () => {
     const result = await generateText({ model, tools, toolApproval, prompt: 'restart server01 if healthy', stopWhen: stepCountIs(4) });
     expect(result.steps[0]!.toolResults[0]!.output).toEqual({ server: 'server01', ok: true });
     expect(restarted).toEqual(['server01']);
+    const view = await store.get(claimProposition(CLAIM));
+    expect(view?.evidence.map((e) => [e.polarity, e.source.origin_locator])).toEqual([['supports', 'tool:health_check']]);
     const decided = await listDecisions(store, { proposition: claimProposition(CLAIM) });
     expect(decided.map((d) => [d.record.decision, d.record.gate])).toContainEqual(['MAY_ACT', 'ai-sdk-v7']);
   });
