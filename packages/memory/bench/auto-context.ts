@@ -5,7 +5,8 @@
  * scope (`autoContextByScan`), each arm on its own layer over the same file:
  * - cold: the first call after the chain was read (the index is built);
  * - steady: one new memory written (by the index's own layer), then the context at a T one second later,
- *   repeated; the scan arm reads the same write. Both arms' answers are compared at every step.
+ *   repeated; the scan arm reads the same write. Both arms' answers are compared at every step;
+ * - the persona checkout (confirmed or promoted memories) in the same steady state, index against scan.
  * Writes <repo>/bench/results/memory-auto-context.json (or EWP_BENCH_OUT).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import type { EpistemicClass } from '../src/epistemic-class.js';
 import { storeEvent } from '../src/memory-events.js';
 import { type MemoryLayer, makeLayer } from '../src/memory-layer.js';
 import { defaultOrigin, type MemoryFacts, memoryHash, memoryView } from '../src/memory-records.js';
+import { checkout, checkoutByScan } from '../src/memory-checkout.js';
 import { autoContext, autoContextByScan, recall } from '../src/memory-recall.js';
 import { storeMemory } from '../src/memory-write.js';
 
@@ -87,12 +89,24 @@ async function main() {
     steadyScan.push(sc);
     if (!same(a.confirmed, b.confirmed)) disagreements += 1;
   }
+  const checkoutIndex: number[] = [];
+  const checkoutScan: number[] = [];
+  for (let s = 0; s < 3; s += 1) {
+    clock += 1000;
+    await storeMemory(indexed, { text: `checkout turn ${s}: station ${s % 13} restarted`, class: 'observation', source: 'operator' });
+    clock += 1000;
+    const [i, a] = await timed(() => checkout(indexed, { at: iso(clock) }));
+    const [sc, b] = await timed(() => checkoutByScan(scanned, { at: iso(clock) }));
+    checkoutIndex.push(i);
+    checkoutScan.push(sc);
+    if (a !== b) disagreements += 1;
+  }
   const results = {
     benchmark: 'memory-auto-context',
     date: new Date().toISOString(),
     machine: { ...machineNote(), note: 'shared 2-core machine, other engineers building and testing; indicative figures' },
     store: 'sqlite (file in tmpdir)',
-    memories: N + CONFIRMED + STEPS,
+    memories: N + CONFIRMED + STEPS + 3,
     confirmed_rows: coldIndex.confirmed.rows.length,
     confirmed_members: coldIndex.confirmed.rows.length + coldIndex.confirmed.omitted,
     hot_rows: coldIndex.hot.rows.length,
@@ -105,6 +119,7 @@ async function main() {
       index_ms_all: steadyIndex,
       write_ms: median(writeMs),
     },
+    checkout: { index_ms: median(checkoutIndex), scan_ms: median(checkoutScan) },
     disagreements,
   };
   writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
@@ -114,6 +129,7 @@ async function main() {
   console.log(
     `  steady (one memory written, T + 1 s; median of ${STEPS}): index ${f(results.steady.index_ms)} ms, scan ${f(results.steady.scan_ms)} ms (x${f(results.steady.ratio_scan_over_index)})`,
   );
+  console.log(`  persona checkout, steady (median of 3): index ${f(results.checkout.index_ms)} ms, scan ${f(results.checkout.scan_ms)} ms`);
   console.log(`  disagreements between the index and the scan: ${disagreements}`);
   console.log(`wrote ${OUT}`);
   await store.close();

@@ -1,4 +1,4 @@
-// Differential: the auto-context with its confirmed part from the index (confirmed-index.ts) is the one a
+// Differential: the auto-context (and the persona checkout) with its confirmed part from the index (confirmed-index.ts) is the one a
 // judgement of every memory gives (autoContextByScan, over its own reader of the same file), over generated
 // histories written by two processes' stores to one SQLite ledger, at T anywhere: at and beside record
 // times, at whole 30-day periods of age, before and after future-dated records, in any order.
@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EPISTEMIC_CLASSES } from './epistemic-class.js';
 import { MemoryError } from './errors.js';
+import { checkoutByScan } from './memory-checkout.js';
 import { makeLayer } from './memory-layer.js';
 import { MemoryLedger } from './memory-ledger.js';
 import { autoContextByScan } from './memory-recall.js';
@@ -104,6 +105,8 @@ describe('confirmed index', () => {
                   expect(indexed, `${project} at ${at}`).toEqual(scanned);
                   // The bounded context too (its omitted count reads the whole confirmed list).
                   expect(await ledgers[0]!.autoContext({ project, at, limit: 2 })).toEqual(await autoContextByScan(reference, { project, at, limit: 2 }));
+                  // The persona checkout reads the same index (confirmed or promoted memories only).
+                  expect(await ledgers[0]!.checkout({ project, at })).toBe(await checkoutByScan(reference, { project, at }));
                   compared += 1;
                   confirmedRows += indexed.confirmed.rows.length;
                 }

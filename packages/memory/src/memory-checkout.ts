@@ -85,12 +85,37 @@ export async function scopeStates(
  * disputed ones stated as disputed, hypotheses as hypotheses; at most `checkout_max_rows` lines and
  * `checkout_max_bytes` bytes of them, with a closing note of how many were left out.
  */
-export async function checkout(layer: MemoryLayer, options: { project?: string | null; at?: string } = {}): Promise<string> {
+export function checkout(layer: MemoryLayer, options: { project?: string | null; at?: string } = {}): Promise<string> {
+  return checkoutWith(layer, options, candidatesOf);
+}
+
+/** The persona file from a judgement of every memory of the scope: the reference the index is tested against (internal). */
+export function checkoutByScan(layer: MemoryLayer, options: { project?: string | null; at?: string } = {}): Promise<string> {
+  return checkoutWith(layer, options, statesOf);
+}
+
+/**
+ * The states of the memories that may enter the persona file: the confirmed ones (from the confirmed
+ * index) and the promoted ones; no other memory of the scope is judged.
+ */
+async function candidatesOf(layer: MemoryLayer, project: string | null, at: At): Promise<MemoryState[]> {
+  const hashes = new Set((await layer.confirmed.confirmed(layer, project, at)).map((c) => c.hash));
+  for (const [hash, m] of layer.index.memories) if (m.promoted && m.facts.project === project) hashes.add(hash);
+  const out: MemoryState[] = [];
+  for (const hash of hashes) out.push(await stateOf(layer, hash, at, layer.index.isCached(hash)));
+  return out;
+}
+
+async function checkoutWith(
+  layer: MemoryLayer,
+  options: { project?: string | null; at?: string },
+  statesIn: (layer: MemoryLayer, project: string | null, at: At) => Promise<MemoryState[]>,
+): Promise<string> {
   const project = checkProject(options.project, 'project');
   const at = timeOf(layer, options.at);
   await layer.index.refresh();
   const items: PersonaItem[] = [];
-  for (const s of await statesOf(layer, project, at)) {
+  for (const s of await statesIn(layer, project, at)) {
     const confirmed = isConfirmed(layer, s);
     // Promoted by the chain's PROMO_GATE events, never by anything in the salience store.
     if (!confirmed && layer.index.get(s.hash)?.promoted !== true) continue;
