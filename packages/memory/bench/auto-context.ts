@@ -34,7 +34,16 @@ function filler(i: number): MemoryFacts {
   const cls: EpistemicClass = i % 4 === 0 ? 'hypothesis' : 'observation';
   const text = `tok${i} sensor ${i % 97} reads ${(i * 7919) % 1000} units at station ${i % 13}`;
   const source = `sensor-${i % 97}`;
-  return { hash: memoryHash({ text, project: null, source }), class: cls, project: null, source, text, origin_type: defaultOrigin(cls), observed_at: iso(T0), derived_from: [] };
+  return {
+    hash: memoryHash({ text, project: null, source }),
+    class: cls,
+    project: null,
+    source,
+    text,
+    origin_type: defaultOrigin(cls),
+    observed_at: iso(T0),
+    derived_from: [],
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

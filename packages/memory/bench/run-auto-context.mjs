@@ -12,6 +12,9 @@ const out = await bundleFromSources(
 );
 const result = spawnSync(process.execPath, ['--max-old-space-size=4096', out, ...process.argv.slice(2)], {
   stdio: 'inherit',
-  env: { ...process.env, EWP_BENCH_OUT: process.env.EWP_BENCH_OUT ?? join(import.meta.dirname, '..', '..', '..', 'bench', 'results', 'memory-auto-context.json') },
+  env: {
+    ...process.env,
+    EWP_BENCH_OUT: process.env.EWP_BENCH_OUT ?? join(import.meta.dirname, '..', '..', '..', 'bench', 'results', 'memory-auto-context.json'),
+  },
 });
 process.exit(result.status ?? 1);

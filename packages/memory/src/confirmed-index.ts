@@ -209,7 +209,7 @@ export class ConfirmedIndex {
     if (was === now && old?.project === entry?.project) return;
     if (old !== undefined) {
       const scope = this.#members.get(old.project);
-      if (scope !== undefined && scope.confidence.delete(hash)) scope.sorted = undefined;
+      if (scope?.confidence.delete(hash)) scope.sorted = undefined;
     }
     if (now !== undefined) {
       const scope = this.#members.get(project)!;

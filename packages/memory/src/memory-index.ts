@@ -142,8 +142,7 @@ export class MemoryIndex {
         this.#views.clear();
         // A reclass changes which records count in every view.
         this.onStale(null);
-      }
-      else for (const s of entry.subjects) this.#views.delete(s.slice(4));
+      } else for (const s of entry.subjects) this.#views.delete(s.slice(4));
     }
   }
 
