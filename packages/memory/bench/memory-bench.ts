@@ -6,8 +6,8 @@
  *   same queries, interleaved, with salience in memory and in the side file (`JsonlSalienceStore`, as
  *   the CLI and `ewp serve --db` keep it); several repetitions on fresh memories, total hot time over
  *   total plain time across all of them, and the median and spread of the per-repetition ratios;
- * - the auto-context and the persona checkout over the large ledger (the checkout judges every memory of
- *   the scope; the auto-context's confirmed part comes from its index: bench/auto-context.ts measures it);
+ * - the auto-context and the persona checkout over the large ledger (both read the confirmed index, built
+ *   on the first call: bench/auto-context.ts measures the index against judging every memory);
  * - the promotion pass over 100,000 memories, against the floor of reading each memory's view once.
  *
  * Sizes: EWP_BENCH_MEMORIES (default 100,000); EWP_BENCH_RECALL_REPS (default 15); EWP_BENCH_SKIP_PASS=1
@@ -243,8 +243,8 @@ async function main() {
   }
   filed.close();
 
-  // The auto-context and the persona checkout of the large ledger's scope (the checkout judges every
-  // memory: its cost grows with the scope), with the salience the recalls above left. Median of 3.
+  // The auto-context and the persona checkout of the large ledger's scope (the first call builds the
+  // confirmed index over every memory), with the salience the recalls above left. Median of 3.
   const contextMs: number[] = [];
   const checkoutMs: number[] = [];
   for (let r = 0; r < 3; r += 1) {
