@@ -1,8 +1,8 @@
 /**
  * `ewp observe`: record one tool result as an observation for or against a claim, the evidence a
  * gate on that claim reads (`@ewp/tools` `recordObservation`). For the operator who ran the check
- * by hand, or a script that did: the observation's source is `tool:<--tool>`, the claim the agent's
- * hypothesis of that text, exactly as a binding's `observe` or a Claude Code `observe` rule records it.
+ * by hand, or a script that did: the observation's source is `tool:<--tool>`, the claim a proposition
+ * of its own (`claim:<hash>` of its words), exactly as a binding's `observe` or a Claude Code `observe` rule records it.
  */
 import { parseArgs } from 'node:util';
 import { EwpError, parseJsonStrict } from '@ewp/core';
@@ -15,8 +15,9 @@ const HELP = `usage: ewp observe --claim TEXT --tool NAME (--supports | --refute
                    (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>)
 
 Record what a tool returned as an observation for (--supports) or against (--refutes) a claim, in
-words ("server01 is healthy"): the claim is stored as the agent's hypothesis (once), the result as an
-observation of source tool:NAME linked to it. A gate on that claim (a binding's gate(tool, { claim }),
+words ("server01 is healthy"): the claim is a proposition of its own (claim:<hash> of its words and
+project) holding only observations, the result one of them, of source tool:NAME. Nobody asserts the
+claim, so refutations alone leave it unaccepted. A gate on that claim (a binding's gate(tool, { claim }),
 a Claude Code tool mapping rule with "claim") decides on it from then on. The same result of the same
 tool again is one observation, not new evidence.
 
