@@ -4,7 +4,7 @@
 // scripted BaseLlm; no network. Run: pnpm --filter @ewp/example-adk start
 import { consequentialActionAllowed, ewpTools, gate, observe, warrantCallbacks } from '@ewp/adk';
 import { MemoryEvidenceStore } from '@ewp/ledger';
-import { listDecisions } from '@ewp/tools';
+import { claimProposition, listDecisions } from '@ewp/tools';
 import { BaseLlm, FunctionTool, getFunctionResponses, InMemoryRunner, LlmAgent } from '@google/adk';
 import { z } from 'zod';
 
@@ -119,9 +119,9 @@ console.log('consequential action allowed:', check.allowed, check.allowed ? '' :
 
 const decisions = await listDecisions(store);
 for (const d of decisions) console.log('decision:', d.record.gate, d.record.call_id, d.record.action.action_id, d.record.decision);
-const rows = await (await import('@ewp/memory')).memoryLedgerFor(store).recall({});
-const row = rows.find((r) => r.class === 'observation');
-console.log('observation:', row.class, row.source, row.text);
+// The claim's snapshot holds only observations, each of source tool:<name>; nobody asserts the claim.
+const schedule = await store.get(claimProposition('the backup starts at 06:00'));
+for (const e of schedule.evidence) console.log('observation:', e.polarity, e.source.origin_locator, e.content);
 
 // The same without callbacks: observe() and gate() wrap one tool each. A restart on the claim
 // "server01 is healthy" is refused until the observed health check supports it.
@@ -155,8 +155,14 @@ const before = await ask('restart');
 console.log('restart without a check:', before.ewpGate, '|', before.reason.slice(0, 80));
 const after = await ask('check_health', 'restart');
 console.log('check, then restart:', JSON.stringify(after));
-if (patched.length !== 1 || check.allowed || row.source !== 'tool:read_schedule' || before.ewpGate !== 'DENY' || after.restarted !== 'server01')
+if (
+  patched.length !== 1 ||
+  check.allowed ||
+  schedule.evidence[0]?.source.origin_locator !== 'tool:read_schedule' ||
+  before.ewpGate !== 'DENY' ||
+  after.restarted !== 'server01'
+)
   process.exit(1);
 console.log(
-  `decided: ${decisions.map((d) => `${d.record.action.kind} ${d.record.decision}`).join(', ')}; the consequential step after the run ${check.allowed ? 'allowed' : 'blocked'}; the tool result stored as an ${row.class}; restart ${before.ewpGate} before the observed check, run after it`,
+  `decided: ${decisions.map((d) => `${d.record.action.kind} ${d.record.decision}`).join(', ')}; the consequential step after the run ${check.allowed ? 'allowed' : 'blocked'}; the tool result stored as an observation of ${schedule.evidence[0].source.origin_locator} on its claim; restart ${before.ewpGate} before the observed check, run after it`,
 );
