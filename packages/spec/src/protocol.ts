@@ -7,6 +7,7 @@
 export const PROTOCOL_VERSION = 'EWP-0.2.0' as const;
 /** The only evaluation policy this package implements (id and version). */
 export const POLICY_ID = 'reference-v2' as const;
+/** The version of the one policy this package implements. */
 export const POLICY_VERSION = 'reference-v2' as const;
 /** Default `freshness_policy_seconds` (30 days). */
 export const DEFAULT_FRESHNESS_SECONDS = 2_592_000;
@@ -101,9 +102,13 @@ export const CONFLICT_STATUSES = Object.freeze(['open', 'resolved'] as const);
 /** A lineage edge's kind. */
 export const LINEAGE_KINDS = Object.freeze(['derived_from', 'supersedes', 'superseded_by', 'parent_source'] as const);
 
+/** An evidence item's polarity: for or against the proposition. */
 export type Polarity = (typeof POLARITIES)[number];
+/** A verification check's result. */
 export type CheckResult = (typeof CHECK_RESULTS)[number];
+/** A conflict row's status. */
 export type ConflictStatus = (typeof CONFLICT_STATUSES)[number];
+/** A lineage edge's kind. */
 export type LineageKind = (typeof LINEAGE_KINDS)[number];
 
 /** An observation for or against P. */
@@ -172,10 +177,15 @@ export const REFERENCE_V2: Readonly<Policy> = Object.freeze({
   version: POLICY_VERSION,
 });
 
+/** The acceptance axis: UNACCEPTED, TENTATIVE or ACCEPTED. */
 export type Acceptance = (typeof AXIS_VALUES.acceptance)[number];
+/** The conflict axis: NONE, OPEN or RESOLVED. */
 export type ConflictAxis = (typeof AXIS_VALUES.conflict)[number];
+/** The verification axis: the highest class of the view's checks. */
 export type Verification = (typeof AXIS_VALUES.verification)[number];
+/** The currency axis: CURRENT, STALE or SUPERSEDED. */
 export type Currency = (typeof AXIS_VALUES.currency)[number];
+/** The sufficiency axis: SUFFICIENT, INSUFFICIENT or DEGRADED. */
 export type Sufficiency = (typeof AXIS_VALUES.sufficiency)[number];
 
 /** The five axes plus the non-normative strength and rationale codes. */
@@ -216,6 +226,7 @@ export interface WarrantView {
   falsification_conditions: string[];
 }
 
+/** An action's risk level. */
 export type Risk = (typeof RISKS)[number];
 
 /** Something an agent wants to do on the strength of a proposition (docs/spec/protocol.md §9). */
@@ -238,6 +249,7 @@ export interface RiskPolicy {
   high_requires_no_open_conflict?: boolean;
 }
 
+/** A decision of `mayAct`: DENY, REQUIRE_CONFIRMATION or MAY_ACT. */
 export type Decision = (typeof DECISIONS)[number];
 
 /**

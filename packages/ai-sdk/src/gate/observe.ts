@@ -10,8 +10,11 @@ import { checkedExecute, checkedName, type NamedTool } from './named-tool.js';
 export type AiObserveOptions<INPUT, OUTPUT> = ObserveOptions<INPUT, OUTPUT> & NamedTool;
 
 /** An AI SDK tool (6 or 7) as `observe` reads it: anything with an `execute`. */
-// biome-ignore lint/suspicious/noExplicitAny: any tool's execute, whatever its input and call options.
-export type ExecutableTool = { execute?: ((input: any, options: any) => unknown) | undefined };
+export type ExecutableTool = {
+  /** The tool's own execute, called with the SDK's input and call options. */
+  // biome-ignore lint/suspicious/noExplicitAny: any tool's execute, whatever its input and call options.
+  execute?: ((input: any, options: any) => unknown) | undefined;
+};
 
 type ExecuteOf<T extends ExecutableTool> = NonNullable<T['execute']>;
 /** The input of a tool's `execute`. */
