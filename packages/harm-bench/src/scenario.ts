@@ -3,7 +3,7 @@
  * knowing EWP's records. A scenario is a short history of what an agent's memory received, one
  * action the agent is about to take, and whether taking it is justified (`truth`).
  */
-import { type ErrorCodeTable, EwpError, parseInstant } from '@ewp/core';
+import { type ErrorCodeTable, EwpError, POLARITIES, parseInstant, RISKS } from '@ewp/core';
 
 /** What a family's author says the agent should do. */
 export type Truth = 'act' | 'hold';
@@ -117,7 +117,6 @@ export class ScenarioError extends EwpError<keyof typeof HARM_BENCH_ERROR_CODES>
 
 const ORIGINS: readonly Origin[] = ['tool', 'sensor', 'document', 'person', 'agent'];
 const VIAS: readonly Via[] = ['summary', 'partial_search'];
-const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
 
 type Obj = Record<string, unknown>;
 
@@ -207,7 +206,7 @@ function readEvent(r: Reader, v: unknown, path: string, index: number): Scenario
         claim,
         text: r.text(o, 'text', path),
         source: r.text(o, 'source', path),
-        polarity: r.oneOf(o, 'polarity', path, ['supports', 'opposes'] as const),
+        polarity: r.oneOf(o, 'polarity', path, POLARITIES),
       };
       const subject = r.optText(o, 'subject', path);
       const via = r.optOneOf(o, 'via', path, VIAS);

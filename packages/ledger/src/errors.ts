@@ -78,7 +78,7 @@ export function missingViewMessage(propositionId: string, viewId?: string): stri
   return (
     `no stored snapshot for proposition ${JSON.stringify(propositionId)}: nothing is recorded for it yet. Create the first snapshot with ` +
     'ewp_evidence_view_put (a whole EvidenceView; ewp_evidence_record and ewp_check_record only extend an existing one), or record ' +
-    'evidence for a claim in words: observe(tool, { claim }) in a binding, memory_store of an observation supporting it, `ewp observe` on the command line'
+    'evidence for a claim in words: observe(tool, { claim }) in a binding, `ewp observe` on the command line'
   );
 }
 

@@ -17,7 +17,9 @@ const verbose = process.argv.includes('--verbose');
 for (const file of sets) {
   const pairs = readParaphraseSet(file);
   const same = pairs.filter((p) => p.label === 'same').length;
-  console.log(`\n${file === undefined ? 'paraphrase-set' : basename(file, '.jsonl')}: ${pairs.length} pairs (${same} same, ${pairs.length - same} different)\n`);
+  console.log(
+    `\n${file === undefined ? 'paraphrase-set' : basename(file, '.jsonl')}: ${pairs.length} pairs (${same} same, ${pairs.length - same} different)\n`,
+  );
   console.log(`| measure | ${THRESHOLDS.map((t) => `≥ ${t.toFixed(2)}`).join(' | ')} |`);
   console.log(`| --- | ${THRESHOLDS.map(() => '---').join(' | ')} |`);
   for (const { name, measure } of comparedMeasures()) {

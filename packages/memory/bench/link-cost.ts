@@ -37,4 +37,6 @@ const tri = median(out['trigram-cosine']!);
 const wv = median(out['word-vectors']!);
 console.log(`machine: ${cpus().length} cores, ${cpus()[0]?.model ?? '?'}, node ${process.version}`);
 console.log(`word vectors read once: ${loadMs.toFixed(0)} ms`);
-console.log(`link (store with supports), ${LINKS} links x ${ROUNDS} rounds, median ms/link: trigram-cosine ${tri.toFixed(3)}, word-vectors ${wv.toFixed(3)}, ratio ${(wv / tri).toFixed(2)}x`);
+console.log(
+  `link (store with supports), ${LINKS} links x ${ROUNDS} rounds, median ms/link: trigram-cosine ${tri.toFixed(3)}, word-vectors ${wv.toFixed(3)}, ratio ${(wv / tri).toFixed(2)}x`,
+);

@@ -31,4 +31,3 @@ export function limitOfMember(key: string): 'id' | 'kind' | 'text' {
 
 /** A row of {@link FIELD_LIMITS}. */
 export type FieldLimitKind = keyof typeof FIELD_LIMITS;
-

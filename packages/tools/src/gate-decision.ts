@@ -4,7 +4,7 @@
  * DENY), bounded by the recovery gate of the action's earlier decision and recorded in the
  * ledger (docs/spec/receipts.md §12.6), and the typed result a gated tool returns instead of running.
  */
-import { type Decision, type GateRule, MAY_ACT_RULES, type WarrantView } from '@ewp/core';
+import { type Decision, DECISIONS, type GateRule, MAY_ACT_RULES, type WarrantView } from '@ewp/core';
 import type { DecisionRecord, RecoveryGateRecord } from '@ewp/receipts';
 import { z } from 'zod/v4';
 import { decide } from './decisions/recording-gate.js';
@@ -13,7 +13,7 @@ import { type GateAction, type GateOptions, resolveGate } from './gate-options.j
 /** What a gated tool returns instead of running (a plain object the model reads). */
 export interface GateRefusal {
   /** Marks the result as the gate's, and says which decision stopped the call. */
-  ewpGate: 'DENY' | 'REQUIRE_CONFIRMATION';
+  ewpGate: Exclude<Decision, 'MAY_ACT'>;
   /** Why, worded for the model, with what would change the answer. */
   reason: string;
   /** The claim the action depends on, when the gate named one in words. */
@@ -32,7 +32,7 @@ export interface GateRefusal {
 
 /** The zod schema of {@link GateRefusal} (a gated tool's output schema is `inner | gateRefusalSchema`). */
 export const gateRefusalSchema = z.object({
-  ewpGate: z.enum(['DENY', 'REQUIRE_CONFIRMATION']),
+  ewpGate: z.enum(DECISIONS.filter((d): d is GateRefusal['ewpGate'] => d !== 'MAY_ACT')),
   reason: z.string(),
   claim: z.string().nullable(),
   propositionId: z.string(),
@@ -148,9 +148,11 @@ export function recoveryReason(d: GateDecision): string | undefined {
 function noEvidence(d: GateDecision): string {
   const what = d.claim === undefined ? d.propositionId : `"${d.claim}" (${d.propositionId})`;
   return (
-    `no stored evidence for ${what}: nothing warrants this action. Record some first: wrap the tool that checks it with ` +
-    `observe(tool, { claim }) so its results land on this claim, or store an observation supporting it (memory_store, ` +
-    `class observation, supports [its hash]; ewp_evidence_record for a proposition id)`
+    `no stored evidence for ${what}: nothing warrants this action. Record some first: ` +
+    (d.claim === undefined
+      ? 'ewp_evidence_view_put creates the first snapshot of a proposition id (ewp_evidence_record and ewp_check_record extend it)'
+      : `wrap the tool that checks it with observe(tool, { claim }) so its results land on this claim, or run ` +
+        `\`ewp observe --claim "${d.claim}" --tool <the checking tool> --supports\``)
   );
 }
 

@@ -40,7 +40,11 @@ describe('checkGateOptions: the one check', () => {
 
 describe('resolveGate: camelCase options to the wire, in one place', () => {
   it('defaults the action to the tool, converts the policy, names the claim proposition', () => {
-    const r = resolveGate({ store, claim: (i: { s: string }) => `${i.s} is up`, riskPolicy: { highRequiresNoOpenConflict: false } }, { s: 'db1' }, 'restart_db');
+    const r = resolveGate(
+      { store, claim: (i: { s: string }) => `${i.s} is up`, riskPolicy: { highRequiresNoOpenConflict: false } },
+      { s: 'db1' },
+      'restart_db',
+    );
     expect(r).toEqual({
       propositionId: claimProposition('db1 is up'),
       claim: 'db1 is up',

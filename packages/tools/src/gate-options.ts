@@ -77,14 +77,24 @@ function checkAction(a: unknown, path: string): asserts a is GateAction {
     const v = a[key];
     if (v !== undefined && (typeof v !== 'string' || v === '')) throw new InvalidArgumentError(`${path}.${key}`, 'must be a non-empty string');
   }
-  if (a.risk !== undefined && !(RISKS as readonly unknown[]).includes(a.risk)) throw new InvalidArgumentError(`${path}.risk`, `must be one of ${RISKS.join(', ')}`);
+  if (a.risk !== undefined && !(RISKS as readonly unknown[]).includes(a.risk))
+    throw new InvalidArgumentError(`${path}.risk`, `must be one of ${RISKS.join(', ')}`);
   if (a.reversible !== undefined && typeof a.reversible !== 'boolean') throw new InvalidArgumentError(`${path}.reversible`, 'must be a boolean');
 }
 
-/** A store every gate and observer reads and writes: the same one. */
-function checkStore(store: unknown, path: string): void {
+/**
+ * The one check that options carry an EvidenceStore (gates, observers, tool sets, sessions, memory
+ * processors): `options` must be an object and `options.store` a store.
+ * @throws {InvalidArgumentError} `EWP_REFUSE_INVALID_ARGUMENT` naming `<path>` or `<path>.store`.
+ */
+export function checkStoreOption(options: unknown, path = 'options'): void {
+  if (!isObject(options)) throw new InvalidArgumentError(path, 'must be an object with a store');
+  const store = options.store;
   if (!isObject(store) || typeof store.get !== 'function' || typeof store.extend !== 'function') {
-    throw new InvalidArgumentError(`${path}.store`, 'an EvidenceStore is required: the one your gates read and observe() writes (e.g. new SqliteEvidenceStore(file))');
+    throw new InvalidArgumentError(
+      `${path}.store`,
+      'an EvidenceStore is required: the one your gates read and observe() writes (e.g. new SqliteEvidenceStore(file))',
+    );
   }
 }
 
@@ -97,7 +107,7 @@ function checkStore(store: unknown, path: string): void {
 export function checkGateOptions<INPUT>(options: GateOptions<INPUT>, gate: string, path = 'options'): void {
   if (typeof gate !== 'string' || gate === '') throw new InvalidArgumentError('gate', "a binding's gate name is required (it names the decisions it records)");
   if (!isObject(options)) throw new InvalidArgumentError(path, 'must be an object { store, claim, action?, ... }');
-  checkStore(options.store, path);
+  checkStoreOption(options, path);
   const hasClaim = options.claim !== undefined;
   const hasProposition = options.proposition !== undefined;
   if (hasClaim === hasProposition) {
@@ -121,7 +131,8 @@ export function checkGateOptions<INPUT>(options: GateOptions<INPUT>, gate: strin
     }
   }
   if (options.now !== undefined && typeof options.now !== 'function') throw new InvalidArgumentError(`${path}.now`, 'must be a function returning a Date');
-  if (options.callId !== undefined && typeof options.callId !== 'function') throw new InvalidArgumentError(`${path}.callId`, 'must be a function of the tool input');
+  if (options.callId !== undefined && typeof options.callId !== 'function')
+    throw new InvalidArgumentError(`${path}.callId`, 'must be a function of the tool input');
 }
 
 /** The protocol's risk policy for camelCase options (the one conversion). */
@@ -191,13 +202,19 @@ export interface ObserveOptions<INPUT = unknown, RESULT = unknown> extends Claim
  */
 export function checkObserveOptions<INPUT, RESULT>(options: ObserveOptions<INPUT, RESULT>, path = 'options'): void {
   if (!isObject(options)) throw new InvalidArgumentError(path, 'must be an object { store, claim, supports, ... }');
-  checkStore(options.store, path);
+  checkStoreOption(options, path);
   const claim = options.claim as unknown;
   if (typeof claim !== 'function' && (typeof claim !== 'string' || claim.trim() === '')) {
-    throw new InvalidArgumentError(`${path}.claim`, 'name the claim the results speak to: a non-empty string (e.g. "server01 is healthy") or a function of (input, result)');
+    throw new InvalidArgumentError(
+      `${path}.claim`,
+      'name the claim the results speak to: a non-empty string (e.g. "server01 is healthy") or a function of (input, result)',
+    );
   }
   if (typeof options.supports !== 'function') {
-    throw new InvalidArgumentError(`${path}.supports`, 'a function (result, input) => true (supports the claim), false (refutes it) or undefined (records nothing)');
+    throw new InvalidArgumentError(
+      `${path}.supports`,
+      'a function (result, input) => true (supports the claim), false (refutes it) or undefined (records nothing)',
+    );
   }
   if (options.now !== undefined && typeof options.now !== 'function') throw new InvalidArgumentError(`${path}.now`, 'must be a function returning a Date');
 }

@@ -52,6 +52,7 @@ export {
 export {
   checkGateOptions,
   checkObserveOptions,
+  checkStoreOption,
   type GateAction,
   type GateOptions,
   type GateRiskPolicy,

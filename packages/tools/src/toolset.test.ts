@@ -40,7 +40,11 @@ describe('runTool', () => {
     expect(unknown.ok ? undefined : unknown.refusal.code).toBe('EWP_UNKNOWN_TOOL');
     const notObject = await runTool('ewp_list_propositions', [1], context);
     expect(notObject.ok ? undefined : notObject.refusal.path).toBe('$');
-    for (const options of [{}, null, { store: null }]) {
+    for (const [options, path] of [
+      [{}, 'options.store'],
+      [null, 'options'],
+      [{ store: null }, 'options.store'],
+    ] as const) {
       let thrown: unknown;
       try {
         toolContext(options as never);
@@ -48,7 +52,7 @@ describe('runTool', () => {
         thrown = error;
       }
       expect(InvalidArgumentError.isInstance(thrown)).toBe(true);
-      expect(thrown).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path: 'options.store' });
+      expect(thrown).toMatchObject({ code: 'EWP_REFUSE_INVALID_ARGUMENT', path });
     }
   });
 

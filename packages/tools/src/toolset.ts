@@ -5,7 +5,8 @@
  * Bindings (MCP, AI SDK, LangChain, Mastra, OpenAI Agents, ADK) list tools from the registry, call
  * {@link runTool} and only frame the result.
  */
-import { checkJsonBounds, InvalidArgumentError, type RiskPolicy } from '@ewp/core';
+import { checkJsonBounds, type RiskPolicy } from '@ewp/core';
+import { checkStoreOption } from './gate-options.js';
 import type { EvidenceStore } from '@ewp/ledger';
 import { isToolName, TOOL_SPECS, type ToolName, type ToolOutput } from '@ewp/spec/tools';
 import type { MemoryWriter } from './memory-tool-args.js';
@@ -62,9 +63,7 @@ export interface ToolsetOptions {
  * @throws {InvalidArgumentError} `options.store` when the store is missing (a programming error, not a tool refusal)
  */
 export function toolContext(options: ToolsetOptions): ToolContext {
-  if (options === null || typeof options !== 'object' || options.store === undefined || options.store === null) {
-    throw new InvalidArgumentError('options.store', 'an EvidenceStore is required');
-  }
+  checkStoreOption(options);
   const ingest = options.ingest;
   return {
     store: options.store,

@@ -13,7 +13,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 const trigramFile = join(dir, 'trigram.toml');
-writeFileSync(trigramFile, '# the lexical measure\n[other]\nx = 1\n[epistemic]\nmeasure = "trigram-cosine"  # near copies only\nsim_threshold = 0.85\n[epistemic.confidence]\nsource_w = 20\n');
+writeFileSync(
+  trigramFile,
+  '# the lexical measure\n[other]\nx = 1\n[epistemic]\nmeasure = "trigram-cosine"  # near copies only\nsim_threshold = 0.85\n[epistemic.confidence]\nsource_w = 20\n',
+);
 
 /** Whether a same-source paraphrase of an earlier support is judged an echo under `settings`. */
 async function paraphraseEcho(...settings: string[]): Promise<boolean> {
@@ -24,7 +27,7 @@ async function paraphraseEcho(...settings: string[]): Promise<boolean> {
   const claim = JSON.parse(first.stdout);
   expect((await run('The nightly backup job starts at 06:00', '--class', 'observation', '--source', 'scheduler', '--supports', claim.hash)).code).toBe(0);
   const again = await run('At 06:00 each night the backup job kicks off', '--class', 'observation', '--source', 'scheduler', '--supports', claim.hash);
-  expect(again.stderr).toBe("");
+  expect(again.stderr).toBe('');
   expect(again.code).toBe(0);
   return JSON.parse(again.stdout).links[0].echo as boolean;
 }

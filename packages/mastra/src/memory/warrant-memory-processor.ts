@@ -10,6 +10,7 @@
 import { InvalidArgumentError, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { agentContextText, type MemoryLedger } from '@ewp/memory';
+import { checkStoreOption } from '@ewp/tools';
 import type { MastraDBMessage } from '@mastra/core/agent';
 import type { ProcessInputArgs, ProcessInputResultWithSystemMessages, Processor } from '@mastra/core/processors';
 
@@ -63,9 +64,7 @@ export class WarrantMemoryProcessor implements Processor<'ewp-warrant-memory'> {
   readonly #options: WarrantMemoryProcessorOptions;
 
   constructor(options: WarrantMemoryProcessorOptions) {
-    if (options === null || typeof options !== 'object' || options.store === undefined || options.store === null) {
-      throw new InvalidArgumentError('options.store', 'an EvidenceStore is required');
-    }
+    checkStoreOption(options);
     this.#options = options;
   }
 

@@ -6,7 +6,7 @@
  */
 import { InvalidArgumentError, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { recordTurn } from '@ewp/tools';
+import { checkStoreOption, recordTurn } from '@ewp/tools';
 import { type AgentInputItem, MemorySession, type Session } from '@openai/agents-core';
 
 /** A message item of the conversation: a turn someone said. */
@@ -63,9 +63,7 @@ export class EvidenceSession implements Session {
   readonly #policy: Policy = REFERENCE_V2;
 
   constructor(options: EvidenceSessionOptions) {
-    if (options === null || typeof options !== 'object' || options.store === undefined || options.store === null) {
-      throw new InvalidArgumentError('options.store', 'an EvidenceStore is required');
-    }
+    checkStoreOption(options);
     this.store = options.store;
     this.session = options.session ?? new MemorySession();
     this.#propositionOf = options.propositionOf ?? ((_item, _index, sessionId) => `chat:${sessionId}`);

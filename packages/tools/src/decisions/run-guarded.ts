@@ -30,7 +30,6 @@ export interface GuardedRunOptions<INPUT> extends GateOptions<INPUT> {
   confirm?: (decision: GateDecision, input: INPUT) => Promise<Confirmation | false> | Confirmation | false;
 }
 
-
 /**
  * The ledger id of the claim on one call of one gate (`decision.call` entries): a digest, so any gate
  * name and call id fit the entry id and no two pairs share one.
@@ -44,7 +43,6 @@ interface CallClaim {
   gate: string;
   callId: string;
 }
-
 
 /** What a guarded run did. */
 export type GuardedRun<R> =
