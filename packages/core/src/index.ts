@@ -16,6 +16,7 @@ export { decodeUtf8, InvalidUtf8Error, isWellFormed, Utf8StreamDecoder } from '.
 export { isPlainJsonString, jsonString } from './json/json-string.js';
 export { decodeView, decodeViewJson, namesProposition } from './decode/decode-view.js';
 export { canonicalViewText, deriveViewId } from './decode/view-id.js';
+export { emptyView } from './decode/empty-view.js';
 export { sha256HexOfBytes } from './decode/sha256.js';
 export { compareCodePoints, sortedByCodePoint } from './decode/codepoint-order.js';
 export { pythonFloatRepr, pythonStr } from './decode/python-text.js';

@@ -8,7 +8,7 @@
  * it, bound by the binding: a model never names it, so it cannot pass its own conclusion off as observed.
  */
 import { domainDigest, sha256Hex } from '@ewp/canonical';
-import { deriveViewId, type EvidenceItem, type EvidenceView, InvalidArgumentError } from '@ewp/core';
+import { deriveViewId, type EvidenceItem, type EvidenceView, emptyView, InvalidArgumentError } from '@ewp/core';
 import { type EvidenceStore, MissingViewError, type PutResult } from '@ewp/ledger';
 import { isSourceName } from './memory-tool-args.js';
 
@@ -71,21 +71,7 @@ function observationText(tool: string, result: unknown): string {
 
 /** The claim's first snapshot: no assertion, the observation, and the claim's words kept for readers (never evaluated). */
 function firstView(propositionId: string, claim: string, project: string | null, item: EvidenceItem): EvidenceView {
-  return {
-    proposition_id: propositionId,
-    view_id: '',
-    assertions: [],
-    evidence: [item],
-    lineage: [],
-    conflicts: [],
-    checks: [],
-    omitted_sources: [],
-    retrieval_scope: 'complete',
-    degraded: false,
-    freshness_policy_seconds: 2_592_000,
-    adapter_meta: { claim, project },
-    subjects: [],
-  };
+  return { ...emptyView(propositionId), evidence: [item], adapter_meta: { claim, project } };
 }
 
 /**

@@ -4,16 +4,7 @@
  * the same inner store, and every item read back carries its proposition's warrant at the time
  * of the read.
  */
-import {
-  type Assertion,
-  decodeView,
-  DEFAULT_FRESHNESS_SECONDS,
-  type EvidenceView,
-  InvalidArgumentError,
-  type Policy,
-  REFERENCE_V2,
-  warrantNow,
-} from '@ewp/core';
+import { type Assertion, decodeView, emptyView, type EvidenceView, InvalidArgumentError, type Policy, REFERENCE_V2, warrantNow } from '@ewp/core';
 import { MissingViewError } from '@ewp/ledger';
 import {
   BaseStore,
@@ -328,22 +319,4 @@ export class WarrantedStore extends BaseStore {
     }
     return out;
   }
-}
-
-function emptyView(propositionId: string): EvidenceView {
-  return {
-    proposition_id: propositionId,
-    view_id: '',
-    assertions: [],
-    evidence: [],
-    lineage: [],
-    conflicts: [],
-    checks: [],
-    omitted_sources: [],
-    retrieval_scope: 'complete',
-    degraded: false,
-    freshness_policy_seconds: DEFAULT_FRESHNESS_SECONDS,
-    adapter_meta: {},
-    subjects: [],
-  };
 }
