@@ -20,6 +20,7 @@ import type { EvidenceStore } from '@ewp/ledger';
 import { undecodableArgument } from '../argv-text.js';
 import { type CliIO, type Command, EXIT_OK } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore } from '../open-store.js';
+import { readAtMost } from '../read-stream.js';
 
 const HELP = `usage: ewp hook pre-tool-use --map tools.json (--db ./ewp.sqlite | --pg <url> | --json-dir <dir>)
        ewp hook post-tool-use --map tools.json (--db ... | --pg ... | --json-dir ...)
@@ -65,20 +66,6 @@ function hookOf(args: readonly string[]): keyof typeof HOOK_EVENTS {
 
 /** The most stdin the hook reads: far more than any PreToolUse event; more is denied unread, never buffered whole. */
 export const HOOK_STDIN_LIMIT_BYTES = 16 * 1024 * 1024;
-
-/** The whole of `stream` as bytes, or undefined once it passes `limit` (the stream is then closed, unread). */
-async function readAtMost(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += bytes.length;
-    // Leaving the loop destroys the stream: the writer gets EPIPE rather than a reader that never comes.
-    if (size > limit) return undefined;
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks, size);
-}
 
 /** An error as the reason of a denial: a typed refusal's code first. */
 function message(error: unknown): string {

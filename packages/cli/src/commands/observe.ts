@@ -9,6 +9,7 @@ import { EwpError, parseJsonStrict } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type CliIO, type Command, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE } from '../cli-io.js';
 import { LEDGER_OPTIONS, ledgerSpec, openStore, StoreSpecError } from '../open-store.js';
+import { readAtMost } from '../read-stream.js';
 import { parseVerbArguments, usageError } from '../verb-arguments.js';
 
 const HELP = `usage: ewp observe --claim TEXT --tool NAME (--supports | --refutes) [--result JSON|-] [--project P] [--json]
@@ -32,18 +33,6 @@ Exit: 0 recorded (or already recorded), 1 refused by the ledger (the code says w
 
 /** The most a `--result -` reads from stdin: far more than the 4 KiB kept. */
 const RESULT_STDIN_LIMIT_BYTES = 16 * 1024 * 1024;
-
-async function readStdin(stream: NodeJS.ReadableStream): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += bytes.length;
-    if (size > RESULT_STDIN_LIMIT_BYTES) return undefined;
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
 
 /** A result argument: its JSON value, or the text itself when it is not JSON. */
 function resultValue(text: string): unknown {
@@ -81,7 +70,7 @@ export const observeCommand: Command = async (args: string[], io: CliIO) => {
   }
   let result: unknown = null;
   if (values.result === '-') {
-    const text = await readStdin(io.stdin);
+    const text = (await readAtMost(io.stdin, RESULT_STDIN_LIMIT_BYTES))?.toString('utf8');
     if (text === undefined) return usageError('observe', `--result -: stdin is larger than ${RESULT_STDIN_LIMIT_BYTES / (1024 * 1024)} MiB`, io);
     result = resultValue(text);
   } else if (values.result !== undefined) {
