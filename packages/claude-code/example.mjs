@@ -11,6 +11,7 @@ await store.put({
 });
 const mapping = parseToolMapping({
   unmapped: 'ask',
+  // A proposition id for evidence recorded by id (a view); a claim in words for evidence a tool observed.
   tools: [{ match: 'mcp__ci__deploy', proposition: 'P-main-green', action: { kind: 'deploy', risk: 'high', reversible: true } }],
 });
 const gate = { mapping, store, now: () => new Date('2026-09-23T12:00:00Z') };
