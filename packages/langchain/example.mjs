@@ -1,7 +1,6 @@
 import { gate, observe } from '@ewp/langchain';
 import { MemoryEvidenceStore } from '@ewp/ledger';
 import { tool } from '@langchain/core/tools';
-import { createAgent, FakeToolCallingModel } from 'langchain';
 import { z } from 'zod';
 
 const store = new MemoryEvidenceStore(); // or SqliteEvidenceStore, PostgresEvidenceStore, Mem0, Zep...
@@ -13,12 +12,9 @@ const restartServer = tool(async ({ server }) => `restarted ${server}`, { name: 
 const check = observe(healthCheck, { store, claim, supports: (result) => result.status === 'ok' });
 // The restart runs only when the evidence for the claim warrants it.
 const restart = gate(restartServer, { store, claim, action: { risk: 'low' } });
-// An offline model that calls the named tools in turn, then stops; use your own model.
-const ask = async (...names) => {
-  const model = new FakeToolCallingModel({ toolCalls: [...names.map((name) => [{ name, args: { server: 'server01' }, id: crypto.randomUUID() }]), []] });
-  const out = await createAgent({ model, tools: [check, restart] }).invoke({ messages: [{ role: 'user', content: 'Restart server01' }] });
-  return out.messages.filter((m) => m.getType() === 'tool').at(-1)?.content;
-};
+// A tool call as a model (or createAgent's ToolNode) makes it; give both tools to your agent.
+const call = async (t) => (await t.invoke({ type: 'tool_call', id: crypto.randomUUID(), name: t.name, args: { server: 'server01' } })).content;
 
-console.log('nothing observed:', await ask('restart')); // DENY: the tool did not run, and the model reads how to record evidence
-console.log('observed healthy:', await ask('check_health', 'restart')); // MAY_ACT: restarted server01
+console.log('nothing observed:', await call(restart)); // DENY: the tool did not run, and the model reads how to record evidence
+await call(check); // the check's result is recorded as an observation of check_health supporting the claim
+console.log('observed healthy:', await call(restart)); // MAY_ACT: restarted server01
