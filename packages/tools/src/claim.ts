@@ -114,13 +114,12 @@ export async function recordObservation(o: Observation): Promise<RecordedObserva
     content,
     observed_at: observedAt,
   };
+  const recorded = { claim: o.claim, propositionId, observation: item.evidence_id, polarity, source } as const;
   const before = await o.store.get(propositionId);
   // The same observation recorded before (at another instant) is that one, not a second.
-  const known = before?.evidence.find((e) => e.evidence_id === item.evidence_id);
-  if (known !== undefined)
-    return { claim: o.claim, propositionId, observation: item.evidence_id, polarity, source, stored: false, viewId: before?.view_id ?? '' };
+  if (before !== undefined && before.evidence.some((e) => e.evidence_id === item.evidence_id)) return { ...recorded, stored: false, viewId: before.view_id };
   const written = before === undefined ? await createThenExtend(o.store, o.claim, project, item) : await extendOrCreate(o.store, o.claim, project, item);
-  return { claim: o.claim, propositionId, observation: item.evidence_id, polarity, source, stored: written.status === 'stored', viewId: written.view_id };
+  return { ...recorded, stored: written.status === 'stored', viewId: written.view_id };
 }
 
 async function extendOrCreate(store: EvidenceStore, claim: string, project: string | null, item: EvidenceItem): Promise<PutResult> {
