@@ -20,6 +20,7 @@ import {
   signDecisionRecord,
   warrantReceiptFor,
 } from '@ewp/receipts';
+import { storedWarrant } from '../stored-warrant.js';
 import { DecisionError } from './decision-error.js';
 import { DecisionLedger } from './decision-ledger.js';
 import { DECISION_ENTRY_KINDS } from './entry-kinds.js';
@@ -67,7 +68,7 @@ export interface RecordedDecision {
   /** The ledger entry id of the record; null when recording was off. */
   decision_id: string | null;
   record: DecisionRecord;
-  /** The warrants consulted (raw `warrantNow` results), by proposition id. */
+  /** The warrants consulted (raw `warrantNow` results, possibly shared with the store's warrant table: read-only), by proposition id. */
   warrants: ReadonlyMap<string, WarrantView>;
 }
 
@@ -88,15 +89,21 @@ export async function decide(request: DecisionRequest): Promise<RecordedDecision
     if (view === undefined) unsupported.push(pid);
     else views.set(pid, view);
   }
+  const recording = request.record === false ? undefined : (request.record ?? {});
+  // A decision that appends its record moves the ledger revision the warrant table keys on, so a piece it
+  // kept would be dead on arrival and a stream of recorded decisions would only ever miss (a miss reads
+  // the view again and computes the piece's edges): it evaluates directly (docs/performance.md).
+  const appends = recording !== undefined && recording.dryRun !== true;
   const warrants = new Map<string, WarrantView>();
   const consulted: ConsultedWarrant[] = [];
   for (const [pid, view] of views) {
-    const warrant = warrantNow(view, REFERENCE_V2, request.evaluatedAt);
+    // Otherwise the store's warrant table answers while T stays in the snapshot's kept piece (the view
+    // is still read: its digest, lineage and the recovery gate are the record's).
+    const warrant = appends ? warrantNow(view, REFERENCE_V2, request.evaluatedAt) : await storedWarrant(store, view, request.evaluatedAt);
     warrants.set(pid, warrant);
     consulted.push(consultedWarrant(warrantReceiptFor(view, warrant), warrant, action, riskPolicy));
   }
   const basis = await basisOf(store, views);
-  const recording = request.record === false ? undefined : (request.record ?? {});
   let recovery: RecoveryGateRecord | null = null;
   const ledger = recording === undefined ? undefined : DecisionLedger.for(store);
   if (ledger !== undefined) {

@@ -2,7 +2,8 @@ import { classifyCheck, compareInstants, type EvidenceView, lowerSubjects, parse
 import { hashOfProposition, MemoryError, type MemoryLedger, memoryLedgerFor } from '@ewp/memory';
 import type { EvidenceStore } from '@ewp/ledger';
 import { ToolRefusal } from '../refusal.js';
-import { evaluate, loadStoredView, serverTime } from '../stored-view.js';
+import { loadStoredView, serverTime } from '../stored-view.js';
+import { evaluateStored } from '../stored-warrant.js';
 import { isAbsent, readId, readText } from '../tool-arguments.js';
 import type { ToolImplementation } from '../tool-context.js';
 
@@ -80,8 +81,9 @@ export const memoryContextTool: ToolImplementation<'ewp_memory_context'> = {
     }
     const evaluatedAt = typeof given === 'string' && given !== '' ? given : serverTime(context.now);
     const query = readText(args, 'query') ?? null;
-    const view = await loadStoredView(context.store, propositionId, readId(args, 'view_id'));
-    const w = evaluate(view, evaluatedAt);
+    const viewId = readId(args, 'view_id');
+    const view = await loadStoredView(context.store, propositionId, viewId);
+    const w = await evaluateStored(context.store, view, evaluatedAt, viewId !== undefined);
     const classes = checkClasses(view, evaluatedAt);
     const checks = view.checks.map((c, i) => ({
       check_id: c.check_id,
