@@ -170,9 +170,12 @@ export interface LedgerBackend {
   /**
    * Optional, cheaper than reading the event-log anchor: a value that changes whenever another
    * connection (of this or any other process) commits to the ledger. It need not change on this
-   * backend's own commits (the engine counts those).
+   * backend's own commits (the engine counts those). `undefined` when the backend cannot say right
+   * now (PostgreSQL while its commit listener is not confirmed): the engine then reads the anchor.
+   * Values must never equal an anchor text (`length:head`), so a switch between the two ways never
+   * reads as "unchanged".
    */
-  othersCommits?(): number | string;
+  othersCommits?(): MaybePromise<number | string | undefined>;
   close(): Promise<void>;
 }
 

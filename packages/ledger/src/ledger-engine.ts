@@ -407,13 +407,17 @@ export class LedgerEngineStore implements EvidenceStore {
   }
 
   /**
-   * When the backend can say cheaply whether another connection committed (`othersCommits`), that
-   * and this store's own write count; else the event log's length and head hash (one small read:
-   * every commit moves both).
+   * When the backend can say cheaply whether another connection committed (`othersCommits`: SQLite's
+   * `data_version`, PostgreSQL's count of commit notifications while its listener is confirmed), that
+   * and this store's own write count; else (no such value, or none right now) the event log's length
+   * and head hash (one small read: every commit moves both).
    */
   async revision(): Promise<string> {
     this.ensureOpen();
-    if (this.backend.othersCommits !== undefined) return `${this.backend.othersCommits()}.${this.ownWrites}`;
+    const said = this.backend.othersCommits?.();
+    // Awaited only when it is a promise: SQLite's value is read synchronously, in this very turn.
+    const others = said instanceof Promise ? await said : said;
+    if (others !== undefined) return `${others}.${this.ownWrites}`;
     return this.backend.read(async (r) => {
       const anchor = await r.chainAnchor();
       return `${anchor.length}:${anchor.head_hash}`;

@@ -9,3 +9,4 @@ export {
   PostgresEvidenceStore,
   type PostgresStoreOptions,
 } from './postgres-store.js';
+export type { ListenerState } from './postgres-listener.js';

@@ -25,6 +25,7 @@ import {
 } from '@ewp/ledger';
 import { EwpError } from '@ewp/core';
 import type pg from 'pg';
+import type { CommitListener } from './postgres-listener.js';
 import { hasEntryTables, ident } from './postgres-schema.js';
 
 const PAGE = 5000;
@@ -223,14 +224,21 @@ export class PostgresLedgerBackend implements LedgerBackend {
   private readonly schema: string;
   private readonly readOnly: boolean;
   private readonly ownsPool: boolean;
+  private readonly listener: CommitListener;
   /** Set once the entry tables are seen (they are never dropped). */
   private entryTables = false;
 
-  constructor(pool: pg.Pool, schema: string, readOnly: boolean, ownsPool: boolean) {
+  constructor(pool: pg.Pool, schema: string, readOnly: boolean, ownsPool: boolean, listener: CommitListener) {
     this.pool = pool;
     this.schema = schema;
     this.readOnly = readOnly;
     this.ownsPool = ownsPool;
+    this.listener = listener;
+  }
+
+  /** The count of commit notifications while the listener is confirmed; else nothing (read the chain head). */
+  othersCommits(): Promise<string | undefined> | undefined {
+    return this.listener.commits();
   }
 
   async read<T>(fn: (reader: LedgerReader) => Promise<T>): Promise<T> {
@@ -345,7 +353,9 @@ export class PostgresLedgerBackend implements LedgerBackend {
         },
       };
       const result = await fn(writer);
-      await client.query('COMMIT');
+      // Every listening process hears of the commit: PostgreSQL delivers a transaction's NOTIFY only
+      // when it commits, and queues it before the COMMIT is acknowledged. One round trip for both.
+      await client.query(`NOTIFY ${ident(this.listener.channel)}; COMMIT`);
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -370,6 +380,7 @@ export class PostgresLedgerBackend implements LedgerBackend {
   }
 
   async close(): Promise<void> {
+    await this.listener.close();
     if (this.ownsPool) await this.pool.end();
   }
 }

@@ -4,6 +4,7 @@
 import { LedgerEngineStore, type StoreCapabilities, StoreUnavailableError } from '@ewp/ledger';
 import pg from 'pg';
 import { PostgresLedgerBackend, typedStoreError } from './postgres-backend.js';
+import { CommitListener, type ListenerState } from './postgres-listener.js';
 import { ensureSchema, ident } from './postgres-schema.js';
 
 export interface PostgresStoreOptions {
@@ -17,6 +18,24 @@ export interface PostgresStoreOptions {
   readOnly?: boolean;
   /** Pool size when this store creates the pool (default 4). */
   maxConnections?: number;
+  /**
+   * Learn of other processes' commits from PostgreSQL notifications (`LISTEN`, on one connection of its
+   * own, outside the pool, opened at the first revision read): default true. While it is confirmed, a
+   * revision read takes no pool connection and no transaction (see {@link PostgresStoreOptions.fence});
+   * otherwise the revision is read from the chain head. Set false
+   * behind a transaction-pooling proxy (PgBouncer in transaction mode), which does not keep a session's
+   * `LISTEN`, or where one more connection per process is too many. Writes notify either way.
+   */
+  listen?: boolean;
+  /**
+   * With the listener: before a revision is answered from notifications, an empty query on the listener
+   * connection is answered (default true). PostgreSQL sends the notifications of every commit acknowledged
+   * before that query ahead of its answer, so a caller that learned of a commit another way (the writer
+   * told it) is never answered from before the commit. One such round trip serves every revision read asked
+   * before it was sent. false: no round trip at all, and a commit is seen once its notification has
+   * arrived, which on a loaded machine can be after a message the writer sent once its commit returned.
+   */
+  fence?: boolean;
 }
 
 /** The default connection string when none is given. */
@@ -45,12 +64,24 @@ export class PostgresEvidenceStore extends LedgerEngineStore {
   /** The pool (for inspection and tests; writing through it bypasses every guarantee). */
   readonly pool: pg.Pool;
 
+  private readonly listener: CommitListener;
+
   /** @internal use {@link openPostgresStore}. */
-  constructor(pool: pg.Pool, schema: string, readOnly: boolean, ownsPool: boolean) {
-    super(new PostgresLedgerBackend(pool, schema, readOnly, ownsPool), PostgresEvidenceStore.CAPABILITIES);
+  constructor(pool: pg.Pool, schema: string, readOnly: boolean, ownsPool: boolean, listen = true, fence = true) {
+    const listener = new CommitListener(pool.options, schema, listen, fence);
+    super(new PostgresLedgerBackend(pool, schema, readOnly, ownsPool, listener), PostgresEvidenceStore.CAPABILITIES);
+    this.listener = listener;
     this.pool = pool;
     this.schema = schema;
     this.readOnly = readOnly;
+  }
+
+  /**
+   * Where this store's commit listener stands (see {@link PostgresStoreOptions.listen}): `listening`
+   * means revisions are read without a round trip; any other state reads them from the chain head.
+   */
+  get listenerState(): ListenerState {
+    return this.listener.state;
   }
 }
 
@@ -84,7 +115,7 @@ export async function openPostgresStore(options: PostgresStoreOptions = {}): Pro
       : new StoreUnavailableError('connection', `cannot use PostgreSQL schema ${ident(schema)}: ${(error as Error).message}`, { cause: error });
   }
   client.release();
-  return new PostgresEvidenceStore(pool, schema, readOnly, ownsPool);
+  return new PostgresEvidenceStore(pool, schema, readOnly, ownsPool, options.listen ?? true, options.fence ?? true);
 }
 
 /** Drop a ledger schema and everything in it (for tests and tear-down scripts). */
