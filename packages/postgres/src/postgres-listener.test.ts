@@ -108,8 +108,8 @@ describe('the PostgreSQL revision across connections', () => {
     });
     expect(queries).toBe(0);
     expect(reader.listenerState).toBe('listening');
-    // The fence, an empty query, was the listener connection's last query.
-    expect(await listeners(schema)).toMatchObject([{ query: '' }]);
+    // The fence was the listener connection's last query.
+    expect(await listeners(schema)).toMatchObject([{ query: 'SELECT pg_backend_pid() AS pid' }]);
   });
 
   it('without the fence, a commit is seen once its notification arrives, with no query at all', async () => {
@@ -132,7 +132,7 @@ describe('the PostgreSQL revision across connections', () => {
     });
     expect(queries).toBe(0);
     // The listener connection ran nothing after its LISTEN.
-    expect(await listeners(schema)).toMatchObject([{ query: `LISTEN "${notifyChannel(schema)}"` }]);
+    expect(await listeners(schema)).toMatchObject([{ query: `LISTEN "${notifyChannel(schema)}"; SELECT pg_backend_pid() AS pid` }]);
   });
 
   it('without the listener, each revision read asks the server (the chain head) and sees every commit', async () => {

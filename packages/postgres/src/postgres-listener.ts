@@ -7,12 +7,14 @@
  *
  * A notification is sent as its commit is acknowledged, not before: a caller told of a commit by the
  * writer (a message relayed from it) can reach this process first (measured: about one relay in ten
- * on a loaded machine). So by default a revision is answered after a fence: an empty query on the
+ * on a loaded machine). So by default a revision is answered after a fence: one trivial query on the
  * listener connection, which PostgreSQL answers only after sending the notifications of every commit
  * acknowledged before the query reached it. One fence serves every read asked before it was sent;
  * it replaces the chain-head read (a pool connection and a three-statement transaction) with one
- * empty round trip on a connection of its own. Without the fence (`fence: false`) a revision costs no
- * round trip, and a commit is seen once its notification has arrived.
+ * round trip on a connection of its own. The fence asks for the server process it reached, so a
+ * pooler that moved the session off the listening process is found out (the chain head from then on).
+ * Without the fence (`fence: false`) a revision costs no round trip, and a commit is seen once its
+ * notification has arrived.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -37,7 +39,8 @@ export function notifyChannel(schema: string): string {
 
 /**
  * Where a store's commit listener stands:
- * - `off`: the store was opened with `listen: false`, or the server refused `LISTEN` (a hot standby);
+ * - `off`: the store was opened with `listen: false`, the server refused `LISTEN` (a hot standby), or its
+ *   session was found on another server process than the one listening (a transaction-mode pooler);
  * - `idle`: not started (it starts at the first revision read) or waiting to reconnect;
  * - `connecting`: its connection or `LISTEN` is under way;
  * - `listening`: confirmed; revisions are read without a round trip;
@@ -60,6 +63,8 @@ export class CommitListener {
   private current: ListenerState;
   /** Notifications heard, plus one per confirmed `LISTEN` (commits missed while down are covered by it). */
   private heard = 0;
+  /** The server process that ran `LISTEN` (`pg_backend_pid()`). */
+  private backend: number | undefined;
   private client: pg.Client | undefined;
   private retryMs = MIN_RETRY_MS;
   private retry: NodeJS.Timeout | undefined;
@@ -117,11 +122,15 @@ export class CommitListener {
     return this.queued;
   }
 
+  /**
+   * The fence asks for the server process it reaches: another one than the one that ran `LISTEN` means a
+   * pooler moves this session between server connections, so notifications cannot be relied on here.
+   */
   private send(client: pg.Client): Promise<boolean> {
     const sent: Promise<boolean> = client
-      .query('')
+      .query('SELECT pg_backend_pid() AS pid')
       .then(
-        () => true,
+        (r) => this.sameBackend(client, (r.rows[0] as { pid: number } | undefined)?.pid),
         () => false,
       )
       .finally(() => {
@@ -129,6 +138,21 @@ export class CommitListener {
       });
     this.sent = sent;
     return sent;
+  }
+
+  /** Whether `pid` is the listening server process; if not, notifications are given up for good. */
+  private sameBackend(client: pg.Client, pid: number | undefined): boolean {
+    if (pid !== undefined && pid === this.backend) return true;
+    this.giveUp(client);
+    return false;
+  }
+
+  /** Notifications cannot serve this store: the chain head from now on. */
+  private giveUp(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.current = 'off';
+    client.end().catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -155,10 +179,19 @@ export class CommitListener {
     client.on('end', lost);
     client
       .connect()
-      .then(() => client.query(`LISTEN ${ident(this.channel)}`))
+      .then(() => client.query(`LISTEN ${ident(this.channel)}; SELECT pg_backend_pid() AS pid`))
       .then(
-        () => {
+        (results) => {
           if (this.client !== client || this.current !== 'connecting') return;
+          const pid = ((results as unknown as pg.QueryResult[])[1]?.rows[0] as { pid: number } | undefined)?.pid;
+          // The session's process from the startup handshake differs behind a pooler, which forges it:
+          // such a session may not keep its LISTEN.
+          const own = (client as unknown as { processID?: unknown }).processID;
+          if (pid === undefined || (typeof own === 'number' && own !== pid)) {
+            this.giveUp(client);
+            return;
+          }
+          this.backend = pid;
           // A new value: commits made while no listener was confirmed were never heard.
           this.heard += 1;
           this.retryMs = MIN_RETRY_MS;
@@ -166,10 +199,8 @@ export class CommitListener {
         },
         (error: unknown) => {
           const code = (error as { code?: unknown } | null)?.code;
-          if (this.client === client && typeof code === 'string' && REFUSED.has(code)) {
-            this.client = undefined;
-            this.current = 'off';
-            client.end().catch(() => undefined);
+          if (typeof code === 'string' && REFUSED.has(code)) {
+            this.giveUp(client);
             return;
           }
           lost();

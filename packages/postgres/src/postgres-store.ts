@@ -28,7 +28,7 @@ export interface PostgresStoreOptions {
    */
   listen?: boolean;
   /**
-   * With the listener: before a revision is answered from notifications, an empty query on the listener
+   * With the listener: before a revision is answered from notifications, a trivial query on the listener
    * connection is answered (default true). PostgreSQL sends the notifications of every commit acknowledged
    * before that query ahead of its answer, so a caller that learned of a commit another way (the writer
    * told it) is never answered from before the commit. One such round trip serves every revision read asked
