@@ -16,6 +16,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckResults, option } from './check-results.mjs';
+import { hasNodeSqlite } from './node-sqlite.mjs';
 import { packPackages } from './pack-packages.mjs';
 import { pnpmCommand } from './pnpm.mjs';
 import { mapLimit, run } from './run-process.mjs';
@@ -75,17 +76,29 @@ function exampleImports(pkg, local) {
   return deps;
 }
 
+/**
+ * better-sqlite3 where the example opens a SQLite ledger (it is @ewp/sqlite's, or imports it) on a Node
+ * without the node:sqlite the store runs on: it is an optional peer, and the README's Node 20 install
+ * line adds it (`npm i @ewp/sqlite better-sqlite3`). At the version @ewp/sqlite tests with.
+ */
+function sqliteDriver(pkg, imports) {
+  if (hasNodeSqlite() || (pkg.name !== '@ewp/sqlite' && !('@ewp/sqlite' in imports))) return {};
+  const sqlite = publicPackages().find((p) => p.name === '@ewp/sqlite');
+  return { 'better-sqlite3': sqlite.manifest.devDependencies['better-sqlite3'] };
+}
+
 /** A fresh project with only `pkg` (and its peers) as dependencies; @ewp/* resolve to the local tarballs. */
 function makeProject(pkg, manager, tarballs) {
   const dir = join(scratch, `${pkg.name.replace(/[@/]/g, '_')}-${manager}`);
   mkdirSync(dir, { recursive: true });
   const local = Object.fromEntries([...tarballs].map(([name, tarball]) => [name, `file:${tarball}`]));
+  const imports = exampleImports(pkg, local);
   const manifest = {
     name: 'user-project',
     version: '1.0.0',
     private: true,
     type: 'module',
-    dependencies: { ...requiredPeers(pkg), ...exampleImports(pkg, local), [pkg.name]: local[pkg.name] },
+    dependencies: { ...requiredPeers(pkg), ...imports, ...sqliteDriver(pkg, imports), [pkg.name]: local[pkg.name] },
   };
   // Not on the registry yet: the package's own @ewp dependencies come from the tarballs packed here.
   if (manager === 'npm') manifest.overrides = local;

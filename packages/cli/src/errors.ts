@@ -8,7 +8,8 @@ import { type ErrorCodeTable, EwpError } from '@ewp/core';
 export const CLI_ERROR_CODES = {
   USAGE: 'a command line a CLI command cannot run (unknown or conflicting options, a bad value)',
   INPUT_TOO_LARGE: 'a line, list element or document longer than the reader allows',
-  PACKAGE_NOT_INSTALLED: 'a command needs an optional package (@ewp/postgres, @ewp/inspect, @ewp/conformance) that is not installed',
+  PACKAGE_NOT_INSTALLED:
+    'a command needs an optional package (@ewp/postgres, @ewp/inspect, @ewp/conformance; better-sqlite3 before Node 22.16) that is not installed',
   COMMAND_FAILED: 'the command `ewp decisions run` ran for a decision exited non-zero or was ended by a signal',
 } as const satisfies ErrorCodeTable;
 

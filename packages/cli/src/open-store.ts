@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { EwpError } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { importOptional } from './optional-package.js';
+import { importOptional, isNotInstalled, PackageNotInstalledError } from './optional-package.js';
 
 export interface OpenStoreSpec {
   /** A SQLite ledger file (created with its parent directories unless read-only). */
@@ -68,7 +68,8 @@ export function splitPgUrl(url: string): { connectionString: string; schema: str
 /**
  * Open the named ledger.
  * @throws {StoreSpecError} when the spec names no ledger or several.
- * @throws {PackageNotInstalledError} for `pg` when @ewp/postgres (an optional peer) is not installed.
+ * @throws {PackageNotInstalledError} for `pg` when @ewp/postgres (an optional peer) is not installed; for `db`
+ * when this Node has no `node:sqlite` the store runs on (before 22.16) and better-sqlite3 (an optional peer) is not installed.
  * @throws {import('@ewp/ledger').StoreUnavailableError} when the ledger cannot be used (`not_found`, `schema`, `connection`, …).
  */
 export async function openStore(spec: OpenStoreSpec): Promise<EvidenceStore> {
@@ -81,8 +82,16 @@ export async function openStore(spec: OpenStoreSpec): Promise<EvidenceStore> {
   const readOnly = spec.readOnly ?? false;
   if (spec.db !== undefined) {
     if (spec.db === '') throw new StoreSpecError('--db: empty path');
-    const { SqliteEvidenceStore } = await import('@ewp/sqlite');
-    return new SqliteEvidenceStore(spec.db, { readOnly });
+    const { SqliteDriverUnavailableError, SqliteEvidenceStore } = await import('@ewp/sqlite');
+    try {
+      return new SqliteEvidenceStore(spec.db, { readOnly });
+    } catch (error) {
+      // Before Node 22.16 the store needs better-sqlite3, an optional peer: say so as for the other optional peers.
+      if (SqliteDriverUnavailableError.isInstance(error) && error.driver === 'better-sqlite3' && isNotInstalled(error.cause)) {
+        throw new PackageNotInstalledError('better-sqlite3', `a SQLite ledger (--db) on Node ${process.version} (Node ≥ 22.16 has SQLite built in)`, error);
+      }
+      throw error;
+    }
   }
   if (spec.pg !== undefined) {
     const { connectionString, schema } = splitPgUrl(spec.pg);

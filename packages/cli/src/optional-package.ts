@@ -1,7 +1,7 @@
 /**
- * The packages only some commands need (PostgreSQL, the inspector, the conformance suite) are optional
- * peers of @ewp/cli, so `npx -y @ewp/cli hook pre-tool-use` installs none of them; a command that needs
- * one imports it here and, when it is missing, says exactly what to install.
+ * The packages only some commands need (PostgreSQL, the inspector, the conformance suite; better-sqlite3
+ * for a SQLite ledger before Node 22.16) are optional peers, so `npx -y @ewp/cli hook pre-tool-use` installs
+ * none of them; a command that needs one imports it here and, when it is missing, says exactly what to install.
  */
 import { EwpError } from '@ewp/core';
 import type { CliErrorCode } from './errors.js';

@@ -68,7 +68,7 @@ export interface SqliteOpenOptions {
 
 /**
  * The requested SQLite driver cannot be loaded: `node:sqlite` on a Node without it (before 22.16), or better-sqlite3
- * not installed (it is an optional dependency: `npm i better-sqlite3`) or not built for this Node.
+ * not installed (it is an optional peer: `npm i better-sqlite3`) or not built for this Node.
  * A `StoreUnavailableError` (reason `connection`, code `EWP_REFUSE_LEDGER_UNAVAILABLE`), so callers
  * that handle an unreachable store handle this too; `driver` names the driver.
  */

@@ -22,7 +22,7 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /**
    * The SQLite driver. Default: Node's built-in `node:sqlite` where this Node has it (Node ≥ 22.16),
-   * better-sqlite3 elsewhere (an optional dependency: `npm i better-sqlite3`). Both read and write the
+   * better-sqlite3 elsewhere (an optional peer: `npm i better-sqlite3`). Both read and write the
    * same files. The `EWP_SQLITE_DRIVER` environment variable sets the default.
    */
   driver?: SqliteDriverName;
