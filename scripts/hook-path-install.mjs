@@ -7,10 +7,11 @@
 //   node scripts/hook-path-install.mjs [--calls N] [--keep 1] [--results FILE]   packages must be built
 // Run it under the Node you measure (put that Node's folder first on PATH: npm runs under it too).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckResults, option } from './check-results.mjs';
+import { hasNodeSqlite } from './node-sqlite.mjs';
 import { packPackages } from './pack-packages.mjs';
 import { run } from './run-process.mjs';
 import { publicPackages } from './workspace.mjs';
@@ -81,16 +82,38 @@ async function hookCalls(dir, ledgerArgs, calls) {
     times.push(performance.now() - started);
     answer = JSON.parse(out).hookSpecificOutput;
   }
-  return { created: created.code === 0 ? 'created' : `ewp store exited ${created.code}: ${created.stderr.trim().split('\n')[0]}`, answer, ms: median(times) };
+  const loaded = loadedPackages(dir, [bin, 'hook', 'pre-tool-use', '--map', 'ewp-tools.json', ...ledgerArgs], stdin);
+  return {
+    created: created.code === 0 ? 'created' : `ewp store exited ${created.code}: ${created.stderr.trim().split('\n')[0]}`,
+    answer,
+    ms: median(times),
+    loaded,
+  };
 }
 
-/**
- * Whether this Node has the built-in SQLite without a flag (22.13 on), which @ewp/sqlite uses without
- * better-sqlite3. Read from the version: importing it here would print Node's experimental warning.
- */
-async function hasNodeSqlite() {
-  const [major, minor] = process.versions.node.split('.').map(Number);
-  return major > 22 || (major === 22 && minor >= 13);
+/** What the hook must not load: the tool registry's schemas and the MCP server's packages (each call pays for them). */
+const OFF_THE_HOOK_PATH = ['zod', '@modelcontextprotocol/sdk', 'ajv'];
+
+/** The packages (under node_modules) whose ES modules one run of `node args` loads, read with a module load hook. */
+function loadedPackages(dir, args, input) {
+  const log = join(dir, 'loaded-modules.txt');
+  writeFileSync(log, '');
+  const hooks = `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+  execFileSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, ...args], {
+    cwd: dir,
+    input,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  const names = new Set();
+  for (const url of readFileSync(log, 'utf8').split('\n')) {
+    const rest = url.split('/node_modules/').at(-1);
+    if (rest === url || rest === '') continue;
+    const parts = rest.split('/');
+    names.add(parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]);
+  }
+  return [...names].sort();
 }
 
 /** Whether the answer is the gate's (any decision) rather than the hook failing to run or to open the ledger. */
@@ -118,10 +141,13 @@ export async function main() {
       if (name !== '@ewp/cli') continue;
       // The optional peers are not installed: the commands that need them say what to install, exit 2.
       const bin = join(dir, 'node_modules', '@ewp', 'cli', 'dist', 'bin.js');
+      // better-sqlite3 is an optional peer too: without node:sqlite, a SQLite ledger says to install it.
+      const sqlitePeer = hasNodeSqlite() ? [] : [['better-sqlite3', ['store', 'a note', '--class', 'observation', '--db', 'ewp.sqlite']]];
       for (const [pkg, args] of [
         ['@ewp/postgres', ['audit', 'verify', '--pg', 'postgres://127.0.0.1:5432/test']],
         ['@ewp/inspect', ['inspect', '--json-dir', 'ledger']],
         ['@ewp/conformance', ['conformance']],
+        ...sqlitePeer,
       ]) {
         const r = await run(process.execPath, [bin, ...args], { cwd: dir, timeoutMs: 60_000 });
         const said = r.stderr.trim().split('\n')[0];
@@ -132,10 +158,10 @@ export async function main() {
         ['SQLite ledger (--db)', ['--db', 'ewp.sqlite']],
         ['JSON-file ledger (--json-dir)', ['--json-dir', 'ledger']],
       ]) {
-        if (ledgerArgs[0] === '--db' && !(await hasNodeSqlite())) {
+        if (ledgerArgs[0] === '--db' && !hasNodeSqlite()) {
           results.skip(
             `ewp hook pre-tool-use answers, ${label}`,
-            `Node ${process.versions.node} has no node:sqlite, and better-sqlite3's native build is what --ignore-scripts skips`,
+            `Node ${process.versions.node} has no node:sqlite the store runs on, and better-sqlite3 (an optional peer) is not installed`,
           );
           continue;
         }
@@ -143,6 +169,13 @@ export async function main() {
         const detail = `${r.answer?.permissionDecision}: ${r.answer?.permissionDecisionReason.slice(0, 160)}; median ${r.ms.toFixed(0)} ms of ${calls} calls (ledger ${r.created})`;
         if (gateAnswered(r.answer)) results.pass(`ewp hook pre-tool-use answers, ${label}`, detail);
         else results.fail(`ewp hook pre-tool-use answers, ${label}`, detail);
+        const heavy = r.loaded.filter((n) => OFF_THE_HOOK_PATH.includes(n));
+        if (heavy.length === 0) results.pass(`ewp hook pre-tool-use loads no ${OFF_THE_HOOK_PATH.join(', ')}, ${label}`, `loads ${r.loaded.join(', ')}`);
+        else
+          results.fail(
+            `ewp hook pre-tool-use loads no ${OFF_THE_HOOK_PATH.join(', ')}, ${label}`,
+            `loads ${heavy.join(', ')} (of ${r.loaded.join(', ')}): import the gate from @ewp/tools/gate, not the tool registry`,
+          );
       }
     }
   } catch (error) {

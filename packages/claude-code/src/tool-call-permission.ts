@@ -24,7 +24,7 @@ import {
   recoveryReason,
   resolveGate,
   ruleReason,
-} from '@ewp/tools';
+} from '@ewp/tools/gate';
 import { type MappedCall, mapToolCall, observeToolCall, type ToolMapping } from './tool-mapping.js';
 
 /** The gate name on the decision records this binding writes (`ewp decisions list` shows it). */

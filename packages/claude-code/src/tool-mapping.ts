@@ -9,7 +9,7 @@
  * {@link ToolMapping} the code reads.
  */
 import { InvalidArgumentError, RISKS, type Risk } from '@ewp/core';
-import type { GateAction, GateRiskPolicy } from '@ewp/tools';
+import type { GateAction, GateRiskPolicy } from '@ewp/tools/gate';
 
 /** What a call of a tool no rule matches gets: no decision (Claude Code's own rules apply), a human, or a refusal. */
 export type UnmappedPolicy = 'pass' | 'ask' | 'deny';

@@ -10,7 +10,7 @@
 import { domainDigest, sha256Hex } from '@ewp/canonical';
 import { deriveViewId, type EvidenceItem, type EvidenceView, emptyView, InvalidArgumentError } from '@ewp/core';
 import { type EvidenceStore, MissingViewError, type PutResult } from '@ewp/ledger';
-import { isSourceName } from './memory-tool-args.js';
+import { isSourceName } from './source-name.js';
 
 /** Longest observation text kept from a tool's result; the rest is cut (the record says so). */
 const MAX_OBSERVATION_TEXT = 4096;

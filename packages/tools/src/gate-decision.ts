@@ -4,9 +4,8 @@
  * DENY), bounded by the recovery gate of the action's earlier decision and recorded in the
  * ledger (docs/spec/receipts.md §12.6), and the typed result a gated tool returns instead of running.
  */
-import { type Decision, DECISIONS, type GateRule, MAY_ACT_RULES, type WarrantView } from '@ewp/core';
+import { type Decision, type GateRule, MAY_ACT_RULES, type WarrantView } from '@ewp/core';
 import type { DecisionRecord, RecoveryGateRecord } from '@ewp/receipts';
-import { z } from 'zod/v4';
 import { decide } from './decisions/recording-gate.js';
 import { type GateAction, type GateOptions, resolveGate } from './gate-options.js';
 
@@ -29,22 +28,6 @@ export interface GateRefusal {
   /** The recorded decision (look it up with `ewp decisions show`); null when recording is off. */
   decisionId: string | null;
 }
-
-/** The zod schema of {@link GateRefusal} (a gated tool's output schema is `inner | gateRefusalSchema`). */
-export const gateRefusalSchema = z.object({
-  ewpGate: z.enum(DECISIONS.filter((d): d is GateRefusal['ewpGate'] => d !== 'MAY_ACT')),
-  reason: z.string(),
-  claim: z.string().nullable(),
-  propositionId: z.string(),
-  actionId: z.string(),
-  viewId: z.string().nullable(),
-  evaluatedAt: z.string(),
-  acceptance: z.string().nullable(),
-  conflict: z.string().nullable(),
-  currency: z.string().nullable(),
-  sufficiency: z.string().nullable(),
-  decisionId: z.string().nullable(),
-}) satisfies z.ZodType<GateRefusal>;
 
 /** One framework call a gate decides on: the binding's gate name, the wrapped tool's name and the framework's call id. */
 export interface GateCall {

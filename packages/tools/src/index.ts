@@ -46,9 +46,9 @@ export {
   type GateDecision,
   type GateRefusal,
   gateRefusal,
-  gateRefusalSchema,
   ruleReason,
 } from './gate-decision.js';
+export { gateRefusalSchema } from './gate-refusal-schema.js';
 export {
   checkGateOptions,
   checkObserveOptions,
@@ -76,10 +76,10 @@ export {
   memoryRecallQuery,
   memoryStoreInput,
   memoryWriteInput,
-  isSourceName,
   type MemoryWriter,
   writerSource,
 } from './memory-tool-args.js';
+export { isSourceName } from './source-name.js';
 export {
   type BoundedPage,
   boundItem,

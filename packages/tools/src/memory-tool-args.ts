@@ -12,7 +12,6 @@
  * operator allowed that principal (`principal/source`). A writer that could name a new source for
  * each paraphrase of its own conclusion could make it look independently observed.
  */
-import { FIELD_LIMITS } from '@ewp/core';
 import type { EpistemicClass, RecallQuery, StoreMemoryInput } from '@ewp/memory';
 import { TOOL_SPECS } from '@ewp/spec/tools';
 import { z } from 'zod/v4';
@@ -73,14 +72,6 @@ export function memoryRecallQuery(args: MemoryRecallArguments, scope: Pick<Memor
 
 /** The epistemic classes that claim something was observed: only an observer may write them. */
 const OBSERVED: ReadonlySet<EpistemicClass> = new Set<EpistemicClass>(['observation', 'evidence']);
-
-/** A principal or sub-source name: no `/` (it separates the two), no spaces, at most the table's `kind` length. */
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._:@+-]*$/;
-
-/** Whether `name` can name a principal or a sub-source (`[A-Za-z0-9][A-Za-z0-9._:@+-]*`, at most 128 characters). */
-export function isSourceName(name: string): boolean {
-  return name.length <= FIELD_LIMITS.kind && NAME.test(name);
-}
 
 /**
  * Who writes a memory through an agent-facing surface, as the operator configured it: the principal

@@ -5,7 +5,7 @@
  */
 import { type ErrorCodeTable, EwpError, type EwpErrorCode, InvalidEvidenceView } from '@ewp/core';
 import type { MemoryErrorCode } from '@ewp/memory';
-import { EWP_TOOL_CODES, type EwpToolCode } from '@ewp/spec/tools';
+import { EWP_TOOL_CODES, type EwpToolCode } from '@ewp/spec';
 
 /**
  * The error codes only @ewp/tools raises (tool-call refusals and decision records), with their
