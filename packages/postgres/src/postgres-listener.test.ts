@@ -4,6 +4,7 @@
  * killed reads the chain head instead, until a new listener is confirmed.
  */
 import { randomBytes } from 'node:crypto';
+import { createConnection, createServer, type Server } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedView } from '../../ledger/test-support/fault-views.js';
@@ -85,6 +86,41 @@ function listeners(schema: string): Promise<{ pid: number; query: string }[]> {
 async function killListeners(schema: string): Promise<number> {
   const pids = (await listeners(schema)).map((l) => l.pid);
   return withClient(async (c) => (await c.query('SELECT pid FROM unnest($1::int[]) AS pid WHERE pg_terminate_backend(pid, 5000)', [pids])).rowCount ?? 0);
+}
+
+/**
+ * A TCP proxy to the server that forges the process id of the startup handshake (BackendKeyData), as a
+ * pooler does: the session it gives is not the server process's own.
+ */
+async function forgingProxy(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((client) => {
+    const upstream = createConnection({ host: '127.0.0.1', port: 5432 });
+    client.pipe(upstream);
+    let pending = Buffer.alloc(0);
+    upstream.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      let at = 0;
+      while (pending.length - at >= 5) {
+        const length = pending.readInt32BE(at + 1);
+        if (pending.length - at < 1 + length) break;
+        if (pending[at] === 0x4b) pending.writeInt32BE(pending.readInt32BE(at + 5) + 1, at + 5);
+        at += 1 + length;
+      }
+      client.write(pending.subarray(0, at));
+      pending = pending.subarray(at);
+    });
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const url = new URL(defaultConnectionString());
+  url.host = `127.0.0.1:${port}`;
+  return { url: url.toString(), close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 describe('the PostgreSQL revision across connections', () => {
@@ -226,5 +262,24 @@ describe('the PostgreSQL revision across connections', () => {
     await reader.close();
     expect(reader.listenerState).toBe('closed');
     expect(await until(async () => (await listeners(schema)).length === 0)).toBe(true);
+  });
+
+  it('a session whose process id is forged (a pooler in front of the server) turns the listener off; the chain head serves', async () => {
+    const schema = schemaNamed('pooler');
+    const writer = await open(schema, { listen: false });
+    await put(writer);
+    const proxy = await forgingProxy();
+    const reader = await open(schema, { readOnly: true, connectionString: proxy.url });
+    try {
+      await reader.revision();
+      expect(await until(() => reader.listenerState === 'off')).toBe(true);
+      const before = await reader.revision();
+      await put(writer);
+      expect(await checkouts(reader, async () => expect(await reader.revision()).not.toBe(before))).toBe(1);
+      expect(await listeners(schema)).toEqual([]);
+    } finally {
+      await reader.close();
+      await proxy.close();
+    }
   });
 });
