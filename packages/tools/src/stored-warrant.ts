@@ -1,7 +1,8 @@
 /**
  * The warrant of a snapshot a read path already holds, through its store's one warrant table
- * (`warrantTableFor`): the gate, `ewp_may_act` and `ewp_memory_context` need the view itself (its
- * digest, lineage, checks), so they read it as before and take only its warrant from the table.
+ * (`warrantTableFor`): the gate when it appends nothing (and so `ewp_may_act` for an anonymous caller)
+ * and `ewp_memory_context` need the view itself (its digest, lineage, checks), so they read it as before
+ * and take only its warrant from the table.
  *
  * A `(proposition_id, view_id)` names one snapshot for good (the store refuses another under it), and
  * `warrantNow` is a function of the snapshot, the policy and T; so a table answer with the held view's id
