@@ -94,7 +94,11 @@ try {
   const clock = () => new Date();
   const rows = [
     // A framework binding's gate deciding without recording (record: false).
-    await compare('decideGate, unrecorded', (s) => (pid) => decideGate({ store: s, proposition: pid, action, record: false, now: clock }, {}, { gate: 'bench', tool: 'restart', callId: undefined }), store),
+    await compare(
+      'decideGate, unrecorded',
+      (s) => (pid) => decideGate({ store: s, proposition: pid, action, record: false, now: clock }, {}, { gate: 'bench', tool: 'restart', callId: undefined }),
+      store,
+    ),
     // ewp_may_act for an anonymous caller (decided as recorded, appended nowhere), as MCP and every binding run it.
     await compare(
       'ewp_may_act (runTool, anonymous)',
@@ -108,11 +112,31 @@ try {
       store,
     ),
     // A recorded gate: every decision is a commit, so the revision moves on every call.
-    await compare('decideGate, recorded', (s) => (pid) => decideGate({ store: s, proposition: pid, action, record: { gate: 'bench' }, now: clock }, {}, { gate: 'bench', tool: 'restart', callId: undefined }), store),
+    await compare(
+      'decideGate, recorded',
+      (s) => (pid) =>
+        decideGate({ store: s, proposition: pid, action, record: { gate: 'bench' }, now: clock }, {}, { gate: 'bench', tool: 'restart', callId: undefined }),
+      store,
+    ),
   ];
-  console.log(`${N} distinct propositions of ${1 + EXTRA} checks each, SQLite file; load average ${loadBefore.join(' / ')} before, ${load().join(' / ')} after`);
-  console.log(table(rows.map((r) => ({ ...r, ratio_median: fmt(r.ratio_median, 2), ratio_min: fmt(r.ratio_min, 2), ratio_max: fmt(r.ratio_max, 2) })), Object.keys(rows[0])));
-  console.log(writeResults(`tools-warrant-table-gate${EXTRA === 0 ? '' : `-${EXTRA}`}`, { propositions: N, extra_records_per_view: EXTRA, load_before: loadBefore, load_after: load(), rows }));
+  console.log(
+    `${N} distinct propositions of ${1 + EXTRA} checks each, SQLite file; load average ${loadBefore.join(' / ')} before, ${load().join(' / ')} after`,
+  );
+  console.log(
+    table(
+      rows.map((r) => ({ ...r, ratio_median: fmt(r.ratio_median, 2), ratio_min: fmt(r.ratio_min, 2), ratio_max: fmt(r.ratio_max, 2) })),
+      Object.keys(rows[0]),
+    ),
+  );
+  console.log(
+    writeResults(`tools-warrant-table-gate${EXTRA === 0 ? '' : `-${EXTRA}`}`, {
+      propositions: N,
+      extra_records_per_view: EXTRA,
+      load_before: loadBefore,
+      load_after: load(),
+      rows,
+    }),
+  );
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });

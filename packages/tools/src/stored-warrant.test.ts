@@ -6,7 +6,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Action, type EvidenceView, formatInstant, type Instant, mayAct, parseInstant, REFERENCE_V2, type RiskPolicy, warrantNow, warrantWithHorizon } from '@ewp/core';
+import {
+  type Action,
+  type EvidenceView,
+  formatInstant,
+  type Instant,
+  mayAct,
+  parseInstant,
+  REFERENCE_V2,
+  type RiskPolicy,
+  warrantNow,
+  warrantWithHorizon,
+} from '@ewp/core';
 import type { LedgerRecord } from '@ewp/ledger';
 import { consultedWarrant, decisionAction, decisionRiskPolicy, warrantReceiptFor } from '@ewp/receipts';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
@@ -188,7 +199,12 @@ describe('the gate and ewp_may_act through the warrant table', () => {
                 action: { id: action.action_id, kind: action.kind, risk: action.risk, reversible: action.reversible },
                 ...(riskPolicy === undefined
                   ? {}
-                  : { riskPolicy: { highRequiresAccepted: riskPolicy.high_requires_accepted, highRequiresNoOpenConflict: riskPolicy.high_requires_no_open_conflict } }),
+                  : {
+                      riskPolicy: {
+                        highRequiresAccepted: riskPolicy.high_requires_accepted,
+                        highRequiresNoOpenConflict: riskPolicy.high_requires_no_open_conflict,
+                      },
+                    }),
                 now: () => clock,
                 record: { dryRun: true },
               },
@@ -208,10 +224,17 @@ describe('the gate and ewp_may_act through the warrant table', () => {
             expect(answer.view_id, where).toBe(view.view_id);
             const { strength: _s, rationale_codes: _r, ...axes } = kernelAtClock.warrant;
             expect(
-              { acceptance: answer.acceptance, conflict: answer.conflict, verification: answer.verification, currency: answer.currency, sufficiency: answer.sufficiency },
+              {
+                acceptance: answer.acceptance,
+                conflict: answer.conflict,
+                verification: answer.verification,
+                currency: answer.currency,
+                sufficiency: answer.sufficiency,
+              },
               where,
             ).toEqual(axes);
-            if (answer.held_until_reevaluated.length === 0) expect(answer.decision, where).toBe(mayAct(kernelAtClock, action, { policy_id: 'action-v0.1', version: '0.1.0', ...riskPolicy }));
+            if (answer.held_until_reevaluated.length === 0)
+              expect(answer.decision, where).toBe(mayAct(kernelAtClock, action, { policy_id: 'action-v0.1', version: '0.1.0', ...riskPolicy }));
             checks += 1;
           }
         }
