@@ -50,8 +50,8 @@ export function stableJsonLiteral(value: unknown): string {
 /** Strings that need no escape, at either level: no quote, backslash, control character or surrogate. */
 const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 
-/** A string's JSON text as it appears inside the literal. */
-function stringLiteral(s: string): string {
+/** A string's JSON text as it appears inside the literal of {@link stableJsonLiteral}. */
+export function stringLiteral(s: string): string {
   return PLAIN.test(s) ? `\\"${s}\\"` : JSON.stringify(JSON.stringify(s)).slice(1, -1);
 }
 

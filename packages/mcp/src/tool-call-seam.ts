@@ -14,12 +14,14 @@
  * What the fast road saves: the Protocol's three message-schema passes, a second parse of the request,
  * the parse of the result, a cancellation controller and a request context per call, and the
  * serialisation of an already serialised text; a deterministic tool's result text is reused while
- * the ledger is unchanged ({@link ToolResultCache}).
+ * the ledger is unchanged ({@link ToolResultCache}), and `ewp_warrant_now` on a stored snapshot is
+ * answered from the kept text of its warrant piece, with T spliced in ({@link WarrantReplies}).
  */
 import type { EvidenceStore } from '@ewp/ledger';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ToolResultCache } from './tool-result-cache.js';
+import { storedWarrantCall, WarrantReplies } from './warrant-replies.js';
 
 /** What the fast road needs of a server: the work of its `tools/call` handler, as text. */
 export interface ToolCallRoad {
@@ -37,13 +39,14 @@ export interface ToolCallRoad {
 interface OpenSeam {
   road: ToolCallRoad;
   cache: ToolResultCache | undefined;
+  replies: WarrantReplies | undefined;
 }
 
 const SEAMS = new WeakMap<Server, OpenSeam>();
 
 /** Open the fast road of `server` (called once, by the function that makes the server and its handlers). */
 export function openToolCallSeam(server: Server, road: ToolCallRoad): void {
-  SEAMS.set(server, { road, cache: ToolResultCache.over(road.store) });
+  SEAMS.set(server, { road, cache: ToolResultCache.over(road.store), replies: WarrantReplies.of(road.store) });
 }
 
 /**
@@ -65,7 +68,11 @@ export function fastToolCall(server: Server, message: JSONRPCMessage): Promise<s
   const id = m.id;
   const compute = (): Promise<string> => seam.road.resultText(name, args, id);
   // The arguments came from JSON text, so their JSON text names them (key order aside: a miss, never a wrong hit).
-  const text = seam.cache !== undefined && seam.road.deterministic(name) ? seam.cache.text(`${name}\n${JSON.stringify(args ?? {})}`, compute) : compute();
+  const computed = (): Promise<string> =>
+    seam.cache !== undefined && seam.road.deterministic(name) ? seam.cache.text(`${name}\n${JSON.stringify(args ?? {})}`, compute) : compute();
+  // A stored snapshot's warrant: the kept text of its piece when one answers, else computed (and kept).
+  const stored = name === 'ewp_warrant_now' && seam.replies !== undefined ? storedWarrantCall(args) : undefined;
+  const text = stored !== undefined ? (seam.replies as WarrantReplies).text(stored, computed) : computed();
   return text.then(
     (result) => `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`,
     (error: unknown) => {

@@ -129,6 +129,26 @@ describe('WarrantTable', () => {
     expect(() => new WarrantTable(store, { maxEntries: 0 })).toThrow(InvalidArgumentError);
   });
 
+  it('says which kept piece holds at T under a revision, reading nothing', async () => {
+    const store = open(ledgerFile());
+    await store.put(contractView('P-a', 'v1'));
+    const table = new WarrantTable(store);
+    const t = '2026-09-22T00:00:00Z';
+    const revision = await store.revision();
+    expect(table.keptPiece('P-a', undefined, t, revision)).toBeUndefined();
+    const w = await table.pieceWarrant('P-a', undefined, t);
+    const piece = table.keptPiece('P-a', undefined, t, revision);
+    expect(piece?.warrant).toBe(w);
+    // Another T of the same piece, the same piece; a T outside it, none; another revision, none.
+    expect(table.keptPiece('P-a', undefined, '2026-09-25T00:00:00Z', revision)).toBe(piece);
+    expect(table.keptPiece('P-a', undefined, '2027-01-01T00:00:00Z', revision)).toBeUndefined();
+    expect(table.keptPiece('P-a', undefined, t, `${revision}x`)).toBeUndefined();
+    expect(table.keptPiece('P-a', 'v1', t, revision)).toBeUndefined();
+    const misses = table.misses;
+    expect(table.hits + misses).toBe(1);
+    expect(() => table.keptPiece('P-a', undefined, 'not a time', revision)).toThrow(expect.objectContaining({ code: expect.stringMatching(/^EWP_/) }));
+  });
+
   it('keeps the tool refusals: a bad T on a kept entry, a missing proposition', async () => {
     const store = open(ledgerFile());
     await store.put(contractView('P-a', 'v1'));

@@ -18,6 +18,7 @@
  */
 import {
   type EvidenceView,
+  type Instant,
   InvalidArgumentError,
   parseEvaluatedAt,
   type Policy,
@@ -70,6 +71,9 @@ export class WarrantTable {
   private readonly endTurn = (): void => {
     this.thisTurn = undefined;
   };
+  /** The last T parsed, and its instant: callers ask at one T (or a few) many times in a row. */
+  private lastT: string | undefined;
+  private lastInstant: Instant | undefined;
   /** Lookups answered without reading the store (for tests and benches). */
   hits = 0;
   /** Lookups that read the store (for tests and benches). */
@@ -132,19 +136,43 @@ export class WarrantTable {
     return piece.warrant;
   }
 
+  /**
+   * The kept piece of the proposition's latest snapshot (or exactly `viewId`) that holds at T, when it
+   * was computed under ledger revision `revision`; else `undefined`. Reads nothing (neither the store
+   * nor the revision) and changes no use order: for a caller that keeps something derived from a piece
+   * (the MCP server keeps its reply text) and must know which snapshot, under which revision, it came from.
+   * @throws ToolRefusal when `evaluatedAt` is not an instant (as `warrantAt` refuses it)
+   */
+  keptPiece(propositionId: string, viewId: string | undefined, evaluatedAt: string, revision: string): WarrantPiece | undefined {
+    const entry = viewId === undefined ? this.latest.get(propositionId) : this.exact.get(`${propositionId}\u0000${viewId}`);
+    if (entry === undefined || entry.revision !== revision) return undefined;
+    const t = this.instant(evaluatedAt);
+    for (const p of entry.pieces) if (pieceContains(p, t)) return p;
+    return undefined;
+  }
+
   /** Drop every entry (a caller that changed what the revision does not see, such as the policy tables). */
   clear(): void {
     this.latest.clear();
     this.exact.clear();
   }
 
-  private lookup(entry: Entry, evaluatedAt: string): WarrantView | undefined {
-    let t: ReturnType<typeof parseEvaluatedAt>;
+  /** T parsed as `warrantNow` parses it; the last one is remembered. */
+  private instant(evaluatedAt: string): Instant {
+    if (evaluatedAt === this.lastT) return this.lastInstant as Instant;
+    let t: Instant;
     try {
       t = parseEvaluatedAt(evaluatedAt);
     } catch (error) {
       throw toRefusal(error);
     }
+    this.lastT = evaluatedAt;
+    this.lastInstant = t;
+    return t;
+  }
+
+  private lookup(entry: Entry, evaluatedAt: string): WarrantView | undefined {
+    const t = this.instant(evaluatedAt);
     const pieces = entry.pieces;
     for (let i = 0; i < pieces.length; i++) {
       const p = pieces[i] as WarrantPiece;
