@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEntry } from './bundle-entry.js';
 import { ok } from './harness.js';
@@ -29,8 +28,16 @@ async function serve(args: string[]): Promise<Client> {
   return client;
 }
 
+/** The part of pg's client used here. */
+interface SqlClient {
+  connect(): Promise<unknown>;
+  query(text: string, params: unknown[]): Promise<{ rows: unknown[] }>;
+  end(): Promise<void>;
+}
 /** The driver, from the package that depends on it (this one does not). */
-const { Client: PgClient } = createRequire(fileURLToPath(new URL('../../postgres/package.json', import.meta.url)))('pg') as typeof pg;
+const { Client: PgClient } = createRequire(fileURLToPath(new URL('../../postgres/package.json', import.meta.url)))('pg') as {
+  Client: new (config: { connectionString: string }) => SqlClient;
+};
 const PG_URL = `postgres://${process.env.PGUSER ?? 'postgres'}@127.0.0.1:5432/test`;
 const pgSchemas: string[] = [];
 const pgSchema = () => {
