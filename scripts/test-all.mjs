@@ -1,13 +1,14 @@
 // The README's test command: build every package, run every test of the workspace in one
-// vitest run on the machine's Node, then the Node 22 lane (scripts/test-node22.mjs: the projects
-// that need Node 22, under the npm registry's node@22), and print the plain closing line
-// `N passed, N failed` that CI reads, summed over both and the package checks (scripts/package-checks.mjs:
+// vitest run on the machine's Node, then the Node 22 and Node 24 lanes side by side
+// (scripts/test-node-lane.mjs: the projects that need Node 22, and the Node 24 list of
+// scripts/node-lanes.mjs, under the npm registry's node@22 and node@24), and print the plain closing line
+// `N passed, N failed` that CI reads, summed over them and the package checks (scripts/package-checks.mjs:
 // package quality, installs as a user, runtime lanes).
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { runPackageChecks } from './package-checks.mjs';
 import { pnpm } from './pnpm.mjs';
-import { runNode22Lane } from './test-node22.mjs';
+import { LANE_MAJORS, runNodeLanes } from './test-node-lane.mjs';
 import { vitestCounts } from './vitest-counts.mjs';
 
 if (!existsSync('node_modules/.modules.yaml')) pnpm(['install', '--frozen-lockfile']);
@@ -22,17 +23,23 @@ const run = spawnSync(
   { stdio: 'inherit', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' } },
 );
 const main = vitestCounts(results, run.status);
-// Arguments narrow the main run (a project, a file); the lane runs on a full run only.
-const lane = args.length === 0 ? runNode22Lane() : { passed: 0, failed: 0 };
+// Arguments narrow the main run (a project, a file); the lanes run on a full run only.
+const lanes = args.length === 0 ? await runNodeLanes() : {};
+const laneCounts = Object.values(lanes);
 // The published packages' checks (scripts/package-checks.mjs), also on a full run only.
 const checks = args.length === 0 ? runPackageChecks() : { passed: 0, failed: 0 };
 if (args.length === 0) {
   console.log(
-    `main run: ${main.passed} passed, ${main.failed} failed; Node 22 lane: ${lane.passed} passed, ${lane.failed} failed; package checks: ${checks.passed} passed, ${checks.failed} failed`,
+    [
+      `main run: ${main.passed} passed, ${main.failed} failed`,
+      ...LANE_MAJORS.map((major) => `Node ${major} lane: ${lanes[major].passed} passed, ${lanes[major].failed} failed`),
+      `package checks: ${checks.passed} passed, ${checks.failed} failed`,
+    ].join('; '),
   );
 }
-for (const failure of [...main.failures, ...(lane.failures ?? [])]) console.log(`failed: ${failure}`);
-const passed = main.passed + lane.passed + checks.passed;
-const failed = main.failed + lane.failed + checks.failed;
+for (const failure of [...main.failures, ...laneCounts.flatMap((lane) => lane.failures)]) console.log(`failed: ${failure}`);
+const sum = (key) => laneCounts.reduce((total, lane) => total + lane[key], 0);
+const passed = main.passed + sum('passed') + checks.passed;
+const failed = main.failed + sum('failed') + checks.failed;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 import { workspaceSources } from '../../vitest.shared.js';
 
-// The Node 22 lane's part of the suite (scripts/node22-lane.mjs): the Mastra entry points over every
+// The Node 22 lane's part of the suite (scripts/node-lanes.mjs): the Mastra entry points over every
 // store. Its own include list (ewpProject's would be merged in, adding the Node 20 tests).
 export default defineProject({
   plugins: [workspaceSources],

@@ -1,8 +1,8 @@
 /**
  * Files are interchangeable between the drivers: a ledger written through one SQLite driver is read,
  * audited and extended through the other. This process runs on its Node's driver (better-sqlite3 on
- * Node 20, node:sqlite on Node 22); the child runs under the other Node (the Node 22 lane's binary, or
- * the machine's Node from inside that lane), so on the other driver.
+ * Node 20, node:sqlite on Node 22 and 24); the child runs under the other Node (the Node 22 lane's binary,
+ * or the machine's Node from inside a lane), so on the other driver.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,9 +16,9 @@ import { SqliteEvidenceStore } from '../src/sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ewp-sqlite-interchange-'));
 let worker: string;
-/** The other Node: the lane's Node 22 from the machine's Node, the machine's `node` from Node 22. */
+/** The other Node: the lane's Node 22 from the machine's Node, the machine's `node` from a lane (node:sqlite). */
 const lane = (await import(String(new URL('../../../scripts/test-node22.mjs', import.meta.url)))) as { ensureNode22(): string };
-const otherNode = process.versions.node.startsWith('22.') ? 'node' : lane.ensureNode22();
+const otherNode = defaultSqliteDriver() === 'node:sqlite' ? 'node' : lane.ensureNode22();
 
 beforeAll(async () => {
   worker = await bundleWorker(join(import.meta.dirname, 'interchange-worker.ts'));
