@@ -66,6 +66,7 @@ export {
 export { type ClaimScope, claimProposition, type Observation, type RecordedObservation, recordObservation } from './claim.js';
 export { type ConversationTurn, recordTurn, turnAssertion } from './turn-evidence.js';
 export { DEFAULT_WARRANT_TABLE_ENTRIES, WarrantTable, type WarrantTableOptions, warrantTableFor } from './warrant-table.js';
+export { latestWarrant } from './stored-warrant.js';
 export * from './decisions/index.js';
 export { recoveryReason } from './gate-decision.js';
 export {

@@ -24,7 +24,7 @@ import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decide } from './decisions/recording-gate.js';
 import { decideGate } from './gate-decision.js';
-import { storedWarrant } from './stored-warrant.js';
+import { latestWarrant, storedWarrant } from './stored-warrant.js';
 import { contractView } from './testing/contract-cases.js';
 import { toolContext } from './toolset.js';
 import { mayActTool } from './tools/may-act.js';
@@ -175,6 +175,9 @@ describe('the gate and ewp_may_act through the warrant table', () => {
             const consulted = consultedWarrant(warrantReceiptFor(view, kernel), kernel, decisionAction(action), decisionRiskPolicy(riskPolicy));
 
             expect(await storedWarrant(store, view, t), where).toEqual(kernel);
+            // A reader of the warrant alone (the bindings' memory readers), from either connection's table.
+            expect(await latestWarrant(store, pid, t), where).toEqual(kernel);
+            expect(await latestWarrant(other, pid, t), where).toEqual(kernel);
             // The recording gate: unrecorded, decided as recorded (dry run), or recorded now and then (a
             // record is a commit: the table sees it, and a recorded decision evaluates directly).
             const r = next();
@@ -276,5 +279,9 @@ describe('the gate and ewp_may_act through the warrant table', () => {
     expect(await storedWarrant(store, v1, t)).toEqual(warrantNow(v1, REFERENCE_V2, t));
     expect(await storedWarrant(store, v2, t)).toEqual(warrantNow(v2, REFERENCE_V2, t));
     expect(await storedWarrant(store, v1, t, true)).toEqual(warrantNow(v1, REFERENCE_V2, t));
+    expect(await latestWarrant(store, 'P-a', t)).toEqual(warrantNow(v2, REFERENCE_V2, t));
+    expect(await latestWarrant(store, 'P-none', t)).toBeUndefined();
+    // A bad T raises what warrantNow raises (not the table's tool refusal).
+    await expect(latestWarrant(store, 'P-a', 'not a time')).rejects.toMatchObject({ name: 'InvalidEvaluatedAt' });
   });
 });

@@ -10,7 +10,7 @@
  * the lookup, so the table read a newer snapshot) or a failing lookup is set aside for the direct
  * evaluation, which also raises what it raised before.
  */
-import { type EvidenceView, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
+import { type EvidenceView, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { toRefusal } from './refusal.js';
 import { warrantTableFor } from './warrant-table.js';
@@ -44,4 +44,29 @@ export async function evaluateStored(store: EvidenceStore, view: EvidenceView, e
   } catch (error) {
     throw toRefusal(error);
   }
+}
+
+/**
+ * The warrant of the proposition's latest stored snapshot at T, `undefined` when nothing is stored: as
+ * `store.get(propositionId)` and `warrantNow(view, policy, evaluatedAt)` give it, answered by the store's
+ * warrant table (no store read while T stays in a kept piece and nothing was committed) under
+ * `reference-v2`; under another policy, or when the table cannot answer, read and evaluated as before
+ * (raising what that raises). For a reader that needs the warrant and not the view. The result's lists may
+ * be shared with the table: treat it as read-only.
+ */
+export async function latestWarrant(
+  store: EvidenceStore,
+  propositionId: string,
+  evaluatedAt: string,
+  policy: Policy = REFERENCE_V2,
+): Promise<WarrantView | undefined> {
+  if (policy === REFERENCE_V2 && typeof store.revision === 'function') {
+    try {
+      return await warrantTableFor(store).warrantAt(propositionId, undefined, evaluatedAt);
+    } catch {
+      // Nothing stored, a bad T or a failing store: the direct read below answers or raises as before.
+    }
+  }
+  const view = await store.get(propositionId);
+  return view === undefined ? undefined : warrantNow(view, policy, evaluatedAt);
 }

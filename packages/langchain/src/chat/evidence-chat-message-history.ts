@@ -4,12 +4,12 @@
  * message: the turn rule of `@ewp/tools`). A conversation turn is a claim that was made, never a
  * verification of it.
  */
-import { InvalidArgumentError, type Policy, REFERENCE_V2, warrantNow } from '@ewp/core';
+import { InvalidArgumentError, type Policy, REFERENCE_V2 } from '@ewp/core';
 import { type Warrant, warrantOf } from '../warrant.js';
 import type { EvidenceStore } from '@ewp/ledger';
 import { BaseChatMessageHistory, type BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
-import { recordTurn } from '@ewp/tools';
+import { latestWarrant, recordTurn } from '@ewp/tools';
 
 export interface EvidenceChatMessageHistoryOptions {
   /** The history that keeps the messages (InMemoryChatMessageHistory, a Redis/Postgres history, …). */
@@ -98,9 +98,9 @@ export class EvidenceChatMessageHistory extends BaseChatMessageHistory {
 
   /** The warrant of a proposition of this conversation (default `chat:<sessionId>`) now or at `evaluatedAt`. */
   async warrant(propositionId = this.propositionId, evaluatedAt?: string): Promise<Warrant | undefined> {
-    const view = await this.ledger.get(propositionId);
-    if (view === undefined) return undefined;
-    return warrantOf(warrantNow(view, this.#policy, evaluatedAt ?? this.#now().toISOString()), { cut: false, unrecorded: false });
+    // Through the store's warrant table (reference-v2): no store read while T stays in a kept piece and nothing was committed.
+    const w = await latestWarrant(this.ledger, propositionId, evaluatedAt ?? this.#now().toISOString(), this.#policy);
+    return w === undefined ? undefined : warrantOf(w, { cut: false, unrecorded: false });
   }
 
   #record(propositionId: string, message: BaseMessage, index: number): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import { type Assertion, decodeView, emptyView, type EvidenceView, InvalidArgumentError, type Policy, REFERENCE_V2, warrantNow } from '@ewp/core';
 import { MissingViewError } from '@ewp/ledger';
+import { latestWarrant } from '@ewp/tools';
 import {
   BaseStore,
   type GetOperation,
@@ -84,9 +85,8 @@ export class WarrantedStore extends BaseStore {
 
   /** The warrant of `propositionId` now (or at `evaluatedAt`); `undefined` when nothing is recorded. */
   async warrantOf(propositionId: string, evaluatedAt?: string): Promise<Warrant | undefined> {
-    const view = await this.ledger.get(propositionId);
-    if (view === undefined) return undefined;
-    return warrantOf(warrantNow(view, this.#policy, evaluatedAt ?? this.#now().toISOString()), { cut: false, unrecorded: false });
+    const w = await latestWarrant(this.ledger, propositionId, evaluatedAt ?? this.#now().toISOString(), this.#policy);
+    return w === undefined ? undefined : warrantOf(w, { cut: false, unrecorded: false });
   }
 
   /** The item at `namespace`/`key` with its proposition's warrant now, or `null`. */

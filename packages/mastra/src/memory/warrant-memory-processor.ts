@@ -7,10 +7,10 @@
  * `agentContextText`'s rendering: the one every binding shares, so a disputed memory is marked
  * `[DISPUTED]` and a hypothesis `[HYPOTHESIS]` here as in LangChain, the AI SDK and MCP.
  */
-import { InvalidArgumentError, REFERENCE_V2, type Warrant, warrantNow } from '@ewp/core';
+import { InvalidArgumentError, type Warrant } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { agentContextText, type MemoryLedger } from '@ewp/memory';
-import { checkStoreOption } from '@ewp/tools';
+import { checkStoreOption, latestWarrant } from '@ewp/tools';
 import type { MastraDBMessage } from '@mastra/core/agent';
 import type { ProcessInputArgs, ProcessInputResultWithSystemMessages, Processor } from '@mastra/core/processors';
 
@@ -70,12 +70,12 @@ export class WarrantMemoryProcessor implements Processor<'ewp-warrant-memory'> {
 
   /** The warrant of one proposition at `evaluatedAt`, as a recalled message carries it. */
   async warrantOf(propositionId: string, evaluatedAt: string): Promise<RecalledWarrant> {
-    const view = await this.#options.store.get(propositionId);
-    if (view === undefined) {
+    // Through the store's warrant table: no store read while T stays in a kept piece and nothing was committed.
+    const w = await latestWarrant(this.#options.store, propositionId, evaluatedAt);
+    if (w === undefined) {
       const none = { acceptance: null, conflict: null, verification: null, currency: null, sufficiency: null };
       return { propositionId, viewId: null, evaluatedAt, ...none, unrecorded: true };
     }
-    const w = warrantNow(view, REFERENCE_V2, evaluatedAt);
     const { acceptance, conflict, verification, currency, sufficiency } = w.warrant;
     return {
       propositionId,

@@ -4,9 +4,9 @@
  * as evidence in an `EvidenceStore`, by the turn rule of `@ewp/tools`: a turn is a claim that was
  * made, never a verification of it.
  */
-import { InvalidArgumentError, type Policy, REFERENCE_V2, type WarrantView, warrantNow } from '@ewp/core';
+import { InvalidArgumentError, type Policy, REFERENCE_V2, type WarrantView } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
-import { checkStoreOption, recordTurn } from '@ewp/tools';
+import { checkStoreOption, latestWarrant, recordTurn } from '@ewp/tools';
 import { type AgentInputItem, MemorySession, type Session } from '@openai/agents-core';
 
 /** A message item of the conversation: a turn someone said. */
@@ -111,9 +111,9 @@ export class EvidenceSession implements Session {
     return this.session.clearSession();
   }
 
-  /** The warrant of a proposition of this conversation (default `chat:<sessionId>`) now or at `evaluatedAt`. */
+  /** The warrant of a proposition of this conversation (default `chat:<sessionId>`) now or at `evaluatedAt` (read-only: its lists may be shared with the store's warrant table). */
   async warrant(propositionId?: string, evaluatedAt?: string): Promise<WarrantView | undefined> {
-    const view = await this.store.get(propositionId ?? `chat:${await this.getSessionId()}`);
-    return view === undefined ? undefined : warrantNow(view, this.#policy, evaluatedAt ?? this.#now().toISOString());
+    // Through the store's warrant table (reference-v2): no store read while T stays in a kept piece and nothing was committed.
+    return latestWarrant(this.store, propositionId ?? `chat:${await this.getSessionId()}`, evaluatedAt ?? this.#now().toISOString(), this.#policy);
   }
 }
