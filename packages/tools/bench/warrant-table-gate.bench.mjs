@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEvidenceStore } from '@ewp/sqlite';
 import { QUICK, fmt, load, table, writeResults } from '../../../bench/machine.mjs';
-import { decideGate, runTool, toolContext } from '../dist/index.js';
+import { REFERENCE_V2, warrantNow } from '@ewp/core';
+import { decideGate, latestWarrant, runTool, toolContext } from '../dist/index.js';
 
 const N = QUICK ? 500 : 2_000;
 /** Records per view beyond the fixture's (`EWP_BENCH_RECORDS`, default 0): the warrant's cost grows with them. */
@@ -109,6 +110,15 @@ try {
           if (!out.ok) throw out.refusal;
         };
       },
+      store,
+    ),
+    // A reader of the warrant alone (the bindings' memory readers): the baseline is what they did before, a read and warrantNow.
+    await compare(
+      'latestWarrant (binding readers)',
+      (s) =>
+        s.revision === undefined
+          ? async (pid) => warrantNow(await s.get(pid), REFERENCE_V2, clock().toISOString())
+          : (pid) => latestWarrant(s, pid, clock().toISOString()),
       store,
     ),
     // A recorded gate: every decision is a commit, so the revision moves on every call.
