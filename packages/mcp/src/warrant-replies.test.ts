@@ -38,7 +38,8 @@ function open(file: string): SqliteEvidenceStore {
 }
 
 let nextId = 0;
-const call = (args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method: 'tools/call', params: { name: 'ewp_warrant_now', arguments: args } });
+const call = (args: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method: 'tools/call', params: { name: 'ewp_warrant_now', arguments: args } });
 
 /** Send `lines` down one road (the seam on or off) to a server of its own over `store`; its replies in order of id. */
 async function road(store: EvidenceStore, seam: boolean, lines: readonly string[]): Promise<string[]> {
@@ -119,9 +120,12 @@ describe('WarrantReplies: ewp_warrant_now from the kept text of its piece', () =
     await store.put(verifiedView('P-win'));
     const twice = [call({ proposition_id: 'P-win', evaluated_at: T }), call({ proposition_id: 'P-win', evaluated_at: T })];
     const before = await sameOnBothRoads(store, twice);
-    expect(before[1]).toContain('"view_id\\": \\"v-ver\\"');
+    expect(before[1]).toContain('\\"view_id\\": \\"v-ver\\"');
     // This connection commits a new snapshot that opposes the claim.
-    await store.put({ ...verifiedView('P-win', 'v-2'), evidence: [{ evidence_id: 'e2', polarity: 'opposes', source: source('probe', 'tool'), content: 'no', observed_at: '2026-09-02T00:00:00+00:00' }] });
+    await store.put({
+      ...verifiedView('P-win', 'v-2'),
+      evidence: [{ evidence_id: 'e2', polarity: 'opposes', source: source('probe', 'tool'), content: 'no', observed_at: '2026-09-02T00:00:00+00:00' }],
+    });
     const mine = await sameOnBothRoads(store, twice);
     expect(mine[0]).toContain('\\"view_id\\": \\"v-2\\"');
     // Another connection on the same file commits: the next call answers from its snapshot.
