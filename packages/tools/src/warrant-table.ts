@@ -117,7 +117,7 @@ export class WarrantTable {
     const revision = this.revision === undefined ? undefined : await this.current();
     // Two maps rather than one composite key: no key string built per call.
     const map = viewId === undefined ? this.latest : this.exact;
-    const key = viewId === undefined ? propositionId : `${propositionId}\u0000${viewId}`;
+    const key = viewId === undefined ? propositionId : exactKey(propositionId, viewId);
     const entry = revision === undefined ? undefined : map.get(key);
     if (entry !== undefined && entry.revision === revision) {
       const found = this.lookup(entry, evaluatedAt);
@@ -144,7 +144,7 @@ export class WarrantTable {
    * @throws ToolRefusal when `evaluatedAt` is not an instant (as `warrantAt` refuses it)
    */
   keptPiece(propositionId: string, viewId: string | undefined, evaluatedAt: string, revision: string): WarrantPiece | undefined {
-    const entry = viewId === undefined ? this.latest.get(propositionId) : this.exact.get(`${propositionId}\u0000${viewId}`);
+    const entry = viewId === undefined ? this.latest.get(propositionId) : this.exact.get(exactKey(propositionId, viewId));
     if (entry === undefined || entry.revision !== revision) return undefined;
     const t = this.instant(evaluatedAt);
     for (const p of entry.pieces) if (pieceContains(p, t)) return p;
@@ -239,4 +239,9 @@ export function warrantTableFor(store: EvidenceStore): WarrantTable {
     TABLES.set(store, table);
   }
   return table;
+}
+
+/** The by-view key: length-prefixed, so no pair of ids (NUL characters included) shares one. */
+function exactKey(propositionId: string, viewId: string): string {
+  return `${propositionId.length}:${propositionId}${viewId}`;
 }
