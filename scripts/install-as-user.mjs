@@ -5,7 +5,7 @@
 //
 // Beside them (scripts/user-lanes.mjs): one CommonJS TypeScript project requires every package, one app
 // on zod 3 runs the examples of the bindings that accept it, and the lowest-versions lane runs each
-// binding's example on the oldest version of every framework peer its ranges allow.
+// binding's example, and its own tests, on the oldest version of every framework peer its ranges allow.
 //
 // The example of a package is its `example.mjs` (it imports the package by name, runs offline, exits 0;
 // one that needs a service, like Zep, says what it needs and exits 0 when it is not configured), and its
@@ -20,7 +20,7 @@ import { hasNodeSqlite } from './node-sqlite.mjs';
 import { packPackages } from './pack-packages.mjs';
 import { pnpmCommand } from './pnpm.mjs';
 import { mapLimit, run } from './run-process.mjs';
-import { onLowestPeers, onZod3, requireFromCommonJs } from './user-lanes.mjs';
+import { onLowestPeers, onZod3, requireFromCommonJs, testsOnLowestPeers } from './user-lanes.mjs';
 import { publicPackages, typedEntryPoints } from './workspace.mjs';
 
 const results = new CheckResults('installed as users install');
@@ -188,7 +188,7 @@ async function main() {
   // pnpm installs link from the machine's store and npm's from its cache; three at a time keeps the
   // two cores busy without starving the native builds (better-sqlite3) npm runs.
   // Beside them, one project per kind of user that takes many packages at once (scripts/user-lanes.mjs).
-  const [outcomes, commonJs, zod3, lowest] = await Promise.all([
+  const [outcomes, commonJs, zod3, lowest, lowestTests] = await Promise.all([
     mapLimit(runs, 3, async ({ pkg, manager }) => {
       try {
         return { pkg, manager, ok: true, detail: await installAndRun(pkg, manager, tarballs) };
@@ -199,6 +199,7 @@ async function main() {
     requireFromCommonJs(targets, tarballs, join(scratch, 'commonjs-user')),
     onZod3(targets, tarballs, join(scratch, 'zod3-user')),
     onLowestPeers(targets, tarballs, join(scratch, 'lowest-peers')),
+    testsOnLowestPeers(targets, join(scratch, 'lowest-peers-tests')),
   ]);
   for (const o of outcomes) {
     if (o.ok) results.pass(`${o.manager} install + example: ${o.pkg.name}`, o.detail);
@@ -215,6 +216,10 @@ async function main() {
   for (const o of lowest) {
     if (o.ok) results.pass(`example on the oldest allowed peers: ${o.name}`, o.detail);
     else results.fail(`example on the oldest allowed peers: ${o.name}`, o.detail);
+  }
+  for (const o of lowestTests) {
+    if (o.ok) results.pass(`tests on the oldest allowed peers: ${o.name}`, o.detail);
+    else results.fail(`tests on the oldest allowed peers: ${o.name}`, o.detail);
   }
 }
 

@@ -4,12 +4,15 @@
 //     `import x = require('@ewp/…')` of every public entry point, compiles, and runs the `require()`s
 //     on this Node (require(esm): Node >= 20.19 / >= 22.12);
 //   - an app on zod 3 (zod@3.25.76, the whole tree overridden to it) that runs the example.mjs of every
-//     binding whose framework accepts zod 3.
-// Used by scripts/install-as-user.mjs; the packages must be built and packed.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+//     binding whose framework accepts zod 3;
+//   - the lowest-versions lane: each binding's example, and its own tests, on the oldest version of every
+//     framework peer its ranges allow.
+// Used by scripts/install-as-user.mjs (and scripts/lowest-peers.mjs); the packages must be built and packed.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pnpmCommand } from './pnpm.mjs';
 import { mapLimit, run } from './run-process.mjs';
+import { ensureNode } from './test-node-lane.mjs';
 import { ROOT, typedEntryPoints } from './workspace.mjs';
 
 /** Registry failures worth another try (the mirror answers ETARGET for a version it has not fetched yet). */
@@ -291,6 +294,23 @@ export function lowestAllowed(range) {
 }
 
 /**
+ * The packages with a framework peer, each with `lowest`: every required peer (zod and vitest aside: the
+ * zod 3 lane and the workspace cover zod's two ends, vitest is a test runner) at the oldest version its
+ * range admits.
+ */
+function lowestPeerLanes(packages) {
+  return packages
+    .filter((p) => Object.keys(requiredPeers(p)).some((n) => n !== 'zod' && n !== 'vitest'))
+    .map((pkg) => {
+      const lowest = {};
+      for (const name of Object.keys(requiredPeers(pkg))) {
+        if (name !== 'zod' && name !== 'vitest') lowest[name] = lowestAllowed(pkg.manifest.peerDependencies[name]);
+      }
+      return { pkg, lowest };
+    });
+}
+
+/**
  * The lowest-versions lane: for every package with a framework peer, a fresh project with each required
  * peer (zod aside: the zod 3 lane and the workspace cover its two ends) at the oldest version its range
  * admits, and the package's example.mjs run there. Proves the bottom of each peer range; the other
@@ -298,15 +318,7 @@ export function lowestAllowed(range) {
  */
 export async function onLowestPeers(packages, tarballs, dir) {
   const local = Object.fromEntries([...tarballs].map(([name, tarball]) => [name, `file:${tarball}`]));
-  const chosen = packages.filter((p) => Object.keys(requiredPeers(p)).some((n) => n !== 'zod' && n !== 'vitest'));
-  const lanes = chosen.map((pkg) => {
-    const lowest = {};
-    for (const name of Object.keys(requiredPeers(pkg))) {
-      if (name !== 'zod' && name !== 'vitest') lowest[name] = lowestAllowed(pkg.manifest.peerDependencies[name]);
-    }
-    return { pkg, lowest };
-  });
-  return mapLimit(lanes, 2, async ({ pkg, lowest }) => {
+  return mapLimit(lowestPeerLanes(packages), 2, async ({ pkg, lowest }) => {
     const project = join(dir, pkg.dir.split('/').pop());
     mkdirSync(project, { recursive: true });
     writeJson(join(project, 'package.json'), {
@@ -336,5 +348,109 @@ export async function onLowestPeers(packages, tarballs, dir) {
       };
     }
     return { name: pkg.name, ok: true, detail: `example ran on ${versions}` };
+  });
+}
+
+/**
+ * Test files of a store binding's `-testing` package that drive the real client (the binding's own tests
+ * run on its types and doubles): what the lane adds for it. Its store suites stay in the main run.
+ */
+const CLIENT_TESTS = {
+  'packages/mem0': ['packages/mem0-testing/src/oss-memory.test.ts', 'packages/mem0-testing/src/hosted-client.test.ts'],
+  'packages/zep': ['packages/zep-testing/src/zep-adapter.test.ts'],
+};
+
+/**
+ * The lowest-versions lane's tests: for every package with a framework peer, a scratch project with what
+ * its tests install (the devDependencies and dependencies of its test folders, no @ewp package, no
+ * types) with each required framework peer at its oldest allowed version (overridden in the whole tree),
+ * and the package's own tests (for Mem0 and Zep also CLIENT_TESTS: the framework suite's tool contract,
+ * the gate and record paths, the real client) run from the workspace's sources with those packages
+ * loaded from that project (vitest.lowest-peers.config.ts), one vitest run per package, two at a time;
+ * a package whose `engines` need Node 22 runs under the Node 22 lane's binary. Resolves
+ * `[{ name, ok, detail }]`; a failure names the peers and versions it ran on.
+ */
+export async function testsOnLowestPeers(packages, dir) {
+  const versions = (lowest) =>
+    Object.entries(lowest)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ');
+  return mapLimit(lowestPeerLanes(packages), 2, async ({ pkg, lowest }) => {
+    const on = versions(lowest);
+    const fail = (detail) => ({ name: pkg.name, ok: false, detail });
+    const client = CLIENT_TESTS[pkg.dir] ?? [];
+    const dirs = [pkg.dir, ...new Set(client.map((f) => f.split('/').slice(0, 2).join('/')))];
+    const project = join(dir, pkg.dir.split('/').pop());
+    const dependencies = {};
+    for (const d of dirs) {
+      const m = JSON.parse(readFileSync(join(ROOT, d, 'package.json'), 'utf8'));
+      for (const [name, range] of Object.entries({ ...m.dependencies, ...m.devDependencies })) {
+        if (!name.startsWith('@ewp/') && !name.startsWith('@types/') && !range.startsWith('workspace:')) dependencies[name] = range;
+      }
+    }
+    mkdirSync(project, { recursive: true });
+    writeJson(join(project, 'package.json'), {
+      name: 'lowest-peers-tests',
+      version: '1.0.0',
+      private: true,
+      type: 'module',
+      dependencies: { ...dependencies, ...lowest },
+      pnpm: { overrides: lowest, onlyBuiltDependencies: ['better-sqlite3', 'esbuild'] },
+    });
+    rmSync(join(project, 'redirected.txt'), { force: true });
+    try {
+      await pnpmInstall(project);
+    } catch (error) {
+      return fail(`${on}: ${error.message}`);
+    }
+    // The install must have given the oldest versions (an override that did not take would test the newest).
+    for (const [name, version] of Object.entries(lowest)) {
+      const got = JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version;
+      if (got !== version) return fail(`${name} installed at ${got}, not its oldest allowed ${version}`);
+    }
+    let node = process.execPath;
+    try {
+      if (Number(/(\d+)/.exec(pkg.manifest.engines?.node ?? '')?.[1] ?? 0) >= 22) node = ensureNode(22);
+    } catch (error) {
+      return fail(`no Node 22 for its tests: ${error.message}`);
+    }
+    const report = join(project, 'vitest-report.json');
+    const vitest = await run(
+      node,
+      [
+        join(ROOT, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--config',
+        'vitest.lowest-peers.config.ts',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+        `${pkg.dir}/`,
+        ...client,
+      ],
+      { cwd: ROOT, env: { ...process.env, EWP_LOWEST_PEERS: JSON.stringify([{ dirs, project }]) }, timeoutMs: 600_000 },
+    );
+    const files = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).testResults : [];
+    const rel = (f) => f.name.slice(ROOT.length + 1);
+    const tests = files.flatMap((f) => f.assertionResults.map((t) => ({ ...t, file: rel(f) })));
+    const failed = [
+      ...files
+        .filter((f) => f.status === 'failed' && f.assertionResults.length === 0)
+        .map((f) => `${rel(f)} (did not load: ${String(f.message).split('\n')[0]})`),
+      ...tests.filter((t) => t.status === 'failed').map((t) => `${t.file} > ${t.fullName}: ${String(t.failureMessages?.[0] ?? '').split('\n')[0]}`),
+    ];
+    if (files.length === 0) {
+      return fail(`no test ran on ${on} (vitest exited ${vitest.code}: ${`${vitest.stderr}\n${vitest.stdout}`.trim().split('\n').slice(-6).join(' | ')})`);
+    }
+    if (failed.length) return fail(`${failed.length} failed of ${tests.length} tests on ${on}: ${failed.slice(0, 5).join('; ')}`);
+    const redirected = existsSync(join(project, 'redirected.txt')) ? readFileSync(join(project, 'redirected.txt'), 'utf8').split('\n') : [];
+    const unloaded = Object.keys(lowest).filter((n) => !redirected.includes(n));
+    if (unloaded.length) return fail(`the tests never loaded ${unloaded.join(', ')} from the project of oldest peers, so they prove nothing about ${on}`);
+    const passed = tests.filter((t) => t.status === 'passed').length;
+    const skipped = tests.length - passed;
+    return {
+      name: pkg.name,
+      ok: true,
+      detail: `${passed} tests passed${skipped ? `, ${skipped} skipped` : ''} in ${files.length} files on ${on}, Node ${node === process.execPath ? process.versions.node : '22'}; vitest ${(vitest.ms / 1000).toFixed(0)} s`,
+    };
   });
 }
