@@ -1,7 +1,7 @@
 /**
  * Offline Mem0 (`mem0ai/oss`) keeps its vectors and history in better-sqlite3, whose native addon is
  * built for the machine's Node. Under another Node it loads only where that Node has its own build
- * (the Node 22 lane builds one, scripts/node22-better-sqlite3.mjs). Our own SQLite store needs none of
+ * (the Node 22 and 24 lanes build one, scripts/node-lane-better-sqlite3.mjs). Our own SQLite store needs none of
  * this: it runs on the built-in node:sqlite there.
  */
 import { createRequire } from 'node:module';
