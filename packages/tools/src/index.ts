@@ -39,35 +39,12 @@ export {
   trustedOriginsIn,
 } from './origin-trust.js';
 export { admitView, type WriteOutcome, type WriterAttestation, type WriteReport, writeViews } from './write-path.js';
-export {
-  decideGate,
-  denyReason,
-  type GateCall,
-  type GateDecision,
-  type GateRefusal,
-  gateRefusal,
-  ruleReason,
-} from './gate-decision.js';
 export { gateRefusalSchema } from './gate-refusal-schema.js';
-export {
-  checkGateOptions,
-  checkObserveOptions,
-  checkStoreOption,
-  type GateAction,
-  type GateOptions,
-  type GateRiskPolicy,
-  type ObserveOptions,
-  observeResult,
-  type ResolvedGate,
-  resolveGate,
-  wireAction,
-  wireRiskPolicy,
-} from './gate-options.js';
-export { type ClaimScope, claimProposition, type Observation, type RecordedObservation, recordObservation } from './claim.js';
 export { type ConversationTurn, recordTurn, turnAssertion } from './turn-evidence.js';
 export { DEFAULT_WARRANT_TABLE_ENTRIES, WarrantTable, type WarrantTableOptions, warrantTableFor } from './warrant-table.js';
 export { latestWarrant } from './stored-warrant.js';
-export * from './decisions/index.js';
+// The gate entry's functions (decide, record, observe an outcome, the decision records): one list, in gate.ts.
+export * from './gate.js';
 export { recoveryReason } from './gate-decision.js';
 export {
   AGENT_MEMORY_TOOL_ARGUMENTS,
