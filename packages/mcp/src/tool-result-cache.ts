@@ -15,6 +15,7 @@
  * with texts nobody asks for again, each of which outlives the young generation of the heap.
  */
 import type { EvidenceStore } from '@ewp/ledger';
+import { TurnRevision } from './turn-revision.js';
 
 /** Bytes of kept results (keys and texts, counted as two bytes a character) per server; least recently used go first beyond it. */
 const MAX_CACHED_RESULT_BYTES = 4 * 1024 * 1024;
@@ -44,16 +45,11 @@ export class ToolResultCache {
   private bytes = 0;
   /** Hashes of keys computed once and not kept; a collision only keeps a result one computation early. */
   private readonly seen = new Uint32Array(SEEN_SLOTS);
-  private readonly revision: () => Promise<string>;
+  private readonly revisions: TurnRevision;
   private readonly maxBytes: number;
-  /** The revision read in the current run to completion; dropped at its first microtask checkpoint. */
-  private thisTurn: Promise<string | undefined> | undefined;
-  private readonly endTurn = (): void => {
-    this.thisTurn = undefined;
-  };
 
   constructor(revision: () => Promise<string>, maxBytes = MAX_CACHED_RESULT_BYTES) {
-    this.revision = revision;
+    this.revisions = new TurnRevision(revision);
     this.maxBytes = maxBytes;
   }
 
@@ -72,7 +68,7 @@ export class ToolResultCache {
    * else `compute()`'s. A compute that throws keeps nothing.
    */
   async text(key: string, compute: () => Promise<string>): Promise<string> {
-    const before = await this.current();
+    const before = await this.revisions.current();
     // A store that cannot say its revision (closed, unavailable): computed, and the tool reports why.
     if (before === undefined) return compute();
     const kept = this.entries.get(key);
@@ -115,27 +111,5 @@ export class ToolResultCache {
   private drop(key: string, entry: Entry): void {
     this.entries.delete(key);
     this.bytes -= entry.bytes;
-  }
-
-  /**
-   * The ledger's revision, read once per run to completion. Every request looked up in one run
-   * arrived before it began (input is read between runs, never during one), so a read made
-   * anywhere in the run is as fresh as each of them needs; a commit in another process during the
-   * run is concurrent with all of them.
-   */
-  private current(): Promise<string | undefined> {
-    if (this.thisTurn === undefined) {
-      this.thisTurn = this.read();
-      queueMicrotask(this.endTurn);
-    }
-    return this.thisTurn;
-  }
-
-  private async read(): Promise<string | undefined> {
-    try {
-      return await this.revision();
-    } catch {
-      return undefined;
-    }
   }
 }

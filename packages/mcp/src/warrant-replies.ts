@@ -24,6 +24,7 @@ import { parseEvaluatedAt, type Instant, pieceContains, type WarrantPiece } from
 import type { EvidenceStore } from '@ewp/ledger';
 import { type WarrantTable, warrantTableFor } from '@ewp/tools';
 import { stringLiteral } from './stable-json.js';
+import { TurnRevision } from './turn-revision.js';
 
 /** Bytes of kept texts per store by default: a 10,000-proposition ledger's warrant replies (about 1.7 KB each) fit. */
 export const MAX_WARRANT_REPLY_BYTES = 32 * 1024 * 1024;
@@ -120,20 +121,15 @@ export class WarrantReplies {
   private bytes = 0;
   private lastT: ParsedT | undefined;
   private readonly table: WarrantTable;
-  private readonly revision: () => Promise<string>;
+  private readonly revisions: TurnRevision;
   private readonly maxBytes: number;
-  /** The revision read in the current run to completion; dropped at its first microtask checkpoint. */
-  private thisTurn: Promise<string | undefined> | undefined;
-  private readonly endTurn = (): void => {
-    this.thisTurn = undefined;
-  };
   /** Calls answered from a kept text, and calls handed to the tool (for tests and benches). */
   hits = 0;
   misses = 0;
 
   constructor(table: WarrantTable, revision: () => Promise<string>, maxBytes = MAX_WARRANT_REPLY_BYTES) {
     this.table = table;
-    this.revision = revision;
+    this.revisions = new TurnRevision(revision);
     this.maxBytes = maxBytes;
   }
 
@@ -164,7 +160,7 @@ export class WarrantReplies {
    * read before. Rejects as `compute` rejects.
    */
   async text(call: StoredWarrantCall, compute: () => Promise<string>): Promise<string> {
-    const revision = await this.current();
+    const revision = await this.revisions.current();
     if (revision === undefined) return compute();
     const map = call.viewId === undefined ? this.latest : this.exact;
     // The view id's length first: no two (proposition, view) pairs share a key, whatever their characters.
@@ -257,23 +253,6 @@ export class WarrantReplies {
     const parsed: ParsedT = { text, instant, inText: stringLiteral(text), inStructured: literal };
     this.lastT = parsed;
     return parsed;
-  }
-
-  /** The ledger's revision, read once per run to completion (as `ToolResultCache` reads it, and for the same reason). */
-  private current(): Promise<string | undefined> {
-    if (this.thisTurn === undefined) {
-      this.thisTurn = this.read();
-      queueMicrotask(this.endTurn);
-    }
-    return this.thisTurn;
-  }
-
-  private async read(): Promise<string | undefined> {
-    try {
-      return await this.revision();
-    } catch {
-      return undefined;
-    }
   }
 }
 
