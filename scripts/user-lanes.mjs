@@ -361,6 +361,13 @@ const CLIENT_TESTS = {
 };
 
 /**
+ * Test-only devDependencies pinned newer than a binding's oldest allowed peer can load: @mastra/memory
+ * 1.31.0 imports from @mastra/core/storage what 1.42.0 lacks, though its peer range says >=1.4.1. The
+ * lane installs the version released with that oldest peer instead (its own devDependency names it).
+ */
+const TEST_DEPS_AT_OLDEST = { 'packages/mastra': { '@mastra/memory': '1.20.3' } };
+
+/**
  * The lowest-versions lane's tests: for every package with a framework peer, a scratch project with what
  * its tests install (the devDependencies and dependencies of its test folders, no @ewp package, no
  * types) with each required framework peer at its oldest allowed version (overridden in the whole tree),
@@ -388,6 +395,7 @@ export async function testsOnLowestPeers(packages, dir) {
         if (!name.startsWith('@ewp/') && !name.startsWith('@types/') && !range.startsWith('workspace:')) dependencies[name] = range;
       }
     }
+    Object.assign(dependencies, TEST_DEPS_AT_OLDEST[pkg.dir]);
     mkdirSync(project, { recursive: true });
     writeJson(join(project, 'package.json'), {
       name: 'lowest-peers-tests',
