@@ -59,3 +59,4 @@ export {
 } from './commit-record-evidence-store.js';
 export { MemoryCommitRecordStore } from './commit-record-memory-store.js';
 export { makeDirectories } from './make-directories.js';
+export { TurnRevision } from './turn-revision.js';

@@ -14,8 +14,7 @@
  * its key is computed on: an agent walking many propositions once each would otherwise fill the budget
  * with texts nobody asks for again, each of which outlives the young generation of the heap.
  */
-import type { EvidenceStore } from '@ewp/ledger';
-import { TurnRevision } from './turn-revision.js';
+import { type EvidenceStore, TurnRevision } from '@ewp/ledger';
 
 /** Bytes of kept results (keys and texts, counted as two bytes a character) per server; least recently used go first beyond it. */
 const MAX_CACHED_RESULT_BYTES = 4 * 1024 * 1024;

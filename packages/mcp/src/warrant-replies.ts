@@ -21,10 +21,9 @@
  * Bounded by bytes (least recently used first), one instance per store, shared by every server over it.
  */
 import { parseEvaluatedAt, type Instant, pieceContains, type WarrantPiece } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
+import { type EvidenceStore, TurnRevision } from '@ewp/ledger';
 import { type WarrantTable, warrantTableFor } from '@ewp/tools';
 import { stringLiteral } from './stable-json.js';
-import { TurnRevision } from './turn-revision.js';
 
 /** Bytes of kept texts per store by default: a 10,000-proposition ledger's warrant replies (about 1.7 KB each) fit. */
 export const MAX_WARRANT_REPLY_BYTES = 32 * 1024 * 1024;

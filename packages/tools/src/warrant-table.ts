@@ -28,7 +28,7 @@ import {
   type WarrantView,
   warrantWithHorizon,
 } from '@ewp/core';
-import type { EvidenceStore } from '@ewp/ledger';
+import { type EvidenceStore, TurnRevision } from '@ewp/ledger';
 import { toRefusal } from './refusal.js';
 import { loadStoredView } from './stored-view.js';
 
@@ -63,14 +63,10 @@ export class WarrantTable {
   /** Snapshots asked for by view id, by proposition id and view id. */
   private readonly exact = new Map<string, Entry>();
   private readonly store: EvidenceStore;
-  private readonly revision: (() => Promise<string>) | undefined;
+  /** The ledger's revision, read once per run to completion; undefined for a store that has none. */
+  private readonly revisions: TurnRevision | undefined;
   private readonly maxEntries: number;
   private readonly policy: Policy;
-  /** The revision read in the current run to completion; dropped at its first microtask checkpoint. */
-  private thisTurn: Promise<string | undefined> | undefined;
-  private readonly endTurn = (): void => {
-    this.thisTurn = undefined;
-  };
   /** The last T parsed, and its instant: callers ask at one T (or a few) many times in a row. */
   private lastT: string | undefined;
   private lastInstant: Instant | undefined;
@@ -85,7 +81,7 @@ export class WarrantTable {
    */
   constructor(store: EvidenceStore, options: WarrantTableOptions = {}) {
     this.store = store;
-    this.revision = typeof store.revision === 'function' ? () => (store.revision as () => Promise<string>).call(store) : undefined;
+    this.revisions = typeof store.revision === 'function' ? new TurnRevision(() => (store.revision as () => Promise<string>).call(store)) : undefined;
     const max = options.maxEntries ?? DEFAULT_WARRANT_TABLE_ENTRIES;
     if (!Number.isSafeInteger(max) || max < 1) throw new InvalidArgumentError('maxEntries', `must be a positive integer, got ${String(max)}`);
     this.maxEntries = max;
@@ -114,7 +110,8 @@ export class WarrantTable {
    * (`ewp_warrant_now`), saving a copy of the view per call.
    */
   async pieceWarrant(propositionId: string, viewId: string | undefined, evaluatedAt: string): Promise<WarrantView> {
-    const revision = this.revision === undefined ? undefined : await this.current();
+    // A store that cannot say its revision (none, or unavailable): nothing is answered from the table.
+    const revision = this.revisions === undefined ? undefined : await this.revisions.current();
     // Two maps rather than one composite key: no key string built per call.
     const map = viewId === undefined ? this.latest : this.exact;
     const key = viewId === undefined ? propositionId : exactKey(propositionId, viewId);
@@ -204,27 +201,6 @@ export class WarrantTable {
         map.delete(oldest);
         if (map.size <= this.maxEntries) break;
       }
-    }
-  }
-
-  /**
-   * The ledger's revision, read once per run to completion: every request looked up in one run
-   * arrived before it began, so one read is as fresh as each of them needs (as the MCP result cache).
-   */
-  private current(): Promise<string | undefined> {
-    if (this.thisTurn === undefined) {
-      this.thisTurn = this.readRevision();
-      queueMicrotask(this.endTurn);
-    }
-    return this.thisTurn;
-  }
-
-  private async readRevision(): Promise<string | undefined> {
-    try {
-      return await (this.revision as () => Promise<string>)();
-    } catch {
-      // A store that cannot say its revision: nothing is answered from the table.
-      return undefined;
     }
   }
 }

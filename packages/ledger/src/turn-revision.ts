@@ -2,8 +2,8 @@
  * The ledger's revision, read once per run to completion. Every request looked up in one run arrived
  * before it began (input is read between runs, never during one), so a read made anywhere in the run is
  * as fresh as each of them needs; a commit in another process during the run is concurrent with all of
- * them. Shared by the result cache and the kept warrant replies, which compare it with the revision a
- * kept text was computed under.
+ * them. For caches of derived data (the warrant table, the MCP server's result cache and kept replies),
+ * each of which compares it with the revision an entry was computed under.
  */
 export class TurnRevision {
   private readonly revision: () => Promise<string>;
