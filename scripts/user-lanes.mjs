@@ -294,6 +294,13 @@ export function lowestAllowed(range) {
 }
 
 /**
+ * Optional peers a binding's tests load whose devDependency is a range: installed at its newest, such a
+ * peer can need a newer required peer than the oldest allowed (langchain 1.5 needs @langchain/core 1.2),
+ * a pair langchain's own peer range rules out, so the lane takes them to their oldest allowed version too.
+ */
+const OPTIONAL_AT_OLDEST = { 'packages/langchain': ['langchain'] };
+
+/**
  * The packages with a framework peer, each with `lowest`: every required peer (zod and vitest aside: the
  * zod 3 lane and the workspace cover zod's two ends, vitest is a test runner) at the oldest version its
  * range admits.
@@ -303,7 +310,7 @@ function lowestPeerLanes(packages) {
     .filter((p) => Object.keys(requiredPeers(p)).some((n) => n !== 'zod' && n !== 'vitest'))
     .map((pkg) => {
       const lowest = {};
-      for (const name of Object.keys(requiredPeers(pkg))) {
+      for (const name of [...Object.keys(requiredPeers(pkg)), ...(OPTIONAL_AT_OLDEST[pkg.dir] ?? [])]) {
         if (name !== 'zod' && name !== 'vitest') lowest[name] = lowestAllowed(pkg.manifest.peerDependencies[name]);
       }
       return { pkg, lowest };
