@@ -449,8 +449,10 @@ export async function testsOnLowestPeers(packages, dir) {
     const tests = files.flatMap((f) => f.assertionResults.map((t) => ({ ...t, file: rel(f) })));
     const failed = [
       ...files
-        .filter((f) => f.status === 'failed' && f.assertionResults.length === 0)
-        .map((f) => `${rel(f)} (did not load: ${String(f.message).split('\n')[0]})`),
+        // A file that failed with no failed test: it did not load, or its setup (beforeAll) failed and
+        // vitest reported its tests as skipped; either way nothing in it ran.
+        .filter((f) => f.status === 'failed' && !f.assertionResults.some((t) => t.status === 'failed'))
+        .map((f) => `${rel(f)} (did not run: ${String(f.message).split('\n')[0]})`),
       ...tests.filter((t) => t.status === 'failed').map((t) => `${t.file} > ${t.fullName}: ${String(t.failureMessages?.[0] ?? '').split('\n')[0]}`),
     ];
     if (files.length === 0) {
