@@ -9,4 +9,4 @@ export * from './protocol.js';
 export { FIELD_LIMITS, type FieldLimitKind, limitOfMember } from './field-limits.js';
 export { EPISTEMIC_CLASSES, type EpistemicClass } from './evidence-layer.js';
 // The refusal codes are plain vocabulary: here too, so a gate that refuses need not load the tool registry (zod).
-export { EWP_TOOL_CODES, type EwpToolCode } from './tools/codes.js';
+export { EWP_TOOL_CODES, type EwpToolCode } from './tool-codes.js';

@@ -5,7 +5,7 @@
  * optional peer of `@ewp/spec`; the root entry does not).
  * @packageDocumentation
  */
-export { EWP_TOOL_CODES, type EwpToolCode } from './codes.js';
+export { EWP_TOOL_CODES, type EwpToolCode } from '../tool-codes.js';
 export { MEMORY_ARGUMENT_FIELDS } from './memory-tools.js';
 export {
   INGEST_TOOL_NAMES,

@@ -6,7 +6,7 @@
  * which checks the role given here.
  */
 import { z } from 'zod/v4';
-import { EWP_TOOL_CODES } from './codes.js';
+import { EWP_TOOL_CODES } from '../tool-codes.js';
 import { DECISION_TOOL_SPECS } from './decision-tools.js';
 import { EWP_TOOL_SPECS } from './ewp-tools.js';
 import { MEMORY_TOOL_SPECS } from './memory-tools.js';
