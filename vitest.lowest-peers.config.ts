@@ -51,6 +51,10 @@ export default defineConfig({
         test: {
           name: `${JSON.parse(readFileSync(here(`${dir}/package.json`), 'utf8')).name} (oldest peers)`,
           root: here(dir),
+          // Two bindings' suites run at once here: this lane checks what passes on old peers, not how fast,
+          // and a long contract test (every tool × every malformed value) outlived the default 60 s under that load.
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       })),
     ),
