@@ -927,24 +927,24 @@ if (ONLY.has('distinct')) {
     serve(EWP),
     ...(PREVIOUS_BIN === undefined ? [] : [serve(PREVIOUS_BIN)]),
   ]);
+  // One server's row against the echo of the same run (the ceiling's and the floor's).
+  const againstEcho = (what, run) => ({
+    what,
+    rate: DISTINCT_CALLS / run.seconds,
+    ratio: base.seconds / run.seconds,
+    ...(run.cpu_s === undefined ? {} : { cpu_s: run.cpu_s }),
+    peak_rss_mb: run.rss_mb,
+  });
   const ceilingRow = {
-    what: "node: the echo's framing answering every call with the result ewp gave to one of them (the same reply bytes, no work)",
+    ...againstEcho("node: the echo's framing answering every call with the result ewp gave to one of them (the same reply bytes, no work)", ceiling),
     reply_bytes: Buffer.byteLength(`{"result":${fixedResult},"jsonrpc":"2.0","id":100000}\n`),
-    rate: DISTINCT_CALLS / ceiling.seconds,
-    ratio: base.seconds / ceiling.seconds,
-    ...(ceiling.cpu_s === undefined ? {} : { cpu_s: ceiling.cpu_s }),
-    peak_rss_mb: ceiling.rss_mb,
     ewp_ratio_to_ceiling: ceiling.seconds / ewp.seconds,
   };
   process.stderr.write(
     `    ceiling (ewp's reply bytes, no work): ${ceilingRow.rate.toFixed(0)} calls/s (${ceilingRow.ratio.toFixed(2)}x the echo); ewp is ${ceilingRow.ewp_ratio_to_ceiling.toFixed(2)}x the ceiling\n`,
   );
   const floorRow = {
-    what: 'node + better-sqlite3: reads and parses the rows of each call, answers a fixed-shape result (no evaluation)',
-    rate: DISTINCT_CALLS / floor.seconds,
-    ratio: base.seconds / floor.seconds,
-    ...(floor.cpu_s === undefined ? {} : { cpu_s: floor.cpu_s }),
-    peak_rss_mb: floor.rss_mb,
+    ...againstEcho('node + better-sqlite3: reads and parses the rows of each call, answers a fixed-shape result (no evaluation)', floor),
     ewp_ratio_to_floor: floor.seconds / ewp.seconds,
   };
   process.stderr.write(
