@@ -28,7 +28,7 @@ export function registerEntryCases<S extends StoreUnderTest>(options: StoreConfo
   };
 
   describe('ledger entries', () => {
-    it('appends entries and reads them by kind, namespace, subject, id and afterIndex, oldest first', async () => {
+    it('appends entries and reads them by kind, namespace, subject, id, afterIndex and beforeIndex, oldest or newest first', async () => {
       const store = await fresh();
       const start = await chainLength(store);
       const out = await store.appendEntries([
@@ -68,6 +68,14 @@ export function registerEntryCases<S extends StoreUnderTest>(options: StoreConfo
       expect(await ids({ afterIndex: start + 1 })).toEqual(['decision/d1', 'decision.outcome/d1']);
       expect(await ids({ afterIndex: start + 1, limit: 1 })).toEqual(['decision/d1']);
       expect(await ids({ limit: 0 })).toEqual([]);
+      // Newest first: the limit keeps the newest; `beforeIndex` pages further back.
+      expect(await ids({ newestFirst: true })).toEqual(['decision.outcome/d1', 'decision/d1', 'memory.link/l1', 'memory.store/m1']);
+      expect(await ids({ newestFirst: true, limit: 2 })).toEqual(['decision.outcome/d1', 'decision/d1']);
+      expect(await ids({ newestFirst: true, beforeIndex: start + 2, limit: 1 })).toEqual(['memory.link/l1']);
+      expect(await ids({ newestFirst: true, kind: 'memory.*', subject: 'P-a' })).toEqual(['memory.link/l1', 'memory.store/m1']);
+      expect(await ids({ newestFirst: true, kind: 'decision', afterIndex: start + 2 })).toEqual([]);
+      expect(await ids({ beforeIndex: start + 2 })).toEqual(['memory.store/m1', 'memory.link/l1']);
+      expect(await ids({ newestFirst: false, limit: 1 })).toEqual(['memory.store/m1']);
       // Reads are copies.
       all[0]?.subjects.push('forged');
       expect((await store.readEntries({ id: 'm1' }))[0]?.subjects).toEqual(['P-a']);
@@ -129,6 +137,8 @@ export function registerEntryCases<S extends StoreUnderTest>(options: StoreConfo
       expect((await refusal(store.readEntries({ limit: 100_001 }))).path).toBe('query.limit');
       expect((await refusal(store.readEntries({ kind: 'Bad' }))).path).toBe('query.kind');
       expect((await refusal(store.readEntries({ afterIndex: 1.5 }))).path).toBe('query.afterIndex');
+      expect((await refusal(store.readEntries({ beforeIndex: '3' as never }))).path).toBe('query.beforeIndex');
+      expect((await refusal(store.readEntries({ newestFirst: 1 as never }))).path).toBe('query.newestFirst');
       // The longest id and kind are accepted.
       await store.appendEntries([{ ...note('i'.repeat(256)), kind: `k${'a'.repeat(63)}` }]);
       expect(await store.readEntries()).toHaveLength(1);

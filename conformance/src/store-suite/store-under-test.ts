@@ -55,7 +55,15 @@ export interface StoreUnderTest {
     options?: { newViewId?: string } & StoreEntryOptions,
   ): Promise<StorePutResult>;
   appendEntries(entries: readonly StoreEntryInput[]): Promise<{ status: 'stored' | 'unchanged'; kind: string; id: string; chain_index: number }[]>;
-  readEntries(query?: { kind?: string | readonly string[]; subject?: string; id?: string; afterIndex?: number; limit?: number }): Promise<StoreEntry[]>;
+  readEntries(query?: {
+    kind?: string | readonly string[];
+    subject?: string;
+    id?: string;
+    afterIndex?: number;
+    beforeIndex?: number;
+    newestFirst?: boolean;
+    limit?: number;
+  }): Promise<StoreEntry[]>;
   listPropositions(query?: {
     query?: string;
     limit?: number;

@@ -103,7 +103,14 @@ export interface EntryQuery {
   id?: string;
   /** Only entries with `chain_index > afterIndex` (for incremental readers). */
   afterIndex?: number;
-  /** Default 1000, at most 100000; oldest first. */
+  /** Only entries with `chain_index < beforeIndex` (for readers paging back from the newest). */
+  beforeIndex?: number;
+  /**
+   * Newest (highest `chain_index`) first, and the limit keeps the newest: a reader that wants the latest
+   * entry of a kind stops at the first page rather than reading the kind's whole history. Default oldest first.
+   */
+  newestFirst?: boolean;
+  /** Default 1000, at most 100000; oldest first unless `newestFirst`. */
   limit?: number;
 }
 

@@ -90,7 +90,10 @@ export interface EntryRowQuery {
   subject?: string;
   id?: string;
   afterIndex?: number;
-  /** At most this many rows, oldest (lowest `chain_index`) first. */
+  beforeIndex?: number;
+  /** Newest first: the limit keeps the highest `chain_index` rows, in descending order. */
+  newestFirst?: boolean;
+  /** At most this many rows, oldest (lowest `chain_index`) first unless `newestFirst`. */
   limit: number;
 }
 

@@ -155,10 +155,19 @@ export function entryRowQuery(query: EntryQuery | undefined): EntryRowQuery {
   }
   if (q.subject !== undefined) out.subject = checkText(q.subject, 'query.subject', 'the subject');
   if (q.id !== undefined) out.id = checkText(q.id, 'query.id', 'the id', MAX_ENTRY_ID_LENGTH);
-  const { afterIndex, limit } = q as { afterIndex?: unknown; limit?: unknown };
+  const { afterIndex, beforeIndex, newestFirst, limit } = q as { afterIndex?: unknown; beforeIndex?: unknown; newestFirst?: unknown; limit?: unknown };
   if (afterIndex !== undefined) {
     if (typeof afterIndex !== 'number' || !Number.isSafeInteger(afterIndex)) throw new InvalidEntryError('query.afterIndex', 'afterIndex must be an integer');
     out.afterIndex = afterIndex;
+  }
+  if (beforeIndex !== undefined) {
+    if (typeof beforeIndex !== 'number' || !Number.isSafeInteger(beforeIndex))
+      throw new InvalidEntryError('query.beforeIndex', 'beforeIndex must be an integer');
+    out.beforeIndex = beforeIndex;
+  }
+  if (newestFirst !== undefined) {
+    if (typeof newestFirst !== 'boolean') throw new InvalidEntryError('query.newestFirst', 'newestFirst must be a boolean');
+    if (newestFirst) out.newestFirst = true;
   }
   if (limit !== undefined) {
     if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0 || limit > MAX_ENTRY_LIMIT) {
@@ -172,17 +181,19 @@ export function entryRowQuery(query: EntryQuery | undefined): EntryRowQuery {
 /** True when a row matches a query (for backends that filter rows in memory). */
 export function entryMatches(row: StoredEntryRow, q: EntryRowQuery, subjects?: readonly string[]): boolean {
   if (q.afterIndex !== undefined && row.chain_index <= q.afterIndex) return false;
+  if (q.beforeIndex !== undefined && row.chain_index >= q.beforeIndex) return false;
   if (q.id !== undefined && row.id !== q.id) return false;
   if (q.kinds !== undefined && !q.kinds.includes(row.kind) && !(q.prefixes ?? []).some((p) => row.kind.startsWith(p))) return false;
   if (q.subject !== undefined && !(subjects ?? (JSON.parse(row.subjects) as string[])).includes(q.subject)) return false;
   return true;
 }
 
-/** Rows matching a query, oldest first, cut at its limit (for backends that filter rows in memory). */
+/** Rows matching a query in its order (oldest first unless `newestFirst`), cut at its limit (for backends that filter rows in memory). */
 export function selectEntries(rows: Iterable<StoredEntryRow>, q: EntryRowQuery): StoredEntryRow[] {
   const out: StoredEntryRow[] = [];
   for (const row of rows) if (entryMatches(row, q)) out.push(row);
-  return out.sort((a, b) => a.chain_index - b.chain_index).slice(0, q.limit);
+  const order = q.newestFirst === true ? -1 : 1;
+  return out.sort((a, b) => order * (a.chain_index - b.chain_index)).slice(0, q.limit);
 }
 
 /** What an `entry_appended` event says of its row. */

@@ -56,9 +56,13 @@ function reader(t: Tables, pending?: Pending): LedgerReader {
     entries: (q) => {
       // A subject narrows to its own rows first, as an index would.
       const committed = q.subject === undefined ? t.entries : (t.entriesBySubject.get(q.subject) ?? []);
+      // Rows are in chain order; newest first walks them from the end.
+      const rows = pending === undefined ? committed : [...committed, ...pending.entries];
+      const step = q.newestFirst === true ? -1 : 1;
       const out: StoredEntryRow[] = [];
-      for (const row of pending === undefined ? committed : [...committed, ...pending.entries]) {
+      for (let i = step === 1 ? 0 : rows.length - 1; i >= 0 && i < rows.length; i += step) {
         if (out.length >= q.limit) break;
+        const row = rows[i] as StoredEntryRow;
         if (entryMatches(row, q)) out.push({ ...row });
       }
       return out;

@@ -45,6 +45,18 @@ describe('entry queries on PostgreSQL', () => {
     }
   });
 
+  it('the newest entries of a kind come from the chain index read backwards, never a sort of the kind’s history', async () => {
+    const max = Number((await client.query(`SELECT max(chain_index) AS m FROM "${schema}".entries`)).rows[0].m);
+    for (const q of [
+      { kinds: ['decision'], newestFirst: true, limit: 16 },
+      { kinds: ['decision'], newestFirst: true, beforeIndex: max - 100, limit: 16 },
+    ]) {
+      const plan = await planOf(q);
+      expect(plan, plan).toMatch(/Index Scan Backward using entries_by_index/);
+      expect(plan, plan).not.toMatch(/Seq Scan|Sort/);
+    }
+  });
+
   it('a lookup of one entry by kind and id stays on the primary key', async () => {
     const plan = await planOf({ kinds: ['decision'], id: 'e-3', limit: 1 });
     expect(plan, plan).toMatch(/Index (Only )?Scan using entries_pkey|Bitmap Index Scan on entries_pkey|Index Scan using entries_by_id/);

@@ -80,7 +80,10 @@ export function entryQuerySql(q: EntryRowQuery, t: (name: string) => string): { 
   }
   if (q.id !== undefined) where.push(`e.id = ${p(q.id)}`);
   if (q.afterIndex !== undefined) where.push(`e.chain_index > ${p(q.afterIndex)}`);
-  const sql = `SELECT ${ENTRY_COLUMNS} FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY e.chain_index LIMIT ${p(q.limit)}`;
+  if (q.beforeIndex !== undefined) where.push(`e.chain_index < ${p(q.beforeIndex)}`);
+  // By subject, the order is the subject index's own (`s.chain_index` equals `e.chain_index`).
+  const order = `${q.subject !== undefined ? 's' : 'e'}.chain_index${q.newestFirst === true ? ' DESC' : ''}`;
+  const sql = `SELECT ${ENTRY_COLUMNS} FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${p(q.limit)}`;
   return { sql, params };
 }
 

@@ -36,6 +36,17 @@ describe('entry queries on SQLite', () => {
     expect(prefixed).toContain('ewp_entries_by_index (chain_index>?)');
   });
 
+  it('the newest entries of some kinds come from the chain index read backwards, never a sort of the kinds’ history', async () => {
+    const plan = await planOf({ kinds: ['decision'], newestFirst: true, limit: 16 });
+    expect(plan).toContain('ewp_entries_by_index');
+    expect(plan).not.toContain('TEMP B-TREE');
+    const paged = await planOf({ kinds: ['decision'], newestFirst: true, beforeIndex: 100, limit: 16 });
+    expect(paged).toContain('ewp_entries_by_index (chain_index<?)');
+    expect(paged).not.toContain('TEMP B-TREE');
+    const bySubject = await planOf({ kinds: ['decision'], subject: 'P-a', newestFirst: true, limit: 16 });
+    expect(bySubject).not.toContain('TEMP B-TREE');
+  });
+
   it('a lookup of one entry by kind and id stays on the primary key', async () => {
     expect(await planOf({ kinds: ['decision'], id: 'e-3', limit: 1 })).toContain('PRIMARY KEY (kind=? AND id=?)');
   });

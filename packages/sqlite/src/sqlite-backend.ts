@@ -137,7 +137,9 @@ export function entryQuerySql(q: EntryRowQuery): { sql: string; params: unknown[
     // key instead (SQLite's choice without statistics) it would read and sort every entry of the kinds,
     // a cost that grows with the ledger (a decision gate syncs on every call). `+` keeps the kind
     // terms off the index.
-    const kind = q.afterIndex !== undefined && q.id === undefined ? '+e.kind' : 'e.kind';
+    // A read from the newest back (`newestFirst`, `beforeIndex`) walks it the other way, for the same reason.
+    const walksChain = q.afterIndex !== undefined || q.beforeIndex !== undefined || q.newestFirst === true;
+    const kind = walksChain && q.id === undefined ? '+e.kind' : 'e.kind';
     const any: string[] = [];
     if (q.kinds.length > 0) {
       any.push(`${kind} IN (${q.kinds.map(() => '?').join(', ')})`);
@@ -158,8 +160,14 @@ export function entryQuerySql(q: EntryRowQuery): { sql: string; params: unknown[
     where.push('e.chain_index > ?');
     params.push(q.afterIndex);
   }
+  if (q.beforeIndex !== undefined) {
+    where.push('e.chain_index < ?');
+    params.push(q.beforeIndex);
+  }
   params.push(q.limit);
-  const sql = `SELECT ${ENTRY_COLUMNS} FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY e.chain_index LIMIT ?`;
+  // By subject, the order is the subject index's own (`s.chain_index` equals `e.chain_index`): no sort.
+  const order = `${q.subject !== undefined ? 's' : 'e'}.chain_index${q.newestFirst === true ? ' DESC' : ''}`;
+  const sql = `SELECT ${ENTRY_COLUMNS} FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`;
   return { sql, params };
 }
 
