@@ -43,10 +43,34 @@ export function isClean(record: DecisionRecord): boolean {
   return record.recovery === null || record.recovery.decision === 'MAY_ACT';
 }
 
+/**
+ * What a recovery gate reads of the decisions already in a ledger: a {@link DecisionLedger} (everything,
+ * kept in step), or {@link decisionFactsFor}'s answers for one action and the propositions it consults.
+ */
+export interface DecisionFacts {
+  /** The latest decision on `actionId` that no recovery gate held. */
+  baseline(actionId: string): StoredDecision | undefined;
+  /** Records of the proposition explicitly retracted (`<kind>:<id>`, e.g. `check:C-1`). */
+  refuted(propositionId: string): ReadonlySet<string>;
+  /** Chain index of the latest retraction of the proposition's records (-1: none). */
+  lastRefutation(propositionId: string): number;
+  /** The latest re-evaluation of the proposition. */
+  reevaluation(propositionId: string): StoredReevaluation | undefined;
+}
+
+/**
+ * The proposition a re-evaluation or retraction entry is about: its body's `proposition_id`, when its
+ * subjects list it too (the subject index then finds it; one rule for the full index and the scoped read).
+ */
+export function entryProposition(entry: LedgerEntry): string | undefined {
+  const pid = (entry.body as { proposition_id?: unknown }).proposition_id;
+  return typeof pid === 'string' && entry.subjects.includes(pid) ? pid : undefined;
+}
+
 const indexes = new WeakMap<EvidenceStore, DecisionLedger>();
 
 /** The incremental decision index of one store handle. */
-export class DecisionLedger {
+export class DecisionLedger implements DecisionFacts {
   readonly #store: EvidenceStore;
   #afterIndex: number | undefined;
   #syncing: Promise<void> = Promise.resolve();
@@ -93,19 +117,8 @@ export class DecisionLedger {
       if (d !== undefined && isClean(d.record)) this.#cleanByAction.set(d.record.action.action_id, d);
       return;
     }
-    const body = entry.body as { proposition_id?: unknown; view_id?: unknown; records?: unknown };
-    if (typeof body.proposition_id !== 'string') return;
-    if (entry.kind === DECISION_ENTRY_KINDS.evaluated && typeof body.view_id === 'string') {
-      this.#reevaluated.set(body.proposition_id, { chain_index: entry.chain_index, view_id: body.view_id });
-    } else if (entry.kind === DECISION_ENTRY_KINDS.invalidation && Array.isArray(body.records)) {
-      let r = this.#refuted.get(body.proposition_id);
-      if (r === undefined) {
-        r = { records: new Set(), lastIndex: -1 };
-        this.#refuted.set(body.proposition_id, r);
-      }
-      for (const id of body.records) if (typeof id === 'string') r.records.add(id);
-      r.lastIndex = entry.chain_index;
-    }
+    const pid = entryProposition(entry);
+    if (pid !== undefined) noteAbout(pid, entry, this.#reevaluated, this.#refuted);
   }
 
   /** The latest decision on `actionId` that no recovery gate held. */
@@ -130,3 +143,94 @@ export class DecisionLedger {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+type Refutations = Map<string, { records: Set<string>; lastIndex: number }>;
+
+/** Note a re-evaluation or retraction entry about `pid` (read oldest first: the latest wins). */
+function noteAbout(pid: string, entry: LedgerEntry, reevaluated: Map<string, StoredReevaluation>, refuted: Refutations): void {
+  const body = entry.body as { view_id?: unknown; records?: unknown };
+  if (entry.kind === DECISION_ENTRY_KINDS.evaluated && typeof body.view_id === 'string') {
+    reevaluated.set(pid, { chain_index: entry.chain_index, view_id: body.view_id });
+  } else if (entry.kind === DECISION_ENTRY_KINDS.invalidation && Array.isArray(body.records)) {
+    let r = refuted.get(pid);
+    if (r === undefined) {
+      r = { records: new Set(), lastIndex: -1 };
+      refuted.set(pid, r);
+    }
+    for (const id of body.records) if (typeof id === 'string') r.records.add(id);
+    r.lastIndex = entry.chain_index;
+  }
+}
+
+/** Decisions read per page when paging back from the newest: doubling from a few (the action's latest is usually among them). */
+const FIRST_BACK_PAGE = 8;
+
+/**
+ * The {@link DecisionFacts} one decision on `actionId` consults, read by index rather than by reading every
+ * decision the ledger holds: the action's baseline paging back from the newest decision (usually the first
+ * page), then the re-evaluations and retractions of `propositions` and of the baseline's basis through the
+ * subject index. Each answer is the one a synced {@link DecisionLedger} gives, so a process that decides
+ * once (a hook) does not pay for the ledger's whole decision history. A store whose entries do not come
+ * back newest first is read in full as before. Asking about another proposition throws.
+ */
+export async function decisionFactsFor(store: EvidenceStore, actionId: string, propositions: Iterable<string>): Promise<DecisionFacts> {
+  const found = await latestClean(store, actionId);
+  if (found === 'unordered') {
+    const ledger = DecisionLedger.for(store);
+    await ledger.sync();
+    return ledger;
+  }
+  const pids = new Set(propositions);
+  for (const b of found?.record.basis ?? []) pids.add(b.proposition_id);
+  const reevaluated = new Map<string, StoredReevaluation>();
+  const refuted: Refutations = new Map();
+  const kinds = [DECISION_ENTRY_KINDS.evaluated, DECISION_ENTRY_KINDS.invalidation];
+  for (const pid of pids) {
+    let after: number | undefined;
+    for (;;) {
+      const page = await store.readEntries({ kind: kinds, subject: pid, ...(after === undefined ? {} : { afterIndex: after }), limit: PAGE });
+      for (const entry of page) if (entryProposition(entry) === pid) noteAbout(pid, entry, reevaluated, refuted);
+      if (page.length < PAGE) break;
+      after = (page[page.length - 1] as LedgerEntry).chain_index;
+    }
+  }
+  const scoped = (pid: string): string => {
+    if (!pids.has(pid)) throw new Error(`decisionFactsFor: ${JSON.stringify(pid)} was not among the propositions read`);
+    return pid;
+  };
+  return {
+    baseline: (id) => {
+      if (id !== actionId) throw new Error(`decisionFactsFor: read for action ${JSON.stringify(actionId)}, asked for ${JSON.stringify(id)}`);
+      return found;
+    },
+    refuted: (pid) => refuted.get(scoped(pid))?.records ?? EMPTY,
+    lastRefutation: (pid) => refuted.get(scoped(pid))?.lastIndex ?? -1,
+    reevaluation: (pid) => reevaluated.get(scoped(pid)),
+  };
+}
+
+/**
+ * The latest decision on `actionId` that no recovery gate held, paging back from the newest decision;
+ * `'unordered'` when the store does not return entries newest first (it ignores `newestFirst`).
+ */
+async function latestClean(store: EvidenceStore, actionId: string): Promise<StoredDecision | undefined | 'unordered'> {
+  let before: number | undefined;
+  for (let limit = FIRST_BACK_PAGE; ; limit = Math.min(limit * 4, PAGE)) {
+    const page = await store.readEntries({
+      kind: DECISION_ENTRY_KINDS.decision,
+      newestFirst: true,
+      ...(before === undefined ? {} : { beforeIndex: before }),
+      limit,
+    });
+    // The whole page in order first: a store that ignores `newestFirst` returns its oldest decisions.
+    for (const entry of page) {
+      if (before !== undefined && entry.chain_index >= before) return 'unordered';
+      before = entry.chain_index;
+    }
+    for (const entry of page) {
+      const d = storedDecision(entry);
+      if (d !== undefined && d.record.action.action_id === actionId && isClean(d.record)) return d;
+    }
+    if (page.length < limit) return undefined;
+  }
+}

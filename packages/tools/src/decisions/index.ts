@@ -1,7 +1,15 @@
 /** Decisions that last (docs/spec/receipts.md §12): recorded gate decisions, re-verification, recovery, guarded runs. */
 export { DecisionError, type DecisionErrorCode } from './decision-error.js';
 export { DECISION_ENTRY_KINDS } from './entry-kinds.js';
-export { DecisionLedger, isClean, type StoredDecision, type StoredReevaluation, storedDecision } from './decision-ledger.js';
+export {
+  type DecisionFacts,
+  DecisionLedger,
+  decisionFactsFor,
+  isClean,
+  type StoredDecision,
+  type StoredReevaluation,
+  storedDecision,
+} from './decision-ledger.js';
 export { type DecisionRecording, type DecisionRequest, decide, type RecordedDecision } from './recording-gate.js';
 export { type NewestViews, type RecoveryCache, recoveryCache, recoveryGateOf, reevaluationResult, retractionGate } from './recovery-check.js';
 export {

@@ -22,7 +22,7 @@ import {
 } from '@ewp/receipts';
 import { storedWarrant } from '../stored-warrant.js';
 import { DecisionError } from './decision-error.js';
-import { DecisionLedger } from './decision-ledger.js';
+import { decisionFactsFor } from './decision-ledger.js';
 import { DECISION_ENTRY_KINDS } from './entry-kinds.js';
 import { recoveryGateOf, retractionGate } from './recovery-check.js';
 
@@ -105,10 +105,11 @@ export async function decide(request: DecisionRequest): Promise<RecordedDecision
   }
   const basis = await basisOf(store, views);
   let recovery: RecoveryGateRecord | null = null;
-  const ledger = recording === undefined ? undefined : DecisionLedger.for(store);
-  if (ledger !== undefined) {
+  if (recording !== undefined) {
     try {
-      await ledger.sync();
+      // Only what this action and these propositions need, read by index: a process that decides once
+      // (a hook per tool call) pays for its own decision, not for the ledger's decision history.
+      const ledger = await decisionFactsFor(store, action.action_id, views.keys());
       const baseline = ledger.baseline(action.action_id);
       recovery = baseline === undefined ? retractionGate(ledger, views) : await recoveryGateOf(store, ledger, baseline, views, true);
     } catch (error) {

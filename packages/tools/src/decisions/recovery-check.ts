@@ -13,7 +13,7 @@ import {
   decisionRecoveryGate,
   reverifyWarrant,
 } from '@ewp/receipts';
-import type { DecisionLedger, StoredDecision } from './decision-ledger.js';
+import type { DecisionFacts, StoredDecision } from './decision-ledger.js';
 
 /** Newest snapshots already read by the caller, by proposition id (a Map is filled as a cache). */
 export type NewestViews = ReadonlyMap<string, EvidenceView | undefined>;
@@ -55,7 +55,7 @@ export function recoveryCache(): RecoveryCache {
 
 export async function recoveryGateOf(
   store: EvidenceStore,
-  ledger: DecisionLedger,
+  ledger: DecisionFacts,
   baseline: StoredDecision,
   newest: NewestViews,
   redecided: boolean,
@@ -100,7 +100,7 @@ export async function recoveryGateOf(
 }
 
 /** A re-evaluation after `afterIndex` and after the last retraction, on the newest snapshot, that proves ALLOW. */
-function reevaluatedSince(ledger: DecisionLedger, pid: string, afterIndex: number, newest: EvidenceView | undefined): VerificationResult | undefined {
+function reevaluatedSince(ledger: DecisionFacts, pid: string, afterIndex: number, newest: EvidenceView | undefined): VerificationResult | undefined {
   const r = ledger.reevaluation(pid);
   if (r === undefined || newest === undefined || r.view_id !== newest.view_id) return undefined;
   if (r.chain_index <= afterIndex || r.chain_index <= ledger.lastRefutation(pid)) return undefined;
@@ -121,7 +121,7 @@ function missingBaseline(baseline: StoredDecision, b: DecisionBasis): RecoveryGa
  * The gate for a decision with no baseline: a consulted snapshot that still holds a retracted record
  * is REFUTED (DENY until a snapshot without it is evaluated); otherwise no gate (null).
  */
-export function retractionGate(ledger: DecisionLedger, views: ReadonlyMap<string, EvidenceView>): RecoveryGateRecord | null {
+export function retractionGate(ledger: DecisionFacts, views: ReadonlyMap<string, EvidenceView>): RecoveryGateRecord | null {
   const invalidated: Record<string, string> = {};
   for (const [pid, view] of views) {
     const refuted = ledger.refuted(pid);
