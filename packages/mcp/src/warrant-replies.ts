@@ -22,7 +22,7 @@
  */
 import { parseEvaluatedAt, type Instant, pieceContains, type WarrantPiece } from '@ewp/core';
 import { type EvidenceStore, TurnRevision } from '@ewp/ledger';
-import { type WarrantTable, warrantTableFor } from '@ewp/tools';
+import { WarrantTable, warrantTableFor } from '@ewp/tools';
 import { stringLiteral } from './stable-json.js';
 
 /** Bytes of kept texts per store by default: a 10,000-proposition ledger's warrant replies (about 1.7 KB each) fit. */
@@ -81,14 +81,11 @@ interface PieceText {
 interface Entry {
   /** The revision read before the texts were computed (their pieces' too). */
   revision: string;
-  /** Most recently used first; at most {@link PIECES_PER_ENTRY}. */
+  /** Most recently used first; at most `WarrantTable.PIECES_PER_PROPOSITION`. */
   texts: PieceText[];
   /** Bytes of the texts and the key. */
   bytes: number;
 }
-
-/** Pieces kept per proposition, as the warrant table keeps them: callers asking at a few different T keep each. */
-const PIECES_PER_ENTRY = 4;
 
 /** A T's parse and its two literals, kept for the last T seen (a client asks at one T many times in a row). */
 interface ParsedT {
@@ -162,8 +159,7 @@ export class WarrantReplies {
     const revision = await this.revisions.current();
     if (revision === undefined) return compute();
     const map = call.viewId === undefined ? this.latest : this.exact;
-    // The view id's length first: no two (proposition, view) pairs share a key, whatever their characters.
-    const key = call.viewId === undefined ? call.propositionId : `${call.viewId.length}:${call.viewId}${call.propositionId}`;
+    const key = call.viewId === undefined ? call.propositionId : WarrantTable.viewKey(call.propositionId, call.viewId);
     const kept = map.get(key);
     const t = this.parse(call.evaluatedAt);
     if (kept !== undefined && kept.revision === revision && t.instant !== undefined) {
@@ -215,7 +211,7 @@ export class WarrantReplies {
     entry.texts.unshift(added);
     entry.bytes += added.bytes;
     this.bytes += added.bytes;
-    if (entry.texts.length > PIECES_PER_ENTRY) this.dropText(entry, PIECES_PER_ENTRY);
+    if (entry.texts.length > WarrantTable.PIECES_PER_PROPOSITION) this.dropText(entry, WarrantTable.PIECES_PER_PROPOSITION);
     map.delete(key);
     map.set(key, entry);
     while (this.bytes > this.maxBytes) {

@@ -35,9 +35,6 @@ import { loadStoredView } from './stored-view.js';
 /** Propositions kept per store by default: a 10,000-proposition ledger walked in turn stays inside it. */
 export const DEFAULT_WARRANT_TABLE_ENTRIES = 16_384;
 
-/** Pieces kept per proposition: callers asking at a few different T (now, a past audit time) keep each. */
-const PIECES_PER_ENTRY = 4;
-
 interface Entry {
   /** The ledger revision read before the snapshot was. */
   revision: string;
@@ -58,6 +55,17 @@ export interface WarrantTableOptions {
  * and `warrantNow` would, from a kept piece while the ledger's revision is unchanged.
  */
 export class WarrantTable {
+  /** Pieces kept per proposition: callers asking at a few different T (now, a past audit time) keep each. */
+  static readonly PIECES_PER_PROPOSITION = 4;
+
+  /**
+   * The key of a (proposition, view id) pair among those asked for by view id: length-prefixed, so no two
+   * pairs share one, whatever their characters. A cache beside the table keys its entries the same way.
+   */
+  static viewKey(propositionId: string, viewId: string): string {
+    return `${propositionId.length}:${propositionId}${viewId}`;
+  }
+
   /** Latest snapshots, by proposition id; in use order, the least recently used first. */
   private readonly latest = new Map<string, Entry>();
   /** Snapshots asked for by view id, by proposition id and view id. */
@@ -114,7 +122,7 @@ export class WarrantTable {
     const revision = this.revisions === undefined ? undefined : await this.revisions.current();
     // Two maps rather than one composite key: no key string built per call.
     const map = viewId === undefined ? this.latest : this.exact;
-    const key = viewId === undefined ? propositionId : exactKey(propositionId, viewId);
+    const key = viewId === undefined ? propositionId : WarrantTable.viewKey(propositionId, viewId);
     const entry = revision === undefined ? undefined : map.get(key);
     if (entry !== undefined && entry.revision === revision) {
       const found = this.lookup(entry, evaluatedAt);
@@ -141,7 +149,7 @@ export class WarrantTable {
    * @throws ToolRefusal when `evaluatedAt` is not an instant (as `warrantAt` refuses it)
    */
   keptPiece(propositionId: string, viewId: string | undefined, evaluatedAt: string, revision: string): WarrantPiece | undefined {
-    const entry = viewId === undefined ? this.latest.get(propositionId) : this.exact.get(exactKey(propositionId, viewId));
+    const entry = viewId === undefined ? this.latest.get(propositionId) : this.exact.get(WarrantTable.viewKey(propositionId, viewId));
     if (entry === undefined || entry.revision !== revision) return undefined;
     const t = this.instant(evaluatedAt);
     for (const p of entry.pieces) if (pieceContains(p, t)) return p;
@@ -193,7 +201,7 @@ export class WarrantTable {
 
   private keep(map: Map<string, Entry>, key: string, entry: Entry, piece: WarrantPiece): void {
     entry.pieces.unshift(piece);
-    if (entry.pieces.length > PIECES_PER_ENTRY) entry.pieces.length = PIECES_PER_ENTRY;
+    if (entry.pieces.length > WarrantTable.PIECES_PER_PROPOSITION) entry.pieces.length = WarrantTable.PIECES_PER_PROPOSITION;
     map.delete(key);
     map.set(key, entry);
     if (map.size > this.maxEntries) {
@@ -215,9 +223,4 @@ export function warrantTableFor(store: EvidenceStore): WarrantTable {
     TABLES.set(store, table);
   }
   return table;
-}
-
-/** The by-view key: length-prefixed, so no pair of ids (NUL characters included) shares one. */
-function exactKey(propositionId: string, viewId: string): string {
-  return `${propositionId.length}:${propositionId}${viewId}`;
 }
