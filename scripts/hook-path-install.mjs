@@ -4,7 +4,9 @@
 // install's time, package count and size, and the hook's per-call time over a SQLite and a JSON-file
 // ledger; fails when the hook does not answer, so a heavy or native dependency back on the path is caught.
 //
-//   node scripts/hook-path-install.mjs [--calls N] [--keep 1] [--results FILE]   packages must be built
+//   node scripts/hook-path-install.mjs [--calls N] [--history N] [--keep 1] [--results FILE]   packages must be built
+// --history N records N more hook decisions after the first timed calls, then times `--calls` calls again:
+// the per-call time must not grow with the decisions a ledger holds (each call records one).
 // Run it under the Node you measure (put that Node's folder first on PATH: npm runs under it too).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -52,9 +54,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
  * One hook call's answer and the median wall time of `calls` calls, over the ledger `ledgerArgs` names
- * (created first with `ewp store`, as a user's first observation would).
+ * (created first with `ewp store`, as a user's first observation would); with `history`, also the median
+ * of `calls` more after `history` further recorded calls.
  */
-async function hookCalls(dir, ledgerArgs, calls) {
+async function hookCalls(dir, ledgerArgs, calls, history) {
   const bin = join(dir, 'node_modules', '@ewp', 'cli', 'dist', 'bin.js');
   writeFileSync(
     join(dir, 'ewp-tools.json'),
@@ -69,24 +72,34 @@ async function hookCalls(dir, ledgerArgs, calls) {
     tool_use_id: 't',
   });
   const created = await run(process.execPath, [bin, 'store', 'the shell is allowed here', '--class', 'observation', ...ledgerArgs], { cwd: dir });
-  const times = [];
   let answer;
-  for (let i = 0; i < calls; i += 1) {
-    const started = performance.now();
-    const out = execFileSync(process.execPath, [bin, 'hook', 'pre-tool-use', '--map', 'ewp-tools.json', ...ledgerArgs], {
-      cwd: dir,
-      input: stdin,
-      encoding: 'utf8',
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    times.push(performance.now() - started);
-    answer = JSON.parse(out).hookSpecificOutput;
+  const timed = (n) => {
+    const times = [];
+    for (let i = 0; i < n; i += 1) {
+      const started = performance.now();
+      const out = execFileSync(process.execPath, [bin, 'hook', 'pre-tool-use', '--map', 'ewp-tools.json', ...ledgerArgs], {
+        cwd: dir,
+        input: stdin,
+        encoding: 'utf8',
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      times.push(performance.now() - started);
+      answer = JSON.parse(out).hookSpecificOutput;
+    }
+    return times;
+  };
+  const times = timed(calls);
+  let later;
+  if (history > 0) {
+    timed(history);
+    later = median(timed(calls));
   }
   const loaded = loadedPackages(dir, [bin, 'hook', 'pre-tool-use', '--map', 'ewp-tools.json', ...ledgerArgs], stdin);
   return {
     created: created.code === 0 ? 'created' : `ewp store exited ${created.code}: ${created.stderr.trim().split('\n')[0]}`,
     answer,
     ms: median(times),
+    later,
     loaded,
   };
 }
@@ -122,6 +135,7 @@ const gateAnswered = (answer) => answer !== undefined && !/the hook failed|unusa
 export async function main() {
   const results = new CheckResults(`hook path installed with npm --ignore-scripts on Node ${process.versions.node}`);
   const calls = Number(option('calls') ?? 20);
+  const history = Number(option('history') ?? 0);
   const scratch = mkdtempSync(join(tmpdir(), 'ewp-hook-install-'));
   try {
     mkdirSync(join(scratch, 'tarballs'));
@@ -165,8 +179,9 @@ export async function main() {
           );
           continue;
         }
-        const r = await hookCalls(dir, ledgerArgs, calls);
-        const detail = `${r.answer?.permissionDecision}: ${r.answer?.permissionDecisionReason.slice(0, 160)}; median ${r.ms.toFixed(0)} ms of ${calls} calls (ledger ${r.created})`;
+        const r = await hookCalls(dir, ledgerArgs, calls, history);
+        const after = r.later === undefined ? '' : `; median ${r.later.toFixed(0)} ms of ${calls} calls after ${history} more recorded decisions`;
+        const detail = `${r.answer?.permissionDecision}: ${r.answer?.permissionDecisionReason.slice(0, 160)}; median ${r.ms.toFixed(0)} ms of ${calls} calls (ledger ${r.created})${after}`;
         if (gateAnswered(r.answer)) results.pass(`ewp hook pre-tool-use answers, ${label}`, detail);
         else results.fail(`ewp hook pre-tool-use answers, ${label}`, detail);
         const heavy = r.loaded.filter((n) => OFF_THE_HOOK_PATH.includes(n));
