@@ -4,6 +4,7 @@
  * the explicit retractions per proposition, and the latest re-evaluation per proposition. One
  * `readEntries` call per sync reads only what was appended since the last one, by any process.
  */
+import { InvalidArgumentError } from '@ewp/core';
 import type { DecisionRecord, DecisionSignature } from '@ewp/receipts';
 import type { EvidenceStore, LedgerEntry } from '@ewp/ledger';
 import { DECISION_ENTRY_KINDS } from './entry-kinds.js';
@@ -195,12 +196,13 @@ export async function decisionFactsFor(store: EvidenceStore, actionId: string, p
     }
   }
   const scoped = (pid: string): string => {
-    if (!pids.has(pid)) throw new Error(`decisionFactsFor: ${JSON.stringify(pid)} was not among the propositions read`);
+    if (!pids.has(pid)) throw new InvalidArgumentError('propositionId', `decisionFactsFor: ${JSON.stringify(pid)} was not among the propositions read`);
     return pid;
   };
   return {
     baseline: (id) => {
-      if (id !== actionId) throw new Error(`decisionFactsFor: read for action ${JSON.stringify(actionId)}, asked for ${JSON.stringify(id)}`);
+      if (id !== actionId)
+        throw new InvalidArgumentError('actionId', `decisionFactsFor: read for action ${JSON.stringify(actionId)}, asked for ${JSON.stringify(id)}`);
       return found;
     },
     refuted: (pid) => refuted.get(scoped(pid))?.records ?? EMPTY,
