@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { NODE22_PROJECTS } from './scripts/node-lanes.mjs';
 
@@ -6,6 +7,9 @@ import { NODE22_PROJECTS } from './scripts/node-lanes.mjs';
 // need Node 22 run in the Node lanes (scripts/test-node-lane.mjs), not here.
 export default defineConfig({
   test: {
+    // Vitest's default is one worker per core but one: a single worker on a 2-core machine, while many test
+    // files wait on child processes, PostgreSQL or the disk. At least two (docs/releasing.md, "CI time").
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: ['packages/*', 'conformance', ...NODE22_PROJECTS.map((dir) => `!${dir}`)],
   },
 });
