@@ -10,7 +10,7 @@
 //   workspace package depends on (the registry is not asked; the README snippets' installs really run
 //   in scripts/readme-snippets.mjs).
 // - `npm run X`, `npm test`, `pnpm --filter P S`: the script exists (running quickstart or the whole
-//   suite here would take minutes).
+//   suite here would take minutes); the root scripts in RUN_HERE run, and must pass.
 // - `pnpm exec vitest run --project P`: P is a vitest project.
 // Anything else fails: add a rule here rather than let a command go unchecked.
 //
@@ -21,6 +21,9 @@ import { join } from 'node:path';
 import { CheckResults } from './check-results.mjs';
 import { run } from './run-process.mjs';
 import { publicPackages, ROOT, workspacePackages } from './workspace.mjs';
+
+/** Root scripts the README names that run here, as a user runs them (quick, and nothing else runs them): why. */
+const RUN_HERE = { examples: 'every example under examples/, offline, each ending with what it decided' };
 
 /** CLI verbs that serve or open a browser: checked with `<verb> --help`, not run. */
 const LONG_RUNNING = [/^inspect\b/, /\bserve\b.*--http\b/];
@@ -106,7 +109,17 @@ async function checkCommand(command, cwd, known, rootScripts) {
   if (script) {
     const name = script[1] ?? script[2];
     if (!rootScripts[name]) throw new Error(`the root package.json has no script "${name}"`);
-    return `root script "${name}" exists (not run here)`;
+    if (RUN_HERE[name] === undefined) return `root script "${name}" exists (not run here)`;
+    const r = await run('npm', ['run', '--silent', name], { cwd: ROOT, timeoutMs: 600_000 });
+    const last = r.stdout.trim().split('\n').at(-1) ?? '';
+    if (r.code !== 0)
+      throw new Error(
+        `exited ${r.code}: ${last}\n${r.stdout
+          .split('\n')
+          .filter((l) => /^FAIL/.test(l))
+          .join('\n')}${r.stderr.trim().slice(-800)}`,
+      );
+    return `ran ${RUN_HERE[name]}: ${last}`;
   }
   const filter = /^pnpm --filter (\S+) (\S+)/.exec(command);
   if (filter) {

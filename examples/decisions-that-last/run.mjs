@@ -80,10 +80,10 @@ const now = () => {
   clock += 60_000;
   return new Date(clock);
 };
-const patch = { action_id: 'patch-server01', kind: 'install_update', risk: 'high', reversible: false };
+const patch = { id: 'patch-server01', kind: 'install_update', risk: 'high', reversible: false };
 const gate = { store, proposition: 'P-server01-os', action: patch, now, record: { gate: 'example' } };
 const run = (n) =>
-  runGuarded(gate, { kb: 'KB-2022-12' }, (input) => {
+  runGuarded(gate, { kb: 'KB-2022-12' }, { gate: 'example', tool: 'install_update', callId: undefined }, (input) => {
     say(`  run ${n}: installing ${input.kb} on server01`);
     return 'installed';
   });
@@ -91,7 +91,7 @@ const run = (n) =>
 // 1. The fact is verified; the agent's first run acts on it.
 await store.put(fact('v1', [check('k1', '2026-12-01T09:30:00Z')]));
 const first = await run(1);
-say(`run 1: ${first.status}, decision ${first.decision.decision} (rule ${first.decision.rule?.id}), recorded as ${first.decision_id}`);
+say(`run 1: ${first.status}, decision ${first.decision.decision} (rule ${first.decision.rule?.id}), recorded as ${first.decisionId}`);
 expectThat(first.status === 'executed', 'run 1 executes');
 
 // 2. The verifier retracts its check: the probe had read another host.

@@ -32,6 +32,30 @@ describe('checkGateOptions: the one check', () => {
     expect(refusal(null).path).toBe('options');
   });
 
+  it('refuses an action field it does not know, naming the option a protocol name stands for', () => {
+    // `action_id` is the wire name: ignored, it would leave the id to default to the tool's name.
+    const snake = refusal({ store, claim: 'x', action: { action_id: 'patch', kind: 'install' } });
+    expect(snake.path).toBe('options.action.action_id');
+    expect(snake.message).toMatch(/`id`/);
+    expect(refusal({ store, claim: 'x', action: { id: 'a', severity: 'high' } }).path).toBe('options.action.severity');
+    expect(() => resolveGate({ store, claim: 'x', action: () => ({ actionId: 'a' }) as never }, {}, 'tool')).toThrow(InvalidArgumentError);
+  });
+
+  it('refuses an action with neither an id nor a tool to name it after', () => {
+    let error: unknown;
+    try {
+      resolveGate({ store, claim: 'x', action: { risk: 'high' } }, {}, undefined as never);
+    } catch (e) {
+      error = e;
+    }
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as InvalidArgumentError).path).toBe('action.id');
+    expect(resolveGate({ store, claim: 'x', action: { id: 'patch', kind: 'install' } }, {}, undefined as never).action).toMatchObject({
+      action_id: 'patch',
+      kind: 'install',
+    });
+  });
+
   it('accepts what it documents', () => {
     expect(() => checkGateOptions({ store, claim: (i: { s: string }) => `${i.s} is up`, action: () => ({ risk: 'high' }) }, 'langchain')).not.toThrow();
     expect(() => checkGateOptions({ store, proposition: 'P1', riskPolicy: { highRequiresAccepted: false } }, 'mastra')).not.toThrow();

@@ -71,8 +71,20 @@ function fieldOf<INPUT, T>(value: T | ((input: INPUT) => T), input: INPUT): T {
   return typeof value === 'function' ? (value as (input: INPUT) => T)(input) : value;
 }
 
+/** The fields of a {@link GateAction}; the protocol's snake_case name of each, where it differs. */
+const ACTION_FIELDS: Readonly<Record<string, string | undefined>> = { id: 'action_id', kind: undefined, risk: undefined, reversible: undefined };
+
 function checkAction(a: unknown, path: string): asserts a is GateAction {
   if (!isObject(a)) throw new InvalidArgumentError(path, 'must be an object { id?, kind?, risk?, reversible? } or a function returning one');
+  // An unknown field is refused, not ignored: `action_id` (the protocol's name) would otherwise leave the id to default.
+  for (const key of Object.keys(a)) {
+    if (Object.hasOwn(ACTION_FIELDS, key)) continue;
+    const meant = Object.keys(ACTION_FIELDS).find((k) => ACTION_FIELDS[k] === key);
+    throw new InvalidArgumentError(
+      `${path}.${key}`,
+      meant === undefined ? 'is not a field of an action { id?, kind?, risk?, reversible? }' : `is the protocol's name; the option is \`${meant}\``,
+    );
+  }
   for (const key of ['id', 'kind'] as const) {
     const v = a[key];
     if (v !== undefined && (typeof v !== 'string' || v === '')) throw new InvalidArgumentError(`${path}.${key}`, 'must be a non-empty string');
@@ -144,11 +156,24 @@ export function wireRiskPolicy(policy: GateRiskPolicy | undefined): RiskPolicy |
   };
 }
 
-/** The protocol's action for camelCase options (the one conversion); `tool` names it by default. */
-export function wireAction(action: GateAction | undefined, tool: string): Action {
+/**
+ * The protocol's action for camelCase options (the one conversion); `tool` names it by default.
+ * @throws {InvalidArgumentError} naming `action.id` or `action.kind` when neither the action nor a tool names it.
+ */
+export function wireAction(action: GateAction | undefined, tool: string | undefined): Action {
+  const id = action?.id ?? tool;
+  const kind = action?.kind ?? tool;
+  for (const [field, value] of [
+    ['id', id],
+    ['kind', kind],
+  ] as const) {
+    if (typeof value !== 'string' || value === '') {
+      throw new InvalidArgumentError(`action.${field}`, `name the action's ${field}: this call names no tool for it to default to`);
+    }
+  }
   return {
-    action_id: action?.id ?? tool,
-    kind: action?.kind ?? tool,
+    action_id: id as string,
+    kind: kind as string,
     risk: action?.risk ?? 'low',
     reversible: action?.reversible ?? true,
   };
