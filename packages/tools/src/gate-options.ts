@@ -71,15 +71,17 @@ function fieldOf<INPUT, T>(value: T | ((input: INPUT) => T), input: INPUT): T {
   return typeof value === 'function' ? (value as (input: INPUT) => T)(input) : value;
 }
 
-/** The fields of a {@link GateAction}; the protocol's snake_case name of each, where it differs. */
-const ACTION_FIELDS: Readonly<Record<string, string | undefined>> = { id: 'action_id', kind: undefined, risk: undefined, reversible: undefined };
+/** The fields of a {@link GateAction}. */
+const ACTION_FIELDS: readonly string[] = ['id', 'kind', 'risk', 'reversible'];
+/** The protocol's name of an action field, where it differs: the option it stands for. */
+const OPTION_FOR_PROTOCOL_NAME: Readonly<Record<string, string>> = { action_id: 'id' };
 
 function checkAction(a: unknown, path: string): asserts a is GateAction {
   if (!isObject(a)) throw new InvalidArgumentError(path, 'must be an object { id?, kind?, risk?, reversible? } or a function returning one');
   // An unknown field is refused, not ignored: `action_id` (the protocol's name) would otherwise leave the id to default.
   for (const key of Object.keys(a)) {
-    if (Object.hasOwn(ACTION_FIELDS, key)) continue;
-    const meant = Object.keys(ACTION_FIELDS).find((k) => ACTION_FIELDS[k] === key);
+    if (ACTION_FIELDS.includes(key)) continue;
+    const meant = Object.hasOwn(OPTION_FOR_PROTOCOL_NAME, key) ? OPTION_FOR_PROTOCOL_NAME[key] : undefined;
     throw new InvalidArgumentError(
       `${path}.${key}`,
       meant === undefined ? 'is not a field of an action { id?, kind?, risk?, reversible? }' : `is the protocol's name; the option is \`${meant}\``,
@@ -161,19 +163,15 @@ export function wireRiskPolicy(policy: GateRiskPolicy | undefined): RiskPolicy |
  * @throws {InvalidArgumentError} naming `action.id` or `action.kind` when neither the action nor a tool names it.
  */
 export function wireAction(action: GateAction | undefined, tool: string | undefined): Action {
-  const id = action?.id ?? tool;
-  const kind = action?.kind ?? tool;
-  for (const [field, value] of [
-    ['id', id],
-    ['kind', kind],
-  ] as const) {
+  const named = (field: 'id' | 'kind', value: string | undefined): string => {
     if (typeof value !== 'string' || value === '') {
       throw new InvalidArgumentError(`action.${field}`, `name the action's ${field}: this call names no tool for it to default to`);
     }
-  }
+    return value;
+  };
   return {
-    action_id: id as string,
-    kind: kind as string,
+    action_id: named('id', action?.id ?? tool),
+    kind: named('kind', action?.kind ?? tool),
     risk: action?.risk ?? 'low',
     reversible: action?.reversible ?? true,
   };

@@ -6,7 +6,7 @@
  */
 import { InvalidArgumentError } from '@ewp/core';
 import type { DecisionRecord, DecisionSignature } from '@ewp/receipts';
-import type { EvidenceStore, LedgerEntry } from '@ewp/ledger';
+import type { EntryQuery, EvidenceStore, LedgerEntry } from '@ewp/ledger';
 import { DECISION_ENTRY_KINDS } from './entry-kinds.js';
 
 /** A decision as stored: its id, its place in the chain, the record and its signature. */
@@ -25,6 +25,20 @@ export interface StoredReevaluation {
 }
 
 const PAGE = 100_000;
+
+/** Every entry `query` selects after chain index `after` (all, when undefined), oldest first, read a page at a time. */
+export async function* entriesAfter(
+  store: EvidenceStore,
+  query: Omit<EntryQuery, 'afterIndex' | 'limit' | 'newestFirst' | 'beforeIndex'>,
+  after?: number,
+): AsyncGenerator<LedgerEntry> {
+  for (let from = after; ; ) {
+    const page = await store.readEntries({ ...query, ...(from === undefined ? {} : { afterIndex: from }), limit: PAGE });
+    yield* page;
+    if (page.length < PAGE) return;
+    from = (page[page.length - 1] as LedgerEntry).chain_index;
+  }
+}
 
 /** A decision entry's body as stored (`{record, signature}`), or undefined when it is not one. */
 export function storedDecision(entry: LedgerEntry): StoredDecision | undefined {
@@ -63,7 +77,7 @@ export interface DecisionFacts {
  * The proposition a re-evaluation or retraction entry is about: its body's `proposition_id`, when its
  * subjects list it too (the subject index then finds it; one rule for the full index and the scoped read).
  */
-export function entryProposition(entry: LedgerEntry): string | undefined {
+function entryProposition(entry: LedgerEntry): string | undefined {
   const pid = (entry.body as { proposition_id?: unknown }).proposition_id;
   return typeof pid === 'string' && entry.subjects.includes(pid) ? pid : undefined;
 }
@@ -104,11 +118,9 @@ export class DecisionLedger implements DecisionFacts {
 
   async #readNew(): Promise<void> {
     const kinds = [DECISION_ENTRY_KINDS.decision, DECISION_ENTRY_KINDS.evaluated, DECISION_ENTRY_KINDS.invalidation];
-    for (;;) {
-      const page = await this.#store.readEntries({ kind: kinds, afterIndex: this.#afterIndex, limit: PAGE });
-      for (const entry of page) this.#note(entry);
-      if (page.length > 0) this.#afterIndex = (page[page.length - 1] as LedgerEntry).chain_index;
-      if (page.length < PAGE) return;
+    for await (const entry of entriesAfter(this.#store, { kind: kinds }, this.#afterIndex)) {
+      this.#note(entry);
+      this.#afterIndex = entry.chain_index;
     }
   }
 
@@ -163,7 +175,7 @@ function noteAbout(pid: string, entry: LedgerEntry, reevaluated: Map<string, Sto
   }
 }
 
-/** Decisions read per page when paging back from the newest: doubling from a few (the action's latest is usually among them). */
+/** Decisions in the first page read back from the newest (the action's latest is usually among them); each next page is four times larger. */
 const FIRST_BACK_PAGE = 8;
 
 /**
@@ -187,12 +199,8 @@ export async function decisionFactsFor(store: EvidenceStore, actionId: string, p
   const refuted: Refutations = new Map();
   const kinds = [DECISION_ENTRY_KINDS.evaluated, DECISION_ENTRY_KINDS.invalidation];
   for (const pid of pids) {
-    let after: number | undefined;
-    for (;;) {
-      const page = await store.readEntries({ kind: kinds, subject: pid, ...(after === undefined ? {} : { afterIndex: after }), limit: PAGE });
-      for (const entry of page) if (entryProposition(entry) === pid) noteAbout(pid, entry, reevaluated, refuted);
-      if (page.length < PAGE) break;
-      after = (page[page.length - 1] as LedgerEntry).chain_index;
+    for await (const entry of entriesAfter(store, { kind: kinds, subject: pid })) {
+      if (entryProposition(entry) === pid) noteAbout(pid, entry, reevaluated, refuted);
     }
   }
   const scoped = (pid: string): string => {

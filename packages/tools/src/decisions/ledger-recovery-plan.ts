@@ -8,7 +8,7 @@ import type { EvidenceView } from '@ewp/core';
 import type { EvidenceStore } from '@ewp/ledger';
 import { type InvalidationReason, planReevaluationFromStore } from '@ewp/receipts';
 import { DecisionError } from './decision-error.js';
-import { DecisionLedger, type StoredDecision, isClean, storedDecision } from './decision-ledger.js';
+import { DecisionLedger, entriesAfter, type StoredDecision, isClean, storedDecision } from './decision-ledger.js';
 import { DECISION_ENTRY_KINDS } from './entry-kinds.js';
 import { recoveryCache, recoveryGateOf } from './recovery-check.js';
 
@@ -69,28 +69,22 @@ export interface LedgerRecoveryOptions {
   record?: boolean;
 }
 
-const PAGE = 100_000;
-
 async function readDecisions(store: EvidenceStore, since: number | string | undefined): Promise<StoredDecision[]> {
   const out: StoredDecision[] = [];
-  let after = typeof since === 'number' ? since : undefined;
+  const after = typeof since === 'number' ? since : undefined;
   const sinceTime = typeof since === 'string' ? Date.parse(since) : undefined;
   if (sinceTime !== undefined && Number.isNaN(sinceTime)) {
     throw new DecisionError('EWP_REFUSE_INVALID_ARGUMENTS', `since must be a chain index or an ISO 8601 time, got ${JSON.stringify(since)}`, {
       path: '$.since',
     });
   }
-  for (;;) {
-    const page = await store.readEntries({ kind: DECISION_ENTRY_KINDS.decision, ...(after === undefined ? {} : { afterIndex: after }), limit: PAGE });
-    for (const entry of page) {
-      const d = storedDecision(entry);
-      if (d === undefined || !isClean(d.record)) continue;
-      if (sinceTime !== undefined && Date.parse(d.committed_at) < sinceTime) continue;
-      out.push(d);
-    }
-    if (page.length < PAGE) return out;
-    after = page[page.length - 1]?.chain_index;
+  for await (const entry of entriesAfter(store, { kind: DECISION_ENTRY_KINDS.decision }, after)) {
+    const d = storedDecision(entry);
+    if (d === undefined || !isClean(d.record)) continue;
+    if (sinceTime !== undefined && Date.parse(d.committed_at) < sinceTime) continue;
+    out.push(d);
   }
+  return out;
 }
 
 const SEVERITY: readonly string[] = ['evidence_refuted', 'evidence_missing', 'integrity_failed', 'evidence_stale', 'evidence_changed'];
